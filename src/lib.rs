@@ -1,0 +1,4 @@
+//! tapefuzz: property-based testing and fuzzing over one choice tape.
+#![deny(missing_docs)]
+
+pub mod tape;

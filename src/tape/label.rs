@@ -1,0 +1,73 @@
+//! Labels name choice points and spans; ids derived from them are stable across runs and builds.
+
+/// A name for a choice point or a span, with its hash computed once (at compile time for
+/// `const` labels). Ids derive from the hash, never from addresses or type names.
+#[derive(Clone, Copy, Debug)]
+pub struct Label {
+    name: &'static str,
+    hash: u64,
+}
+
+impl Label {
+    /// A label with the given name (FNV-1a hash, usable in `const` items).
+    pub const fn new(name: &'static str) -> Label {
+        let bytes = name.as_bytes();
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut i = 0;
+        while i < bytes.len() {
+            hash ^= bytes[i] as u64;
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+            i += 1;
+        }
+        Label { name, hash }
+    }
+
+    /// The same name, told apart by `index` (a tuple field, a union variant).
+    pub const fn indexed(self, index: u64) -> Label {
+        Label {
+            name: self.name,
+            hash: mix(self.hash, index.wrapping_add(0x5851_f42d_4c95_7f2d)),
+        }
+    }
+
+    /// The label's name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The label's stable hash.
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl PartialEq for Label {
+    fn eq(&self, other: &Label) -> bool {
+        self.hash == other.hash
+    }
+}
+impl Eq for Label {}
+
+/// The stable id of a choice point: its label mixed with the labels of the enclosing spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct PointId(pub u64);
+
+/// Mixes two 64-bit hashes (order matters). Cheap: it runs on every draw.
+#[inline]
+pub(crate) const fn mix(a: u64, b: u64) -> u64 {
+    let x = (a.rotate_left(23) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^ (x >> 29)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_are_pinned() {
+        // Ids are persisted (corpus manifests, learners): they must never change.
+        assert_eq!(Label::new("").hash(), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(Label::new("a").hash(), 0xaf63_dc4c_8601_ec8c);
+        assert_ne!(Label::new("x").indexed(0), Label::new("x").indexed(1));
+    }
+}

@@ -1,0 +1,42 @@
+//! The choice tape: the vocabulary every other part of tapefuzz speaks.
+//!
+//! A generator turns a sequence of **choices** into a value. Each choice picks an index in
+//! `0..=max` at a **choice point**; index 0 is always the simplest option. **Spans** group the
+//! choices that made one part of the value (a list element, a field, a tree node), and a
+//! [`Status`] says how a test case ended. A [`Source`] decides each choice: decoded bytes
+//! ([`BytesSource`], libFuzzer's view), a seeded RNG ([`RandomSource`]) or a recorded sequence
+//! ([`ReplaySource`]). The [`Tape`] sits between a generator and its source and records what
+//! was drawn.
+//!
+//! This module depends on nothing else in the crate.
+//!
+//! # Byte encoding, version 1
+//!
+//! See [`encoding`]: a choice with `max + 1` options reads `ceil(bits(max) / 8)` bytes
+//! big-endian, index = raw mod (max + 1); past the end, the stream reads as zeros, so a short
+//! input is a simple value. Forced choices read no bytes.
+
+mod bytes_source;
+mod choice;
+pub mod encoding;
+mod label;
+mod random_source;
+mod replay_source;
+mod rng;
+mod source;
+mod span;
+mod status;
+#[allow(clippy::module_inception)]
+mod tape;
+
+pub use bytes_source::BytesSource;
+pub use choice::Choice;
+pub use encoding::ENCODING_VERSION;
+pub use label::{Label, PointId};
+pub use random_source::RandomSource;
+pub use replay_source::{Fallback, ReplaySource};
+pub use rng::Rng;
+pub use source::{DrawContext, Hint, OpenSpan, Source};
+pub use span::Span;
+pub use status::{Reject, Status};
+pub use tape::{DEFAULT_MAX_CHOICES, Recording, Tape};

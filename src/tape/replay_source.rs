@@ -1,0 +1,63 @@
+//! Replays a recorded sequence of indices.
+
+use super::{DrawContext, Rng, Source};
+
+/// What a [`ReplaySource`] does once its indices are used up.
+#[derive(Clone, Debug)]
+pub enum Fallback {
+    /// Every further choice is index 0 (shrinking, regressions).
+    Simplest,
+    /// Further choices are random from this RNG (extending a prefix).
+    Random(Rng),
+}
+
+/// Replays the indices of the unforced choices of a tape, in order. An index larger than the
+/// choice's `max` (the structure changed) is taken modulo `max + 1`, as the byte decoder does.
+#[derive(Clone, Debug)]
+pub struct ReplaySource {
+    indices: Vec<u64>,
+    pos: usize,
+    fallback: Fallback,
+}
+
+impl ReplaySource {
+    /// Replays `indices`, then falls back as told.
+    pub fn new(indices: Vec<u64>, fallback: Fallback) -> ReplaySource {
+        ReplaySource {
+            indices,
+            pos: 0,
+            fallback,
+        }
+    }
+
+    /// Replays the unforced choices of a recorded tape, then index 0.
+    pub fn of(choices: &[super::Choice]) -> ReplaySource {
+        let indices = choices
+            .iter()
+            .filter(|c| !c.forced)
+            .map(|c| c.index)
+            .collect();
+        ReplaySource::new(indices, Fallback::Simplest)
+    }
+
+    /// How many indices have been replayed.
+    pub fn used(&self) -> usize {
+        self.pos.min(self.indices.len())
+    }
+}
+
+impl Source for ReplaySource {
+    #[inline]
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+        let i = self.pos;
+        self.pos += 1;
+        match self.indices.get(i) {
+            Some(&index) if index <= ctx.max => index,
+            Some(&index) => index % (ctx.max + 1),
+            None => match &mut self.fallback {
+                Fallback::Simplest => 0,
+                Fallback::Random(rng) => rng.below_or_eq(ctx.max),
+            },
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Sources decide choices: the strategy side of the tape.
+
+use super::{Choice, Label, PointId};
+
+/// A hint from the generator about the distribution it would like from a random source.
+/// Sources that do not sample (bytes, replay) ignore it; the index order never depends on it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Hint {
+    /// Every index equally likely.
+    Uniform,
+    /// An integer-like choice: a random source may favour small indices and the extremes.
+    Int,
+    /// A boolean (`max == 1`) whose index 1 should come with this probability.
+    Coin(f64),
+}
+
+/// An open span on the path from the root to the current draw.
+#[derive(Clone, Copy, Debug)]
+pub struct OpenSpan {
+    /// The span's label.
+    pub label: Label,
+    /// Position of the first choice inside it (the choices before it opened it).
+    pub start: usize,
+    /// Hash of the path of labels down to and including this span.
+    pub path: u64,
+}
+
+/// Everything a source may know about the choice it is asked to make.
+#[derive(Clone, Copy, Debug)]
+pub struct DrawContext<'a> {
+    /// The stable id of the choice point.
+    pub point: PointId,
+    /// The label of the choice point.
+    pub label: Label,
+    /// Largest index allowed.
+    pub max: u64,
+    /// The distribution the generator would like.
+    pub hint: Hint,
+    /// Position of this choice in the tape.
+    pub position: usize,
+    /// The spans enclosing this choice, outermost first.
+    pub path: &'a [OpenSpan],
+    /// The choices recorded so far (empty when the tape does not record).
+    pub choices: &'a [Choice],
+}
+
+/// Decides choices. Must return an index `<= ctx.max`.
+pub trait Source {
+    /// Chooses an index in `0..=ctx.max`.
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64;
+}
+
+impl<S: Source + ?Sized> Source for &mut S {
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+        (**self).draw(ctx)
+    }
+}
+
+impl<S: Source + ?Sized> Source for Box<S> {
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+        (**self).draw(ctx)
+    }
+}

@@ -1,0 +1,307 @@
+//! The tape: what a generator draws from, and the record of what it drew.
+
+use super::label::mix;
+use super::{Choice, DrawContext, Hint, Label, OpenSpan, PointId, Reject, Source, Span};
+
+/// Default size budget: a test case that draws more choices than this overruns.
+pub const DEFAULT_MAX_CHOICES: usize = 64 * 1024;
+
+const ROOT_PATH: u64 = 0x243f_6a88_85a3_08d3;
+
+/// Everything a recording tape kept: the choices, the spans and where a rejection happened.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// The choices, in draw order.
+    pub choices: Vec<Choice>,
+    /// The spans, in the order they were opened (parents before children).
+    pub spans: Vec<Span>,
+    /// Choice position at which a filter or `assume` rejected the value, if one did.
+    pub rejected_at: Option<usize>,
+}
+
+impl Recording {
+    /// The indices of the unforced choices (what a [`super::ReplaySource`] replays).
+    pub fn indices(&self) -> Vec<u64> {
+        self.choices
+            .iter()
+            .filter(|c| !c.forced)
+            .map(|c| c.index)
+            .collect()
+    }
+}
+
+/// The tape a generator draws every decision from.
+///
+/// Each draw asks the [`Source`] for an index and, when the tape records, appends a
+/// [`Choice`]. Spans and choice-point ids are tracked either way, so sources see the same
+/// [`DrawContext`] whether or not the tape records. A non-recording tape is the hot path of
+/// random testing: it keeps only a count and a fingerprint of what was drawn.
+pub struct Tape<'s> {
+    source: &'s mut dyn Source,
+    recording: bool,
+    choices: Vec<Choice>,
+    spans: Vec<Span>,
+    stack: Vec<OpenSpan>,
+    open: Vec<usize>,
+    path: u64,
+    drawn: usize,
+    max_choices: usize,
+    fingerprint: u64,
+    rejected_at: Option<usize>,
+    nodes: usize,
+}
+
+impl<'s> Tape<'s> {
+    /// A tape over `source`; `record` says whether choices and spans are kept.
+    pub fn new(source: &'s mut dyn Source, record: bool) -> Tape<'s> {
+        Tape {
+            source,
+            recording: record,
+            choices: Vec::new(),
+            spans: Vec::new(),
+            stack: Vec::new(),
+            open: Vec::new(),
+            path: ROOT_PATH,
+            drawn: 0,
+            max_choices: DEFAULT_MAX_CHOICES,
+            fingerprint: 0,
+            rejected_at: None,
+            nodes: 0,
+        }
+    }
+
+    /// A recording tape over `source`.
+    pub fn recording(source: &'s mut dyn Source) -> Tape<'s> {
+        Tape::new(source, true)
+    }
+
+    /// Sets the size budget (number of choices before [`Reject::Overrun`]).
+    pub fn with_max_choices(mut self, max: usize) -> Tape<'s> {
+        self.max_choices = max;
+        self
+    }
+
+    /// Draws an index in `0..=max` at the choice point `label`.
+    ///
+    /// Running out: a bytes source past its end and a replay source past its prefix give 0,
+    /// the simplest index. Past the size budget this returns [`Reject::Overrun`].
+    #[inline]
+    pub fn draw(&mut self, label: Label, max: u64, hint: Hint) -> Result<u64, Reject> {
+        if self.drawn >= self.max_choices {
+            return Err(Reject::Overrun);
+        }
+        let point = PointId(mix(self.path, label.hash()));
+        let index = if max == 0 {
+            0
+        } else {
+            let ctx = DrawContext {
+                point,
+                label,
+                max,
+                hint,
+                position: self.drawn,
+                path: &self.stack,
+                choices: &self.choices,
+            };
+            let i = self.source.draw(&ctx);
+            debug_assert!(i <= max, "source returned {i} > max {max}");
+            i.min(max)
+        };
+        self.note(point, max, index, false);
+        Ok(index)
+    }
+
+    /// Draws a boolean (index 1 is `true`) that a random source makes true with probability `p`.
+    /// Runs out like [`Tape::draw`]: `false`.
+    #[inline]
+    pub fn draw_bool(&mut self, label: Label, p: f64) -> Result<bool, Reject> {
+        self.draw(label, 1, Hint::Coin(p)).map(|i| i == 1)
+    }
+
+    /// Records a choice the generator had no freedom in: the source is not asked, no bytes are
+    /// read, and mutators and shrinkers leave it alone. Counts against the size budget.
+    #[inline]
+    pub fn force(&mut self, label: Label, max: u64, index: u64) -> Result<u64, Reject> {
+        if self.drawn >= self.max_choices {
+            return Err(Reject::Overrun);
+        }
+        let point = PointId(mix(self.path, label.hash()));
+        self.note(point, max, index, true);
+        Ok(index)
+    }
+
+    /// [`Tape::force`] for a boolean.
+    #[inline]
+    pub fn force_bool(&mut self, label: Label, value: bool) -> Result<bool, Reject> {
+        self.force(label, 1, value as u64).map(|_| value)
+    }
+
+    #[inline]
+    fn note(&mut self, point: PointId, max: u64, index: u64, forced: bool) {
+        self.drawn += 1;
+        self.fingerprint = mix(self.fingerprint ^ index, max);
+        if self.recording {
+            self.choices.push(Choice {
+                point,
+                max,
+                index,
+                forced,
+            });
+        }
+    }
+
+    /// Opens a span; every choice until the matching [`Tape::end_span`] belongs to it.
+    #[inline]
+    pub fn start_span(&mut self, label: Label) {
+        self.path = mix(self.path, label.hash());
+        self.stack.push(OpenSpan {
+            label,
+            start: self.drawn,
+            path: self.path,
+        });
+        if self.recording {
+            let parent = self.open.last().copied();
+            self.open.push(self.spans.len());
+            self.spans.push(Span {
+                label,
+                start: self.drawn,
+                end: self.drawn,
+                parent,
+                depth: self.stack.len() - 1,
+            });
+        }
+    }
+
+    /// Closes the innermost open span (does nothing when none is open).
+    #[inline]
+    pub fn end_span(&mut self) {
+        if self.stack.pop().is_none() {
+            return;
+        }
+        self.path = self.stack.last().map_or(ROOT_PATH, |s| s.path);
+        if self.recording {
+            if let Some(i) = self.open.pop() {
+                self.spans[i].end = self.drawn;
+            }
+        }
+    }
+
+    /// Runs `f` inside a span labelled `label`; the span is closed however `f` returns,
+    /// together with any span `f` left open by returning early.
+    #[inline]
+    pub fn span<T>(
+        &mut self,
+        label: Label,
+        f: impl FnOnce(&mut Self) -> Result<T, Reject>,
+    ) -> Result<T, Reject> {
+        let depth = self.stack.len();
+        self.start_span(label);
+        let r = f(self);
+        self.close_to(depth);
+        r
+    }
+
+    /// Closes open spans until `depth` remain.
+    pub fn close_to(&mut self, depth: usize) {
+        while self.stack.len() > depth {
+            self.end_span();
+        }
+    }
+
+    /// Number of open spans.
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Records that the value was rejected here and returns [`Reject::Invalid`].
+    pub fn reject(&mut self) -> Reject {
+        if self.rejected_at.is_none() {
+            self.rejected_at = Some(self.drawn);
+        }
+        Reject::Invalid
+    }
+
+    /// Counts one node of a recursive structure and returns the count so far.
+    pub fn count_node(&mut self) -> usize {
+        self.nodes += 1;
+        self.nodes
+    }
+
+    /// Nodes counted so far by recursive generators.
+    pub fn nodes(&self) -> usize {
+        self.nodes
+    }
+
+    /// Number of choices drawn so far (recorded or not).
+    pub fn drawn(&self) -> usize {
+        self.drawn
+    }
+
+    /// A hash of every `(max, index)` drawn so far: equal tapes give equal fingerprints.
+    pub fn fingerprint(&self) -> u64 {
+        mix(self.fingerprint, self.drawn as u64)
+    }
+
+    /// Whether this tape keeps choices and spans.
+    pub fn is_recording(&self) -> bool {
+        self.recording
+    }
+
+    /// The choices recorded so far.
+    pub fn choices(&self) -> &[Choice] {
+        &self.choices
+    }
+
+    /// Position of the rejection, if any.
+    pub fn rejected_at(&self) -> Option<usize> {
+        self.rejected_at
+    }
+
+    /// Ends the test case: closes open spans and hands over the record.
+    pub fn finish(mut self) -> Recording {
+        self.close_to(0);
+        Recording {
+            choices: self.choices,
+            spans: self.spans,
+            rejected_at: self.rejected_at,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{BytesSource, RandomSource};
+    use super::*;
+
+    const A: Label = Label::new("a");
+    const S: Label = Label::new("s");
+
+    #[test]
+    fn records_spans_and_points() {
+        let mut src = RandomSource::new(1);
+        let mut t = Tape::recording(&mut src);
+        t.draw(A, 9, Hint::Uniform).unwrap();
+        t.span(S, |t| t.draw(A, 9, Hint::Uniform)).unwrap();
+        let r = t.finish();
+        assert_eq!(r.choices.len(), 2);
+        assert_ne!(r.choices[0].point, r.choices[1].point);
+        assert_eq!(r.spans.len(), 1);
+        assert_eq!((r.spans[0].start, r.spans[0].end), (1, 2));
+    }
+
+    #[test]
+    fn overrun_past_budget() {
+        let mut src = BytesSource::new(&[]);
+        let mut t = Tape::recording(&mut src).with_max_choices(1);
+        assert_eq!(t.draw(A, 1, Hint::Uniform), Ok(0));
+        assert_eq!(t.draw(A, 1, Hint::Uniform), Err(Reject::Overrun));
+    }
+
+    #[test]
+    fn forced_choices_read_no_bytes() {
+        let mut src = BytesSource::new(&[7]);
+        let mut t = Tape::recording(&mut src);
+        assert!(t.force_bool(A, true).unwrap());
+        assert_eq!(t.draw(A, 255, Hint::Uniform), Ok(7));
+    }
+}
