@@ -1,0 +1,132 @@
+//! Characters from character classes.
+
+use super::Gen;
+use crate::tape::{Hint, Label, Reject, Tape};
+
+const CHAR: Label = Label::new("char");
+
+/// A set of characters listed as inclusive ranges **in simplicity order**: the first
+/// character of the first range is index 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CharClass {
+    ranges: Vec<(u32, u32)>,
+    len: u64,
+}
+
+impl CharClass {
+    /// A class from ranges in simplicity order (overlaps are allowed but count twice).
+    /// Panics on an empty class or a range holding a surrogate.
+    pub fn from_ranges(ranges: &[(char, char)]) -> CharClass {
+        let ranges: Vec<(u32, u32)> = ranges.iter().map(|&(a, b)| (a as u32, b as u32)).collect();
+        for &(a, b) in &ranges {
+            assert!(a <= b, "empty char range");
+            assert!(b < 0xD800 || a > 0xDFFF, "char range spans surrogates");
+        }
+        let len = ranges.iter().map(|&(a, b)| (b - a + 1) as u64).sum();
+        assert!(len > 0, "empty char class");
+        CharClass { ranges, len }
+    }
+
+    /// The characters of `s`, in the order given.
+    pub fn from_chars(s: &str) -> CharClass {
+        let ranges: Vec<(char, char)> = s.chars().map(|c| (c, c)).collect();
+        CharClass::from_ranges(&ranges)
+    }
+
+    /// Every Unicode scalar value: digits, lower- and uppercase ASCII letters, space, other
+    /// printable ASCII, then the rest of Unicode, then control characters.
+    pub fn any() -> CharClass {
+        CharClass::from_ranges(&[
+            ('0', '9'),
+            ('a', 'z'),
+            ('A', 'Z'),
+            (' ', '/'),
+            (':', '@'),
+            ('[', '`'),
+            ('{', '~'),
+            ('\u{80}', '\u{D7FF}'),
+            ('\u{E000}', '\u{10FFFF}'),
+            ('\0', '\u{1F}'),
+            ('\u{7F}', '\u{7F}'),
+        ])
+    }
+
+    /// Printable ASCII and newline: digits, letters, space, punctuation, `\n`.
+    pub fn ascii() -> CharClass {
+        CharClass::from_ranges(&[
+            ('0', '9'),
+            ('a', 'z'),
+            ('A', 'Z'),
+            (' ', '/'),
+            (':', '@'),
+            ('[', '`'),
+            ('{', '~'),
+            ('\n', '\n'),
+        ])
+    }
+
+    /// ASCII digits and letters.
+    pub fn alphanumeric() -> CharClass {
+        CharClass::from_ranges(&[('0', '9'), ('a', 'z'), ('A', 'Z')])
+    }
+
+    /// Lowercase ASCII letters.
+    pub fn lowercase() -> CharClass {
+        CharClass::from_ranges(&[('a', 'z')])
+    }
+
+    /// ASCII digits.
+    pub fn digits() -> CharClass {
+        CharClass::from_ranges(&[('0', '9')])
+    }
+
+    /// Number of characters in the class.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the class is empty (never: constructors reject empty classes).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The character at index `i` (taken modulo the class size).
+    #[inline]
+    pub fn at(&self, i: u64) -> char {
+        let mut i = i % self.len;
+        for &(a, b) in &self.ranges {
+            let n = (b - a + 1) as u64;
+            if i < n {
+                return char::from_u32(a + i as u32).unwrap_or('\u{FFFD}');
+            }
+            i -= n;
+        }
+        unreachable!("index below class size")
+    }
+
+    /// Draws one character from the class (see [`chars`]).
+    #[inline]
+    pub fn draw(&self, tape: &mut Tape<'_>) -> Result<char, Reject> {
+        let i = tape.draw(CHAR, self.len - 1, Hint::Int)?;
+        Ok(self.at(i))
+    }
+}
+
+/// Characters; see [`chars`].
+#[derive(Clone, Debug)]
+pub struct Chars(CharClass);
+
+/// Characters of `class`. Simplicity order: the class's own order (for
+/// [`CharClass::any`]: `'0'`, `'1'`, …). Running out: the class's first character. A random
+/// source favours the first 256 characters of the class.
+pub fn chars(class: CharClass) -> Chars {
+    Chars(class)
+}
+
+impl Gen for Chars {
+    type Value = char;
+    #[inline]
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<char, Reject> {
+        self.0.draw(tape)
+    }
+}

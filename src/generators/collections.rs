@@ -1,0 +1,132 @@
+//! Vectors, deques, sets and maps with size bounds.
+//!
+//! All of them draw a "one more element?" boolean before each element (see
+//! [`SizeRange`]): simplest is the fewest elements allowed, each simplest; a lower index on
+//! a "more" boolean ends the collection earlier. Running out: the collection ends at its
+//! minimum size with simplest elements.
+
+use super::{Gen, Ints, SizeRange, ints};
+use crate::tape::{Reject, Tape};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::hash::Hash;
+
+macro_rules! collection {
+    ($(#[$doc:meta])* $name:ident, $ctor:ident, $out:ty, [$($bound:tt)*], |$c:ident, $v:ident| $push:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug)]
+        pub struct $name<G> {
+            element: G,
+            size: SizeRange,
+        }
+
+        $(#[$doc])*
+        pub fn $ctor<G: Gen>(element: G, size: impl Into<SizeRange>) -> $name<G> {
+            $name { element, size: size.into() }
+        }
+
+        impl<G> $name<G> {
+            /// Aims for `average` elements from a random source (bounds unchanged).
+            pub fn average(mut self, average: f64) -> Self {
+                self.size = self.size.with_average(average);
+                self
+            }
+        }
+
+        impl<G: Gen> Gen for $name<G> where G::Value: $($bound)* {
+            type Value = $out;
+            fn generate(&self, tape: &mut Tape<'_>) -> Result<$out, Reject> {
+                let mut $c = <$out>::default();
+                self.size.repeat(tape, |t| {
+                    let $v = self.element.generate(t)?;
+                    Ok($push)
+                })?;
+                Ok($c)
+            }
+        }
+    };
+}
+
+collection!(
+    /// `Vec`s of elements from a generator, sized within bounds.
+    Vecs, vecs, Vec<G::Value>, [Sized], |c, v| { c.push(v); true });
+collection!(
+    /// `VecDeque`s of elements from a generator, sized within bounds.
+    VecDeques, vec_deques, VecDeque<G::Value>, [Sized], |c, v| { c.push_back(v); true });
+collection!(
+    /// `BTreeSet`s: duplicates do not count towards the size (too many reject the case).
+    BTreeSets, btree_sets, BTreeSet<G::Value>, [Ord], |c, v| c.insert(v));
+collection!(
+    /// `HashSet`s: duplicates do not count towards the size (too many reject the case).
+    HashSets, hash_sets, HashSet<G::Value>, [Eq + Hash], |c, v| c.insert(v));
+
+/// Maps from a generator of `(key, value)` pairs: a duplicate key does not count towards the
+/// size and keeps the first value.
+#[derive(Clone, Debug)]
+pub struct BTreeMaps<G> {
+    entry: G,
+    size: SizeRange,
+}
+
+/// `BTreeMap`s from a generator of `(key, value)` pairs; see [`BTreeMaps`].
+pub fn btree_maps<G: Gen>(entry: G, size: impl Into<SizeRange>) -> BTreeMaps<G> {
+    BTreeMaps {
+        entry,
+        size: size.into(),
+    }
+}
+
+impl<G: Gen<Value = (K, V)>, K: Ord, V> Gen for BTreeMaps<G> {
+    type Value = BTreeMap<K, V>;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<BTreeMap<K, V>, Reject> {
+        let mut m = BTreeMap::new();
+        self.size.repeat(tape, |t| {
+            let (k, v) = self.entry.generate(t)?;
+            Ok(match m.entry(k) {
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(v);
+                    true
+                }
+                _ => false,
+            })
+        })?;
+        Ok(m)
+    }
+}
+
+/// `HashMap`s from a generator of `(key, value)` pairs; duplicates as [`BTreeMaps`].
+#[derive(Clone, Debug)]
+pub struct HashMaps<G> {
+    entry: G,
+    size: SizeRange,
+}
+
+/// `HashMap`s from a generator of `(key, value)` pairs; see [`HashMaps`].
+pub fn hash_maps<G: Gen>(entry: G, size: impl Into<SizeRange>) -> HashMaps<G> {
+    HashMaps {
+        entry,
+        size: size.into(),
+    }
+}
+
+impl<G: Gen<Value = (K, V)>, K: Eq + Hash, V> Gen for HashMaps<G> {
+    type Value = HashMap<K, V>;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<HashMap<K, V>, Reject> {
+        let mut m = HashMap::new();
+        self.size.repeat(tape, |t| {
+            let (k, v) = self.entry.generate(t)?;
+            Ok(match m.entry(k) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(v);
+                    true
+                }
+                _ => false,
+            })
+        })?;
+        Ok(m)
+    }
+}
+
+/// Byte vectors: [`vecs`] of `u8`s (simplest byte 0).
+pub fn bytes(size: impl Into<SizeRange>) -> Vecs<Ints<u8>> {
+    vecs(ints::<u8>(..), size)
+}

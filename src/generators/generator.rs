@@ -1,0 +1,80 @@
+//! The generator trait and its conveniences.
+
+use super::{Boxed, Filter, FlatMap, Labelled, Map};
+use crate::tape::{Label, Reject, Tape};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Builds a value from choices drawn on the tape. Object-safe: `dyn Gen<Value = T>` works.
+pub trait Gen {
+    /// The type of value generated.
+    type Value;
+
+    /// Draws the choices for one value. Fails with [`Reject::Invalid`] when a filter rejects
+    /// it (the tape records where) or [`Reject::Overrun`] past the tape's size budget.
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Self::Value, Reject>;
+}
+
+impl<G: Gen + ?Sized> Gen for &G {
+    type Value = G::Value;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
+        (**self).generate(tape)
+    }
+}
+
+impl<G: Gen + ?Sized> Gen for Box<G> {
+    type Value = G::Value;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
+        (**self).generate(tape)
+    }
+}
+
+impl<G: Gen + ?Sized> Gen for Arc<G> {
+    type Value = G::Value;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
+        (**self).generate(tape)
+    }
+}
+
+impl<G: Gen + ?Sized> Gen for Rc<G> {
+    type Value = G::Value;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
+        (**self).generate(tape)
+    }
+}
+
+/// Conveniences for every [`Gen`].
+pub trait GenExt: Gen + Sized {
+    /// Applies `f` to every value. Same choices, same simplicity order.
+    fn map<U, F: Fn(Self::Value) -> U>(self, f: F) -> Map<Self, F> {
+        Map::new(self, f)
+    }
+
+    /// Generates a value, then a second one from a generator that depends on it (each in its
+    /// own span, so both shrink).
+    fn flat_map<H: Gen, F: Fn(Self::Value) -> H>(self, f: F) -> FlatMap<Self, F> {
+        FlatMap::new(self, f)
+    }
+
+    /// Keeps values for which `keep` holds, trying up to [`super::FILTER_ATTEMPTS`] times
+    /// before the test case is rejected.
+    fn filter<F: Fn(&Self::Value) -> bool>(self, keep: F) -> Filter<Self, F> {
+        Filter::new(self, keep)
+    }
+
+    /// Wraps every value's choices in a span labelled `name`, so the choice points inside get
+    /// ids of their own.
+    fn labelled(self, name: &'static str) -> Labelled<Self> {
+        Labelled::new(self, Label::new(name))
+    }
+
+    /// Type-erases the generator (cheap to clone).
+    fn boxed(self) -> Boxed<Self::Value>
+    where
+        Self: 'static,
+    {
+        Boxed::new(self)
+    }
+}
+
+impl<G: Gen> GenExt for G {}

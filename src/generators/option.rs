@@ -1,0 +1,28 @@
+//! Optional values.
+
+use super::Gen;
+use crate::tape::{Label, Reject, Tape};
+
+const SOME: Label = Label::new("option.some");
+const VALUE: Label = Label::new("option.value");
+
+/// See [`option`].
+#[derive(Clone, Debug)]
+pub struct Optional<G>(G);
+
+/// `None` or `Some` of the inner generator's value. Simplest: `None` (a 0 "some?" boolean),
+/// then `Some` with the inner order (its choices in a span `option.value`). Running out: `None`.
+pub fn option<G: Gen>(inner: G) -> Optional<G> {
+    Optional(inner)
+}
+
+impl<G: Gen> Gen for Optional<G> {
+    type Value = Option<G::Value>;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Option<G::Value>, Reject> {
+        if tape.draw_bool(SOME, 0.5)? {
+            tape.span(VALUE, |t| self.0.generate(t)).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Size bounds of collections and the "one more element?" loop they share.
+
+use crate::tape::{Label, Reject, Tape};
+use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
+
+const ELEMENT: Label = Label::new("element");
+const MORE: Label = Label::new("more");
+const MAX_MISSES: usize = 64;
+
+/// Bounds on the number of elements of a collection, and the average a random source aims
+/// for (by default `min(max(2·min, min + 5), (min + max) / 2)`, as Hypothesis does).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SizeRange {
+    /// Fewest elements.
+    pub min: usize,
+    /// Most elements.
+    pub max: usize,
+    /// Average number of elements a random source aims for.
+    pub average: f64,
+}
+
+impl SizeRange {
+    /// Between `min` and `max` elements (inclusive).
+    pub fn new(min: usize, max: usize) -> SizeRange {
+        assert!(min <= max, "empty size range");
+        let average = ((2 * min).max(min + 5) as f64).min((min as f64 + max as f64) / 2.0);
+        SizeRange { min, max, average }
+    }
+
+    /// The same bounds aiming for `average` elements (clamped to the bounds).
+    pub fn with_average(mut self, average: f64) -> SizeRange {
+        self.average = average.clamp(self.min as f64, self.max as f64);
+        self
+    }
+
+    /// Probability that a random source draws "one more" once `min` elements exist.
+    fn p_more(&self) -> f64 {
+        let extra = self.average - self.min as f64;
+        if extra <= 0.0 { 0.0 } else { extra / (1.0 + extra) }
+    }
+
+    /// Draws elements: before each, a "one more?" boolean (forced `true` below `min`, forced
+    /// `false` at `max`), the boolean and the element together in one span labelled
+    /// `element`, so deleting the span deletes the element. `add` returns whether the element
+    /// counted (a set's duplicate does not); after too many that do not, the test case is
+    /// rejected. Running out: the boolean reads `false`, the collection ends (at `min`, with
+    /// simplest elements).
+    pub(crate) fn repeat(
+        &self,
+        tape: &mut Tape<'_>,
+        mut add: impl FnMut(&mut Tape<'_>) -> Result<bool, Reject>,
+    ) -> Result<(), Reject> {
+        let p = self.p_more();
+        let mut count = 0;
+        let mut misses = 0;
+        loop {
+            let depth = tape.depth();
+            tape.start_span(ELEMENT);
+            let more = if count < self.min {
+                tape.force_bool(MORE, true)
+            } else if count >= self.max {
+                tape.force_bool(MORE, false)
+            } else {
+                tape.draw_bool(MORE, p)
+            };
+            let step = match more {
+                Ok(true) => add(tape),
+                Ok(false) => {
+                    tape.close_to(depth);
+                    return Ok(());
+                }
+                Err(e) => Err(e),
+            };
+            tape.close_to(depth);
+            if step? {
+                count += 1;
+            } else {
+                misses += 1;
+                if misses > MAX_MISSES + self.min {
+                    return Err(tape.reject());
+                }
+            }
+        }
+    }
+}
+
+impl From<RangeInclusive<usize>> for SizeRange {
+    fn from(r: RangeInclusive<usize>) -> SizeRange {
+        SizeRange::new(*r.start(), *r.end())
+    }
+}
+impl From<Range<usize>> for SizeRange {
+    fn from(r: Range<usize>) -> SizeRange {
+        assert!(r.start < r.end, "empty size range");
+        SizeRange::new(r.start, r.end - 1)
+    }
+}
+impl From<RangeFrom<usize>> for SizeRange {
+    fn from(r: RangeFrom<usize>) -> SizeRange {
+        SizeRange::new(r.start, usize::MAX)
+    }
+}
+impl From<RangeTo<usize>> for SizeRange {
+    fn from(r: RangeTo<usize>) -> SizeRange {
+        SizeRange::from(0..r.end)
+    }
+}
+impl From<RangeToInclusive<usize>> for SizeRange {
+    fn from(r: RangeToInclusive<usize>) -> SizeRange {
+        SizeRange::new(0, r.end)
+    }
+}
+impl From<RangeFull> for SizeRange {
+    fn from(_: RangeFull) -> SizeRange {
+        SizeRange::new(0, usize::MAX)
+    }
+}
+impl From<usize> for SizeRange {
+    fn from(n: usize) -> SizeRange {
+        SizeRange::new(n, n)
+    }
+}

@@ -1,0 +1,31 @@
+//! Tuples of generators: each field in its own span, in order.
+//!
+//! Simplicity order: lexicographic over the fields (the first field's order first). Running
+//! out: each field simplest.
+
+use super::Gen;
+use crate::tape::{Label, Reject, Tape};
+
+const FIELD: Label = Label::new("field");
+
+macro_rules! tuple {
+    ($($g:ident $i:tt),+) => {
+        impl<$($g: Gen),+> Gen for ($($g,)+) {
+            type Value = ($($g::Value,)+);
+            fn generate(&self, tape: &mut Tape<'_>) -> Result<Self::Value, Reject> {
+                Ok(($(tape.span(FIELD.indexed($i), |t| self.$i.generate(t))?,)+))
+            }
+        }
+    };
+}
+
+tuple!(A 0);
+tuple!(A 0, B 1);
+tuple!(A 0, B 1, C 2);
+tuple!(A 0, B 1, C 2, D 3);
+tuple!(A 0, B 1, C 2, D 3, E 4);
+tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);

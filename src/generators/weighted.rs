@@ -1,0 +1,50 @@
+//! Weighted unions of generators.
+
+use super::{Boxed, Gen};
+use crate::tape::{Hint, Label, Reject, Tape};
+
+const VARIANT: Label = Label::new("weighted");
+const CHOSEN: Label = Label::new("variant");
+
+/// See [`weighted`].
+#[derive(Clone, Debug)]
+pub struct Weighted<T> {
+    variants: Vec<Boxed<T>>,
+    /// Cumulative weights: variant i owns indices `ends[i-1]..ends[i]`.
+    ends: Vec<u64>,
+}
+
+/// One of several generators, variant i with probability `weight_i / Σ weights`.
+///
+/// The variant choice has `Σ weights` options, and variant i owns a block of `weight_i`
+/// consecutive indices, so index 0 is the first listed variant. Simplicity order: the first
+/// listed variant first, then that variant's order. Running out: the first variant's
+/// simplest value. Panics if there is no variant or every weight is 0.
+pub fn weighted<T>(variants: Vec<(u32, Boxed<T>)>) -> Weighted<T> {
+    let mut total = 0u64;
+    let mut ends = Vec::new();
+    let mut gens = Vec::new();
+    for (w, g) in variants {
+        if w == 0 {
+            continue;
+        }
+        total += w as u64;
+        ends.push(total);
+        gens.push(g);
+    }
+    assert!(total > 0, "weighted needs a variant with a positive weight");
+    Weighted {
+        variants: gens,
+        ends,
+    }
+}
+
+impl<T> Gen for Weighted<T> {
+    type Value = T;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
+        let total = *self.ends.last().expect("non-empty");
+        let i = tape.draw(VARIANT, total - 1, Hint::Uniform)?;
+        let v = self.ends.partition_point(|&end| end <= i);
+        tape.span(CHOSEN.indexed(v as u64), |t| self.variants[v].generate(t))
+    }
+}
