@@ -3,3 +3,4 @@
 
 pub mod tape;
 pub mod generators;
+pub mod shrink;
