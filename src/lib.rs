@@ -4,3 +4,4 @@
 pub mod tape;
 pub mod generators;
 pub mod shrink;
+pub mod corpus;
