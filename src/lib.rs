@@ -1,7 +1,29 @@
 //! tapefuzz: property-based testing and fuzzing over one choice tape.
+//!
+//! Every generator draws all its decisions from one [`tape::Tape`]. Random generation,
+//! byte-mutating fuzzers, shrinking, replay and saved corpora all work on that same tape, so
+//! any input found by any strategy is saved as bytes every other strategy can replay.
+//!
+//! Layers (dependencies point down): [`property`] → [`engine`] → [`shrink`] and [`corpus`]
+//! → [`generators`] → [`tape`].
+//!
+//! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].
 #![deny(missing_docs)]
 
-pub mod tape;
-pub mod generators;
-pub mod shrink;
 pub mod corpus;
+pub mod engine;
+pub mod explain;
+pub mod generators;
+pub mod property;
+pub mod shrink;
+pub mod summary;
+pub mod tape;
+
+/// Everything a property test needs.
+pub mod prelude {
+    pub use crate::engine::Config;
+    pub use crate::generators::*;
+    pub use crate::property::{Fail, Property, check, property};
+    pub use crate::tape::{Reject, Status, Tape};
+    pub use crate::{assume, ensure, ensure_eq, one_of};
+}

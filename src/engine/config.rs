@@ -1,0 +1,116 @@
+//! Run configuration: a struct with defaults, overridable by environment variables.
+
+use crate::shrink::Budget;
+use crate::tape::DEFAULT_MAX_CHOICES;
+use std::fmt;
+use std::time::Duration;
+
+/// How a run goes. [`Config::default`] gives 256 tests, a random seed, the default shrink
+/// budget; [`Config::from_env`] applies these environment variables on top:
+///
+/// | variable | field |
+/// |---|---|
+/// | `TAPEFUZZ_TESTS` | `tests` |
+/// | `TAPEFUZZ_SECONDS` | `seconds` (a time budget; with it, `tests` is unbounded unless also set) |
+/// | `TAPEFUZZ_SEED` | `seed` |
+/// | `TAPEFUZZ_TIMEOUT_MS` | `timeout` |
+/// | `TAPEFUZZ_SHRINK_CALLS` | `shrink.calls` |
+/// | `TAPEFUZZ_SHRINK_SECONDS` | `shrink.time` |
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Most generated test cases (the generate phase ends at the first failure too).
+    pub tests: u64,
+    /// Time budget of the generate phase, if any.
+    pub seconds: Option<f64>,
+    /// Seed of the run; a fresh one is drawn when `None` and reported.
+    pub seed: Option<u64>,
+    /// Size budget of one test case, in choices.
+    pub max_choices: usize,
+    /// Shrink budget.
+    pub shrink: Budget,
+    /// A test case that runs longer than this counts as a failure (measured after it
+    /// returns: a test case that never returns still hangs).
+    pub timeout: Option<Duration>,
+    /// Replay `regressions/` and `corpus/` first.
+    pub reuse: bool,
+    /// Save the shrunk failure to `regressions/`.
+    pub save: bool,
+    /// Print progress to stderr about once a second.
+    pub progress: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            tests: 256,
+            seconds: None,
+            seed: None,
+            max_choices: DEFAULT_MAX_CHOICES,
+            shrink: Budget::default(),
+            timeout: None,
+            reuse: true,
+            save: true,
+            progress: false,
+        }
+    }
+}
+
+/// An environment variable with a value that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The variable.
+    pub var: String,
+    /// Its value.
+    pub value: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={:?} is not a valid number", self.var, self.value)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn var<T: std::str::FromStr>(name: &str) -> Result<Option<T>, ConfigError> {
+    match std::env::var(name) {
+        Ok(v) => v.trim().parse().map(Some).map_err(|_| ConfigError {
+            var: name.into(),
+            value: v,
+        }),
+        Err(_) => Ok(None),
+    }
+}
+
+impl Config {
+    /// This configuration with the `TAPEFUZZ_*` environment variables applied.
+    pub fn with_env(mut self) -> Result<Config, ConfigError> {
+        let tests: Option<u64> = var("TAPEFUZZ_TESTS")?;
+        let seconds: Option<f64> = var("TAPEFUZZ_SECONDS")?;
+        if let Some(s) = seconds {
+            self.seconds = Some(s);
+            self.tests = u64::MAX;
+        }
+        if let Some(t) = tests {
+            self.tests = t;
+        }
+        if let Some(s) = var("TAPEFUZZ_SEED")? {
+            self.seed = Some(s);
+        }
+        if let Some(ms) = var::<u64>("TAPEFUZZ_TIMEOUT_MS")? {
+            self.timeout = Some(Duration::from_millis(ms));
+        }
+        if let Some(c) = var("TAPEFUZZ_SHRINK_CALLS")? {
+            self.shrink.calls = c;
+        }
+        if let Some(s) = var::<f64>("TAPEFUZZ_SHRINK_SECONDS")? {
+            self.shrink.time = Duration::from_secs_f64(s.max(0.0));
+        }
+        Ok(self)
+    }
+
+    /// The defaults with the environment applied.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::default().with_env()
+    }
+}

@@ -1,0 +1,57 @@
+//! What a run found.
+
+use crate::tape::Recording;
+use std::path::PathBuf;
+
+/// Where a failure was found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Found {
+    /// Replaying a saved tape (a regression or a corpus entry).
+    Reuse(PathBuf),
+    /// Generating: the n-th test case of the generate phase (1-based).
+    Generate(u64),
+}
+
+/// A failure and what became of it.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    /// Where it was found.
+    pub found: Found,
+    /// The tape as found.
+    pub original: Recording,
+    /// The tape after shrinking.
+    pub shrunk: Recording,
+    /// Shrink test calls.
+    pub shrink_calls: u64,
+    /// The shrunk tape's bytes.
+    pub bytes: Vec<u8>,
+    /// Where the shrunk tape was saved, if it was.
+    pub saved: Option<PathBuf>,
+    /// Why saving failed, if it did.
+    pub save_error: Option<String>,
+    /// The failure did not reproduce when the test case was re-run with recording.
+    pub flaky: bool,
+}
+
+/// The counts and outcome of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// The seed used.
+    pub seed: u64,
+    /// Saved tapes replayed in the reuse phase.
+    pub replayed: u64,
+    /// Test cases run in the generate phase.
+    pub tests: u64,
+    /// Of those, valid (the property held).
+    pub valid: u64,
+    /// Of those, rejected by a filter or `assume`.
+    pub invalid: u64,
+    /// Of those, over the size budget.
+    pub overrun: u64,
+    /// Distinct valid tapes (by fingerprint).
+    pub unique_valid: u64,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+    /// The failure, if one was found.
+    pub failure: Option<Failure>,
+}

@@ -1,0 +1,28 @@
+//! Properties: a generator plus a check, run by the engine from `#[test]`s and the CLI.
+//!
+//! ```
+//! use tapefuzz::prelude::*;
+//!
+//! Property::new("doc_example").no_corpus().tests(200).check(
+//!     vecs(ints::<u32>(..), 0..=10),
+//!     |v: Vec<u32>| {
+//!         let mut sorted = v.clone();
+//!         sorted.sort();
+//!         ensure!(sorted.len() == v.len());
+//!         Ok(())
+//!     },
+//! );
+//! ```
+
+mod outcome;
+mod panic;
+#[allow(clippy::module_inception)]
+mod property;
+mod report;
+mod test;
+
+pub use outcome::{Fail, Outcome, reject};
+pub use panic::catch;
+pub use property::{Property, check, target_dir_name};
+pub use report::Report;
+pub use test::{Explained, PropertyTest, Test, property};

@@ -1,0 +1,47 @@
+//! Catching panics in properties without printing each one.
+
+use super::outcome::Rejected;
+use std::cell::Cell;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
+
+thread_local! {
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+static HOOK: Once = Once::new();
+
+/// What a caught panic was.
+pub enum Caught {
+    /// [`super::reject`] (from `assume!`).
+    Rejected,
+    /// Any other panic, with its message.
+    Panic(String),
+}
+
+/// Runs `f`, turning a panic into `Err`. The panic hook stays silent for panics caught here
+/// (shrinking runs thousands) and prints as before for every other panic.
+pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(|q| q.get()) {
+                previous(info)
+            }
+        }));
+    });
+    let was = QUIET.with(|q| q.replace(true));
+    let r = panic::catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(was));
+    r.map_err(|payload| {
+        if payload.is::<Rejected>() {
+            Caught::Rejected
+        } else if let Some(s) = payload.downcast_ref::<&str>() {
+            Caught::Panic(format!("panicked: {s}"))
+        } else if let Some(s) = payload.downcast_ref::<String>() {
+            Caught::Panic(format!("panicked: {s}"))
+        } else {
+            Caught::Panic("panicked".into())
+        }
+    })
+}

@@ -1,0 +1,213 @@
+//! Running properties: from a `#[test]`, a harness or the CLI.
+
+use super::{Outcome, Report, Test, property};
+use crate::corpus::Corpus;
+use crate::engine::{self, Config};
+use crate::generators::Gen;
+use crate::tape::{BytesSource, Tape};
+use std::fmt::Debug;
+use std::path::PathBuf;
+
+/// A named property run: configuration, where its corpus lives, how to replay a failure.
+///
+/// `Property::new(name)` reads the configuration from the environment (see
+/// [`Config::from_env`]) and keeps the corpus in `$TAPEFUZZ_CORPORA/<name>` when that
+/// variable is set, else in `$CARGO_MANIFEST_DIR/corpora/<name>` when run by cargo.
+#[derive(Clone, Debug)]
+pub struct Property {
+    name: String,
+    config: Config,
+    corpora: Option<PathBuf>,
+    replay: Option<String>,
+}
+
+/// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`).
+pub fn target_dir_name(name: &str) -> String {
+    name.replace("::", ".")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+impl Property {
+    /// A property named `name`. Panics on a malformed `TAPEFUZZ_*` variable.
+    pub fn new(name: impl Into<String>) -> Property {
+        let name = name.into();
+        let config = Config::from_env().unwrap_or_else(|e| panic!("tapefuzz: {e}"));
+        let corpora = std::env::var_os("TAPEFUZZ_CORPORA")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("corpora")));
+        let replay = Some(format!("cargo test -- --exact {name}  (replays regressions first)"));
+        Property {
+            name,
+            config,
+            corpora,
+            replay,
+        }
+    }
+
+    /// The property's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Replaces the configuration.
+    pub fn config(mut self, config: Config) -> Property {
+        self.config = config;
+        self
+    }
+
+    /// The configuration.
+    pub fn config_ref(&self) -> &Config {
+        &self.config
+    }
+
+    /// Sets the number of generated tests.
+    pub fn tests(mut self, tests: u64) -> Property {
+        self.config.tests = tests;
+        self
+    }
+
+    /// Sets a time budget for generation.
+    pub fn seconds(mut self, seconds: f64) -> Property {
+        self.config.seconds = Some(seconds);
+        self
+    }
+
+    /// Fixes the seed.
+    pub fn seed(mut self, seed: u64) -> Property {
+        self.config.seed = Some(seed);
+        self
+    }
+
+    /// Keeps the corpus under `dir/<name>`.
+    pub fn corpora(mut self, dir: impl Into<PathBuf>) -> Property {
+        self.corpora = Some(dir.into());
+        self
+    }
+
+    /// Runs without a corpus: nothing replayed, nothing saved.
+    pub fn no_corpus(mut self) -> Property {
+        self.corpora = None;
+        self
+    }
+
+    /// The command shown to replay a failure.
+    pub fn replay_command(mut self, cmd: impl Into<String>) -> Property {
+        self.replay = Some(cmd.into());
+        self
+    }
+
+    /// The corpus folder of this property, if it has one.
+    pub fn corpus_dir(&self) -> Option<PathBuf> {
+        self.corpora
+            .as_ref()
+            .map(|d| d.join(target_dir_name(&self.name)))
+    }
+
+    /// Opens this property's corpus, if it has one.
+    pub fn open_corpus(&self) -> Option<Corpus> {
+        self.corpus_dir().map(Corpus::open)
+    }
+
+    /// Runs a test through the engine and describes the shrunk failure, if any.
+    pub fn run_test(&self, test: &dyn Test) -> Report {
+        let mut corpus = self.open_corpus();
+        let mut f = |tape: &mut Tape<'_>| test.run(tape);
+        let run = engine::run(&self.config, corpus.as_mut(), &mut f);
+        let (mut value, mut message) = (None, None);
+        if let Some(fail) = &run.failure {
+            let mut src = BytesSource::new(&fail.bytes);
+            let mut tape = Tape::recording(&mut src).with_max_choices(self.config.max_choices);
+            let e = test.explain(&mut tape);
+            value = e.value;
+            message = e.message;
+        }
+        let replay = match (&run.failure, &self.replay) {
+            (Some(f), Some(cmd)) => Some(match &f.saved {
+                Some(p) => cmd.replace("{file}", &p.display().to_string()),
+                None => cmd.clone(),
+            }),
+            _ => None,
+        };
+        Report {
+            name: self.name.clone(),
+            run,
+            value,
+            message,
+            replay,
+        }
+    }
+
+    /// Runs "`prop` holds for every value of `gen`" and returns the report.
+    pub fn run<G, F, R>(&self, generator: G, prop: F) -> Report
+    where
+        G: Gen,
+        G::Value: Debug,
+        F: Fn(G::Value) -> R,
+        R: Outcome,
+    {
+        self.run_test(&property(generator, prop))
+    }
+
+    /// Like [`Property::run`], but panics with the failure report: for `#[test]`s.
+    pub fn check<G, F, R>(&self, generator: G, prop: F)
+    where
+        G: Gen,
+        G::Value: Debug,
+        F: Fn(G::Value) -> R,
+        R: Outcome,
+    {
+        let report = self.run(generator, prop);
+        if !report.passed() {
+            panic!("\n{report}");
+        }
+    }
+}
+
+/// Checks `prop` for values of `gen` in a `#[test]`, named after the test's thread, and
+/// panics with the failure report.
+pub fn check<G, F, R>(generator: G, prop: F)
+where
+    G: Gen,
+    G::Value: Debug,
+    F: Fn(G::Value) -> R,
+    R: Outcome,
+{
+    let name = std::thread::current()
+        .name()
+        .unwrap_or("property")
+        .to_string();
+    Property::new(name).check(generator, prop)
+}
+
+/// Declares `#[test]` properties:
+///
+/// ```ignore
+/// tapefuzz::property! {
+///     fn sum_is_small(v in vecs(ints::<u32>(..), 0..=10)) {
+///         assert!(v.iter().map(|&x| x as u64).sum::<u64>() < 1000);
+///     }
+/// }
+/// ```
+///
+/// Each becomes a `#[test]` named after the function whose corpus is
+/// `corpora/<module>.<name>` of the crate under test.
+#[macro_export]
+macro_rules! property {
+    ($($(#[$meta:meta])* fn $name:ident($($arg:pat in $g:expr),+ $(,)?) $body:block)*) => {$(
+        $(#[$meta])*
+        #[test]
+        fn $name() {
+            $crate::property::Property::new(concat!(module_path!(), "::", stringify!($name)))
+                .corpora(concat!(env!("CARGO_MANIFEST_DIR"), "/corpora"))
+                .check(($($g,)+), |($($arg,)+)| $body);
+        }
+    )*};
+}

@@ -1,0 +1,113 @@
+//! The result of running a property, and how it reads to a person.
+
+use crate::engine::{Found, RunReport};
+use crate::summary::Summary;
+use std::fmt;
+
+/// A property run: the engine's counts plus the shrunk value and message of a failure.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The property's name.
+    pub name: String,
+    /// The engine's report.
+    pub run: RunReport,
+    /// The shrunk failing value (Debug), if the property failed.
+    pub value: Option<String>,
+    /// The shrunk failure's message.
+    pub message: Option<String>,
+    /// The command that replays the failure.
+    pub replay: Option<String>,
+}
+
+impl Report {
+    /// Whether no failure was found.
+    pub fn passed(&self) -> bool {
+        self.run.failure.is_none()
+    }
+
+    /// The JSON summary of the run (see the design page).
+    pub fn summary(&self, strategy: &str, mode: &str) -> Summary {
+        let r = &self.run;
+        let first_failure_test = r.failure.as_ref().map(|f| match f.found {
+            Found::Reuse(_) => r.replayed,
+            Found::Generate(n) => r.replayed + n,
+        });
+        let tests = r.replayed + r.tests;
+        Summary {
+            target: self.name.clone(),
+            strategy: strategy.into(),
+            mode: mode.into(),
+            seed: r.seed,
+            tests,
+            valid: r.valid,
+            unique_valid: r.unique_valid,
+            failures: r.failure.is_some() as u64,
+            first_failure_test,
+            seconds: r.seconds,
+            tests_per_second: if r.seconds > 0.0 {
+                tests as f64 / r.seconds
+            } else {
+                0.0
+            },
+            best_utility: None,
+            shrunk: self.value.clone(),
+            corpus_added: 0,
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = &self.run;
+        let Some(fail) = &r.failure else {
+            return write!(
+                f,
+                "property `{}` passed: {} tests ({} valid, {} unique), {} saved tapes replayed, seed {}",
+                self.name, r.tests, r.valid, r.unique_valid, r.replayed, r.seed
+            );
+        };
+        match &fail.found {
+            Found::Reuse(p) => writeln!(
+                f,
+                "property `{}` failed on saved tape {}",
+                self.name,
+                p.display()
+            )?,
+            Found::Generate(n) => writeln!(
+                f,
+                "property `{}` failed after {n} tests (seed {})",
+                self.name, r.seed
+            )?,
+        }
+        writeln!(
+            f,
+            "  minimal failing value: {}",
+            self.value.as_deref().unwrap_or("<none>")
+        )?;
+        if let Some(m) = &self.message {
+            writeln!(f, "  failure: {m}")?;
+        }
+        writeln!(
+            f,
+            "  shrunk from {} to {} choices in {} calls{}",
+            fail.original.choices.len(),
+            fail.shrunk.choices.len(),
+            fail.shrink_calls,
+            if fail.flaky {
+                " (flaky: did not fail again on replay)"
+            } else {
+                ""
+            }
+        )?;
+        match (&fail.saved, &fail.save_error) {
+            (Some(p), _) => writeln!(f, "  saved to {}", p.display())?,
+            (None, Some(e)) => writeln!(f, "  could not save the tape: {e}")?,
+            (None, None) => writeln!(f, "  not saved (no corpus)")?,
+        }
+        writeln!(f, "  seed: {} (TAPEFUZZ_SEED={} reruns the search)", r.seed, r.seed)?;
+        if let Some(cmd) = &self.replay {
+            write!(f, "  replay: {cmd}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,98 @@
+//! A generator and a property as one object-safe test.
+
+use super::outcome::{Fail, Outcome};
+use super::panic::{Caught, catch};
+use crate::generators::Gen;
+use crate::tape::{Status, Tape};
+use std::fmt::Debug;
+
+/// What a test case was and how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explained {
+    /// The value's Debug form (`None` when no value was generated).
+    pub value: Option<String>,
+    /// How the test case ended.
+    pub status: Status,
+    /// The failure message, for a failing test case.
+    pub message: Option<String>,
+}
+
+/// A test the engine can run: generate a value from the tape and check it. Object-safe, so
+/// registries hold `Box<dyn Test>`.
+pub trait Test {
+    /// Runs one test case. A panic in the generator or the property is a failure
+    /// ([`Status::Interesting`]), never a crash of the harness; `assume!` gives
+    /// [`Status::Invalid`].
+    fn run(&self, tape: &mut Tape<'_>) -> Status;
+
+    /// Runs one test case and also reports the value and the failure message.
+    fn explain(&self, tape: &mut Tape<'_>) -> Explained;
+}
+
+/// See [`property`].
+pub struct PropertyTest<G, F> {
+    generator: G,
+    prop: F,
+}
+
+/// The test "for every value of `gen`, `prop` holds".
+pub fn property<G, F, R>(generator: G, prop: F) -> PropertyTest<G, F>
+where
+    G: Gen,
+    G::Value: Debug,
+    F: Fn(G::Value) -> R,
+    R: Outcome,
+{
+    PropertyTest { generator, prop }
+}
+
+impl<G, F, R> PropertyTest<G, F>
+where
+    G: Gen,
+    G::Value: Debug,
+    F: Fn(G::Value) -> R,
+    R: Outcome,
+{
+    fn go(&self, tape: &mut Tape<'_>, show: bool) -> Explained {
+        let mut value = None;
+        let r = catch(|| match self.generator.generate(tape) {
+            Err(reject) => Err(reject.status()),
+            Ok(v) => {
+                if show {
+                    value = Some(format!("{v:?}"));
+                }
+                Ok((self.prop)(v).into_result())
+            }
+        });
+        let (status, message) = match r {
+            Ok(Err(status)) => (status, None),
+            Ok(Ok(Ok(()))) => (Status::Valid, None),
+            Ok(Ok(Err(Fail::Rejected))) | Err(Caught::Rejected) => {
+                tape.reject();
+                (Status::Invalid, None)
+            }
+            Ok(Ok(Err(Fail::Failed(m)))) | Err(Caught::Panic(m)) => (Status::Interesting, Some(m)),
+        };
+        Explained {
+            value,
+            status,
+            message,
+        }
+    }
+}
+
+impl<G, F, R> Test for PropertyTest<G, F>
+where
+    G: Gen,
+    G::Value: Debug,
+    F: Fn(G::Value) -> R,
+    R: Outcome,
+{
+    fn run(&self, tape: &mut Tape<'_>) -> Status {
+        self.go(tape, false).status
+    }
+
+    fn explain(&self, tape: &mut Tape<'_>) -> Explained {
+        self.go(tape, true)
+    }
+}

@@ -1,0 +1,44 @@
+//! The JSON summary line every `run` and `ci` prints last on stdout.
+
+use serde::Serialize;
+
+/// One target run, as the design page's JSON contract lists it (`null` where a field does
+/// not apply).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Target name.
+    pub target: String,
+    /// Strategy (`random`, `replay`, …).
+    pub strategy: String,
+    /// `blackbox` or `greybox`.
+    pub mode: String,
+    /// The run's seed.
+    pub seed: u64,
+    /// Test cases run, saved tapes replayed included.
+    pub tests: u64,
+    /// Valid test cases.
+    pub valid: u64,
+    /// Distinct valid test cases.
+    pub unique_valid: u64,
+    /// Failures found (0 or 1: a run stops at its first).
+    pub failures: u64,
+    /// The test case (1-based, replays first) that first failed.
+    pub first_failure_test: Option<u64>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Test cases per second.
+    pub tests_per_second: f64,
+    /// Best utility value, for targeted search.
+    pub best_utility: Option<f64>,
+    /// The shrunk failing value (Debug).
+    pub shrunk: Option<String>,
+    /// Entries added to `corpus/`.
+    pub corpus_added: u64,
+}
+
+impl Summary {
+    /// The summary as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("summary serializes")
+    }
+}
