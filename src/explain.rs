@@ -1,11 +1,16 @@
 //! Explanations: which choices produced which part of a value, as an indented span tree.
 
-use crate::tape::{Choice, Recording, Span};
+use crate::tape::{Recording, Span};
 use std::fmt::Write;
 
 /// Renders a recording as a tree: each span with its label and choice range, and each
-/// choice as `label index/max` (`forced` marked) under the innermost span holding it.
-pub fn span_tree(rec: &Recording, label_of: impl Fn(&Choice) -> String) -> String {
+/// choice as `#position label index/max` (`forced` marked) under the innermost span holding it.
+pub fn span_tree(rec: &Recording) -> String {
+    let label_of = |pos: usize| {
+        rec.labels
+            .get(pos)
+            .map_or_else(|| "?".to_string(), |l| l.name().to_string())
+    };
     let mut out = String::new();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); rec.spans.len()];
     let mut roots = Vec::new();
@@ -28,7 +33,7 @@ fn walk(
     end: usize,
     depth: usize,
     out: &mut String,
-    label_of: &impl Fn(&Choice) -> String,
+    label_of: &impl Fn(usize) -> String,
 ) {
     let mut pos = start;
     let mut next = spans.iter().peekable();
@@ -59,7 +64,7 @@ fn walk(
             out,
             "{:indent$}#{pos} {} {}/{}{}",
             "",
-            label_of(c),
+            label_of(pos),
             c.index,
             c.max,
             if c.forced { " forced" } else { "" },

@@ -1,1 +1,10 @@
+//! Systems under test for tapefuzz, each with a correct version and planted bugs, registered
+//! as targets for the CLI, the `#[test]`s and the fuzz targets.
+#![deny(missing_docs)]
 
+pub mod bst;
+pub mod graph_sink;
+pub mod registry;
+pub mod sorted_insert;
+
+pub use registry::{Target, corpora_dir, find, property_for, targets};

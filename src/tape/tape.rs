@@ -17,6 +17,8 @@ pub struct Recording {
     pub spans: Vec<Span>,
     /// Choice position at which a filter or `assume` rejected the value, if one did.
     pub rejected_at: Option<usize>,
+    /// The label of each choice (parallel to `choices`), for explanations.
+    pub labels: Vec<Label>,
 }
 
 impl Recording {
@@ -40,6 +42,7 @@ pub struct Tape<'s> {
     source: &'s mut dyn Source,
     recording: bool,
     choices: Vec<Choice>,
+    labels: Vec<Label>,
     spans: Vec<Span>,
     stack: Vec<OpenSpan>,
     open: Vec<usize>,
@@ -58,6 +61,7 @@ impl<'s> Tape<'s> {
             source,
             recording: record,
             choices: Vec::new(),
+            labels: Vec::new(),
             spans: Vec::new(),
             stack: Vec::new(),
             open: Vec::new(),
@@ -107,7 +111,7 @@ impl<'s> Tape<'s> {
             debug_assert!(i <= max, "source returned {i} > max {max}");
             i.min(max)
         };
-        self.note(point, max, index, false);
+        self.note(label, point, max, index, false);
         Ok(index)
     }
 
@@ -126,7 +130,7 @@ impl<'s> Tape<'s> {
             return Err(Reject::Overrun);
         }
         let point = PointId(mix(self.path, label.hash()));
-        self.note(point, max, index, true);
+        self.note(label, point, max, index, true);
         Ok(index)
     }
 
@@ -137,7 +141,7 @@ impl<'s> Tape<'s> {
     }
 
     #[inline]
-    fn note(&mut self, point: PointId, max: u64, index: u64, forced: bool) {
+    fn note(&mut self, label: Label, point: PointId, max: u64, index: u64, forced: bool) {
         self.drawn += 1;
         self.fingerprint = mix(self.fingerprint ^ index, max);
         if self.recording {
@@ -147,6 +151,7 @@ impl<'s> Tape<'s> {
                 index,
                 forced,
             });
+            self.labels.push(label);
         }
     }
 
@@ -264,6 +269,7 @@ impl<'s> Tape<'s> {
             choices: self.choices,
             spans: self.spans,
             rejected_at: self.rejected_at,
+            labels: self.labels,
         }
     }
 }

@@ -1,0 +1,159 @@
+//! Binary search trees: the RLCheck BST generator (benchmarks §3) and insertion.
+
+use tapefuzz::prelude::*;
+use tapefuzz::property::Test;
+use tapefuzz::tape::Label;
+
+/// A binary tree with values 0..=10.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tree {
+    /// The node's value.
+    pub value: u8,
+    /// Left subtree.
+    pub left: Option<Box<Tree>>,
+    /// Right subtree.
+    pub right: Option<Box<Tree>>,
+}
+
+/// Depth below which nodes may have children (RLCheck's `MAX_DEPTH`).
+pub const MAX_DEPTH: usize = 4;
+
+const NODE: Label = Label::new("bst.node");
+const LEFT: Label = Label::new("bst.left");
+const RIGHT: Label = Label::new("bst.right");
+const HAS_LEFT: Label = Label::new("bst.has_left");
+const HAS_RIGHT: Label = Label::new("bst.has_right");
+
+/// The RLCheck generator: a value uniform in 0..=10, then a coin "left child?" and a coin
+/// "right child?" while the depth is below [`MAX_DEPTH`]. Each node is a span `bst.node`;
+/// children sit in spans `bst.left` / `bst.right`, so every choice point's id says where in
+/// the tree it is. Simplest: a single node 0. Running out: the nodes drawn so far, value 0
+/// and no further children.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TreeGen;
+
+impl TreeGen {
+    fn node(&self, tape: &mut Tape<'_>, depth: usize) -> Result<Tree, Reject> {
+        tape.span(NODE, |t| {
+            let value = ints::<u8>(0..=10).generate(t)?;
+            let mut left = None;
+            let mut right = None;
+            if depth < MAX_DEPTH && t.draw_bool(HAS_LEFT, 0.5)? {
+                left = Some(Box::new(t.span(LEFT, |t| self.node(t, depth + 1))?));
+            }
+            if depth < MAX_DEPTH && t.draw_bool(HAS_RIGHT, 0.5)? {
+                right = Some(Box::new(t.span(RIGHT, |t| self.node(t, depth + 1))?));
+            }
+            Ok(Tree { value, left, right })
+        })
+    }
+}
+
+impl Gen for TreeGen {
+    type Value = Tree;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Tree, Reject> {
+        self.node(tape, 0)
+    }
+}
+
+/// The tree generator of benchmarks §3.
+pub fn tree_gen() -> TreeGen {
+    TreeGen
+}
+
+/// Whether every value in the left subtree is smaller and every value in the right larger
+/// (strict), at every node.
+pub fn is_bst(t: &Tree) -> bool {
+    fn within(t: &Tree, lo: Option<u8>, hi: Option<u8>) -> bool {
+        lo.is_none_or(|l| t.value > l)
+            && hi.is_none_or(|h| t.value < h)
+            && t.left.as_ref().is_none_or(|l| within(l, lo, Some(t.value)))
+            && t.right.as_ref().is_none_or(|r| within(r, Some(t.value), hi))
+    }
+    within(t, None, None)
+}
+
+/// The values in order.
+pub fn keys(t: &Tree) -> Vec<u8> {
+    let mut out = Vec::new();
+    fn walk(t: &Tree, out: &mut Vec<u8>) {
+        if let Some(l) = &t.left {
+            walk(l, out);
+        }
+        out.push(t.value);
+        if let Some(r) = &t.right {
+            walk(r, out);
+        }
+    }
+    walk(t, &mut out);
+    out
+}
+
+/// Planted bugs in [`insert`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bug {
+    /// A key already present is inserted again (to the right).
+    Duplicate,
+    /// Inserting into the left subtree drops the right subtree.
+    LoseRight,
+    /// Below the root, a larger key goes left when the right subtree is empty.
+    WrongSide,
+}
+
+/// Inserts `k` into the BST `t`.
+pub fn insert(t: Tree, k: u8, bug: Option<Bug>) -> Tree {
+    fn go(t: Option<Box<Tree>>, k: u8, bug: Option<Bug>, depth: usize) -> Box<Tree> {
+        let Some(mut t) = t else {
+            return Box::new(Tree {
+                value: k,
+                left: None,
+                right: None,
+            });
+        };
+        if k < t.value {
+            t.left = Some(go(t.left.take(), k, bug, depth + 1));
+            if bug == Some(Bug::LoseRight) {
+                t.right = None;
+            }
+        } else if k > t.value {
+            if bug == Some(Bug::WrongSide) && depth > 0 && t.right.is_none() {
+                t.left = Some(go(t.left.take(), k, bug, depth + 1));
+            } else {
+                t.right = Some(go(t.right.take(), k, bug, depth + 1));
+            }
+        } else if bug == Some(Bug::Duplicate) {
+            t.right = Some(go(t.right.take(), k, bug, depth + 1));
+        }
+        t
+    }
+    *go(Some(Box::new(t)), k, bug, 0)
+}
+
+/// The property: for a valid BST (others are rejected), inserting keeps it a strict BST
+/// whose keys are the old keys plus `k`.
+pub fn check(t: &Tree, k: u8, bug: Option<Bug>) -> Result<(), Fail> {
+    assume!(is_bst(t));
+    let out = insert(t.clone(), k, bug);
+    ensure!(is_bst(&out), "not a BST: {out:?}");
+    let mut expected = keys(t);
+    if !expected.contains(&k) {
+        expected.push(k);
+        expected.sort();
+    }
+    ensure_eq!(keys(&out), expected);
+    Ok(())
+}
+
+/// The target's test.
+pub fn test(bug: Option<&str>) -> Box<dyn Test> {
+    let bug = match bug {
+        Some("duplicate") => Some(Bug::Duplicate),
+        Some("lose_right") => Some(Bug::LoseRight),
+        Some("wrong_side") => Some(Bug::WrongSide),
+        _ => None,
+    };
+    Box::new(property(
+        (tree_gen(), ints::<u8>(0..=10)),
+        move |(t, k): (Tree, u8)| check(&t, k, bug),
+    ))
+}

@@ -1,0 +1,67 @@
+//! Flags and positional arguments.
+
+use std::path::PathBuf;
+
+/// Parsed command-line options.
+#[derive(Debug, Default)]
+pub struct Args {
+    pub positional: Vec<String>,
+    pub all: bool,
+    pub strategy: Option<String>,
+    pub mode: Option<String>,
+    pub tests: Option<u64>,
+    pub seconds: Option<f64>,
+    pub seed: Option<u64>,
+    pub bug: Option<String>,
+    pub corpora: Option<PathBuf>,
+    pub jobs: Option<usize>,
+}
+
+fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
+    it.next().ok_or_else(|| format!("flag {flag} needs a value"))
+}
+
+fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("flag {flag} takes a number, got `{v}`"))
+}
+
+impl Args {
+    /// Parses everything after the command.
+    pub fn parse(argv: &[String]) -> Result<Args, String> {
+        let mut a = Args::default();
+        let mut it = argv.iter();
+        while let Some(arg) = it.next() {
+            match arg.as_str() {
+                "--all" => a.all = true,
+                "--strategy" => a.strategy = Some(value(arg, &mut it)?.clone()),
+                "--mode" => a.mode = Some(value(arg, &mut it)?.clone()),
+                "--tests" => a.tests = Some(number(arg, value(arg, &mut it)?)?),
+                "--seconds" => {
+                    let s: f64 = number(arg, value(arg, &mut it)?)?;
+                    if !(s.is_finite() && s >= 0.0) {
+                        return Err(format!("flag --seconds takes a non-negative number, got `{s}`"));
+                    }
+                    a.seconds = Some(s);
+                }
+                "--seed" => a.seed = Some(number(arg, value(arg, &mut it)?)?),
+                "--bug" => a.bug = Some(value(arg, &mut it)?.clone()),
+                "--corpora" => a.corpora = Some(PathBuf::from(value(arg, &mut it)?)),
+                "--jobs" => {
+                    let j: usize = number(arg, value(arg, &mut it)?)?;
+                    if j == 0 {
+                        return Err("flag --jobs takes a number of at least 1".into());
+                    }
+                    a.jobs = Some(j);
+                }
+                s if s.starts_with("--") => {
+                    return Err(format!(
+                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs)"
+                    ));
+                }
+                _ => a.positional.push(arg.clone()),
+            }
+        }
+        Ok(a)
+    }
+}

@@ -1,0 +1,290 @@
+//! The commands.
+
+use super::Args;
+use harnesses::{Target, find, property_for, targets};
+use std::path::{Path, PathBuf};
+use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAX_ENTRY_BYTES};
+use tapefuzz::engine::Config;
+use tapefuzz::explain::span_tree;
+use tapefuzz::property::{Property, Report};
+use tapefuzz::shrink::Shrinker;
+use tapefuzz::summary::Summary;
+use tapefuzz::tape::{BytesSource, Status, Tape, encoding};
+
+/// `list`: targets and their planted bugs.
+pub fn list(args: &Args) -> Result<i32, String> {
+    no_positional(args, 0)?;
+    for t in targets() {
+        println!("{:<16} {}", t.name, t.description);
+        for (b, d) in t.bugs {
+            println!("  --bug {b:<12} {d}");
+        }
+    }
+    Ok(0)
+}
+
+fn no_positional(args: &Args, n: usize) -> Result<(), String> {
+    if args.positional.len() > n {
+        return Err(format!("unexpected argument `{}`", args.positional[n]));
+    }
+    Ok(())
+}
+
+fn property(target: &Target, args: &Args) -> Result<Property, String> {
+    target.test(args.bug.as_deref())?;
+    let mut p = property_for(target, args.bug.as_deref());
+    if let Some(dir) = &args.corpora {
+        p = p.corpora(dir);
+    }
+    let mut config = Config::from_env().map_err(|e| e.to_string())?;
+    config.progress = true;
+    if args.seconds.is_some() || args.tests.is_some() {
+        config.seconds = args.seconds;
+        config.tests = args.tests.unwrap_or(u64::MAX);
+    } else if std::env::var_os("TAPEFUZZ_TESTS").is_none()
+        && std::env::var_os("TAPEFUZZ_SECONDS").is_none()
+    {
+        config.tests = 10_000;
+    }
+    if let Some(s) = args.seed {
+        config.seed = Some(s);
+    }
+    Ok(p.config(config))
+}
+
+fn check_strategy(args: &Args) -> Result<(), String> {
+    match args.strategy.as_deref() {
+        None | Some("random") => {}
+        Some(s) => return Err(format!("unknown strategy `{s}` (valid: random)")),
+    }
+    match args.mode.as_deref() {
+        None | Some("blackbox") => Ok(()),
+        Some(m) => Err(format!("unknown mode `{m}` (valid: blackbox)")),
+    }
+}
+
+/// `run`: reuse, generate, shrink, save for one target or all; one JSON line per target.
+pub fn run(args: &Args) -> Result<i32, String> {
+    check_strategy(args)?;
+    let chosen: Vec<Target> = if args.all {
+        no_positional(args, 0)?;
+        if args.bug.is_some() {
+            return Err("--bug goes with one target, not --all".into());
+        }
+        targets()
+    } else {
+        match args.positional.as_slice() {
+            [name] => vec![find(name)?],
+            [] => return Err("run needs a target name or --all".into()),
+            [_, extra, ..] => return Err(format!("unexpected argument `{extra}`")),
+        }
+    };
+    let props: Vec<Property> = chosen
+        .iter()
+        .map(|t| property(t, args))
+        .collect::<Result<_, _>>()?;
+    let jobs = args.jobs.unwrap_or(1).min(chosen.len()).max(1);
+    let bug = args.bug.clone();
+    let run_one = |k: usize| -> (Summary, bool) {
+        let target = &chosen[k];
+        eprintln!("tapefuzz: running {}", target.name);
+        let test = target.test(bug.as_deref()).expect("bug name checked");
+        let report = props[k].run_test(test.as_ref());
+        print_report(&report);
+        (report.summary("random", "blackbox"), report.passed())
+    };
+    let results: Vec<(Summary, bool)> = if jobs == 1 {
+        (0..chosen.len()).map(run_one).collect()
+    } else {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let slots: Vec<std::sync::Mutex<Option<(Summary, bool)>>> =
+            (0..chosen.len()).map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                s.spawn(|| {
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k >= chosen.len() {
+                            break;
+                        }
+                        *slots[k].lock().unwrap() = Some(run_one(k));
+                    }
+                });
+            }
+        });
+        slots
+            .into_iter()
+            .map(|m| m.into_inner().unwrap().expect("every target ran"))
+            .collect()
+    };
+    let mut failed = false;
+    for (summary, passed) in &results {
+        println!("{}", summary.to_json());
+        failed |= !passed;
+    }
+    Ok(failed as i32)
+}
+
+fn print_report(report: &Report) {
+    eprintln!("tapefuzz: {report}");
+}
+
+fn read_tape(path: &Path) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if meta.len() > MAX_ENTRY_BYTES {
+        return Err(format!(
+            "{}: {} bytes, over the {MAX_ENTRY_BYTES}-byte limit for a tape",
+            path.display(),
+            meta.len()
+        ));
+    }
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn one_target_and_files(args: &Args, what: &str) -> Result<(Target, Vec<PathBuf>), String> {
+    let Some((name, files)) = args.positional.split_first() else {
+        return Err(format!("{what} needs a target name"));
+    };
+    let target = find(name)?;
+    target.test(args.bug.as_deref())?;
+    Ok((target, files.iter().map(PathBuf::from).collect()))
+}
+
+/// `replay`: the target's regressions and corpus, or the given files.
+pub fn replay(args: &Args) -> Result<i32, String> {
+    let (target, files) = one_target_and_files(args, "replay")?;
+    let test = target.test(args.bug.as_deref())?;
+    if files.is_empty() {
+        let mut p = property(&target, args)?;
+        let mut config = p.config_ref().clone();
+        config.tests = 0;
+        config.seconds = None;
+        p = p.config(config);
+        let report = p.run_test(test.as_ref());
+        print_report(&report);
+        let mut s = report.summary("replay", "blackbox");
+        s.seed = 0;
+        println!("{}", s.to_json());
+        return Ok(!report.passed() as i32);
+    }
+    let tapes: Vec<Vec<u8>> = files.iter().map(|f| read_tape(f)).collect::<Result<_, _>>()?;
+    let started = std::time::Instant::now();
+    let mut summary = Summary {
+        target: target.name.into(),
+        strategy: "replay".into(),
+        mode: "blackbox".into(),
+        seed: 0,
+        tests: 0,
+        valid: 0,
+        unique_valid: 0,
+        failures: 0,
+        first_failure_test: None,
+        seconds: 0.0,
+        tests_per_second: 0.0,
+        best_utility: None,
+        shrunk: None,
+        corpus_added: 0,
+    };
+    for (file, bytes) in files.iter().zip(&tapes) {
+        let mut src = BytesSource::new(bytes);
+        let mut tape = Tape::recording(&mut src);
+        let e = test.explain(&mut tape);
+        summary.tests += 1;
+        eprintln!(
+            "{}: {:?} {}{}",
+            file.display(),
+            e.status,
+            e.value.as_deref().unwrap_or("<no value>"),
+            e.message.map(|m| format!("\n  failure: {m}")).unwrap_or_default()
+        );
+        match e.status {
+            Status::Valid => summary.valid += 1,
+            Status::Interesting => {
+                summary.failures += 1;
+                summary.first_failure_test.get_or_insert(summary.tests);
+                summary.shrunk.get_or_insert(e.value.unwrap_or_default());
+            }
+            _ => {}
+        }
+    }
+    summary.unique_valid = summary.valid;
+    summary.seconds = started.elapsed().as_secs_f64();
+    println!("{}", summary.to_json());
+    Ok((summary.failures > 0) as i32)
+}
+
+/// `shrink`: shrinks a failing tape, prints the minimal value, saves it to `regressions/`.
+pub fn shrink(args: &Args) -> Result<i32, String> {
+    let (target, files) = one_target_and_files(args, "shrink")?;
+    let [file] = files.as_slice() else {
+        return Err("shrink needs exactly one FILE".into());
+    };
+    let bytes = read_tape(file)?;
+    let test = target.test(args.bug.as_deref())?;
+    let p = property(&target, args)?;
+    let mut src = BytesSource::new(&bytes);
+    let mut tape = Tape::recording(&mut src);
+    let status = test.run(&mut tape);
+    let start = tape.finish();
+    if status != Status::Interesting {
+        eprintln!("{}: the property does not fail on this tape ({status:?})", file.display());
+        return Ok(0);
+    }
+    let mut f = |t: &mut Tape<'_>| test.run(t);
+    let shrunk = Shrinker::new(&mut f, start.clone(), p.config_ref().shrink).run();
+    let out = encoding::encode(&shrunk.best.choices);
+    let mut src = BytesSource::new(&out);
+    let mut tape = Tape::recording(&mut src);
+    let e = test.explain(&mut tape);
+    let mut saved = String::new();
+    if let Some(dir) = p.corpus_dir() {
+        let mut corpus = Corpus::open(dir);
+        let meta = EntryMeta {
+            strategy: "shrink".into(),
+            status: "interesting".into(),
+            ..EntryMeta::default()
+        };
+        match corpus.save(Folder::Regressions, &out, meta) {
+            Ok(path) => saved = path.display().to_string(),
+            Err(err) => return Err(format!("cannot save the shrunk tape: {err}")),
+        }
+    }
+    eprintln!(
+        "shrunk from {} to {} choices in {} calls; saved to {saved}",
+        start.choices.len(),
+        shrunk.best.choices.len(),
+        shrunk.calls
+    );
+    if let Some(m) = &e.message {
+        eprintln!("failure: {m}");
+    }
+    println!("{}", e.value.as_deref().unwrap_or("<no value>"));
+    Ok(1)
+}
+
+/// `explain`: the value, its status, and the span tree with the choices under each span.
+pub fn explain(args: &Args) -> Result<i32, String> {
+    let (target, files) = one_target_and_files(args, "explain")?;
+    let [file] = files.as_slice() else {
+        return Err("explain needs exactly one FILE".into());
+    };
+    let bytes = read_tape(file)?;
+    let test = target.test(args.bug.as_deref())?;
+    let mut src = BytesSource::new(&bytes);
+    let mut tape = Tape::recording(&mut src);
+    let e = test.explain(&mut tape);
+    let rec = tape.finish();
+    println!("value: {}", e.value.as_deref().unwrap_or("<no value>"));
+    println!("status: {:?}", e.status);
+    if let Some(m) = &e.message {
+        println!("failure: {m}");
+    }
+    println!(
+        "choices: {} ({} forced), {} bytes",
+        rec.choices.len(),
+        rec.choices.iter().filter(|c| c.forced).count(),
+        bytes.len()
+    );
+    print!("{}", span_tree(&rec));
+    Ok(0)
+}

@@ -1,0 +1,37 @@
+//! Command-line parsing and the commands.
+
+mod args;
+mod commands;
+
+pub use args::Args;
+
+const USAGE: &str = "usage: harnesses <command> [options]
+commands:
+  list                                   targets, with their planted bugs
+  run <target|--all> [--strategy random] [--mode blackbox] [--tests N | --seconds S]
+      [--seed N] [--bug NAME] [--corpora DIR] [--jobs N]
+  replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
+  shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
+  explain <target> [--bug NAME] FILE     show the value and the choices behind each part";
+
+/// Runs the CLI; returns the exit status (0 pass, 1 a failure found) or a usage error.
+pub fn main(argv: &[String]) -> Result<i32, String> {
+    let Some((cmd, rest)) = argv.split_first() else {
+        return Err(format!("no command given\n{USAGE}"));
+    };
+    let args = Args::parse(rest)?;
+    match cmd.as_str() {
+        "list" => commands::list(&args),
+        "run" => commands::run(&args),
+        "replay" => commands::replay(&args),
+        "shrink" => commands::shrink(&args),
+        "explain" => commands::explain(&args),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        other => Err(format!(
+            "unknown command `{other}` (valid: list, run, replay, shrink, explain)"
+        )),
+    }
+}

@@ -1,0 +1,98 @@
+//! The registry of targets.
+
+use std::path::PathBuf;
+use tapefuzz::property::{Property, Test};
+
+/// A target: a name, a generator and a property (with planted bugs to enable by name).
+pub struct Target {
+    /// The target's name (also its corpus folder).
+    pub name: &'static str,
+    /// One line on what it tests.
+    pub description: &'static str,
+    /// Planted bugs: name and one line each.
+    pub bugs: &'static [(&'static str, &'static str)],
+    build: fn(Option<&str>) -> Box<dyn Test>,
+}
+
+impl Target {
+    /// The target's test with `bug` planted (`None`: the correct version). An unknown bug
+    /// name is an error naming the valid ones.
+    pub fn test(&self, bug: Option<&str>) -> Result<Box<dyn Test>, String> {
+        if let Some(b) = bug {
+            if !self.bugs.iter().any(|(n, _)| *n == b) {
+                return Err(format!(
+                    "unknown bug `{b}` for target `{}` (valid: {})",
+                    self.name,
+                    if self.bugs.is_empty() {
+                        "none".to_string()
+                    } else {
+                        self.bug_names().join(", ")
+                    }
+                ));
+            }
+        }
+        Ok((self.build)(bug))
+    }
+
+    /// Names of the planted bugs.
+    pub fn bug_names(&self) -> Vec<&'static str> {
+        self.bugs.iter().map(|(n, _)| *n).collect()
+    }
+}
+
+/// Every target, in a fixed order.
+pub fn targets() -> Vec<Target> {
+    vec![
+        Target {
+            name: "sorted_insert",
+            description: "insert into a non-decreasing list keeps it sorted (ProSyT ord_insert)",
+            bugs: &[("swapped", "for I <= X returns [X, I | Xs] instead of [I, X | Xs]")],
+            build: crate::sorted_insert::test,
+        },
+        Target {
+            name: "bst_insert",
+            description: "insert into a strict BST keeps the invariant and the keys (RLCheck BST generator)",
+            bugs: &[
+                ("duplicate", "inserting a key already present adds a second node"),
+                ("lose_right", "inserting into the left subtree drops the right subtree"),
+                ("wrong_side", "below the root, a larger key goes left when the right is empty"),
+            ],
+            build: crate::bst::test,
+        },
+        Target {
+            name: "graph_sink",
+            description: "longest shortest path to the sink of a 42-vertex graph is < 21 (targeted PBT)",
+            bugs: &[("threshold5", "the property claims the distance is < 5")],
+            build: crate::graph_sink::test,
+        },
+    ]
+}
+
+/// The target called `name`, or an error naming the valid ones.
+pub fn find(name: &str) -> Result<Target, String> {
+    let all = targets();
+    let names: Vec<&str> = all.iter().map(|t| t.name).collect();
+    let joined = names.join(", ");
+    all.into_iter()
+        .find(|t| t.name == name)
+        .ok_or_else(|| format!("unknown target `{name}` (valid: {joined})"))
+}
+
+/// Where target corpora live: `$TAPEFUZZ_CORPORA`, else the workspace's `corpora/`.
+pub fn corpora_dir() -> PathBuf {
+    std::env::var_os("TAPEFUZZ_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpora")))
+}
+
+/// The property runner for a target: its corpus under [`corpora_dir`], and a replay command
+/// for the CLI.
+pub fn property_for(target: &Target, bug: Option<&str>) -> Property {
+    let bug_flag = bug.map(|b| format!(" --bug {b}")).unwrap_or_default();
+    Property::new(target.name)
+        .corpora(corpora_dir())
+        .replay_command(format!(
+            "cargo run --release -p harnesses -- replay {}{bug_flag} {{file}}",
+            target.name
+        ))
+}
