@@ -78,3 +78,11 @@ pub trait GenExt: Gen + Sized {
 }
 
 impl<G: Gen> GenExt for G {}
+
+/// The value `gen` builds from `bytes` decoded as a tape (libFuzzer's view): what a fuzz
+/// target or a corpus replay sees. Past the end of `bytes` every choice is index 0.
+pub fn value_from_bytes<G: Gen>(generator: &G, bytes: &[u8]) -> Result<G::Value, Reject> {
+    let mut src = crate::tape::BytesSource::new(bytes);
+    let mut tape = Tape::new(&mut src, false);
+    generator.generate(&mut tape)
+}

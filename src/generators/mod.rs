@@ -43,7 +43,7 @@ pub use collections::{
 pub use filter::{FILTER_ATTEMPTS, Filter};
 pub use flat_map::FlatMap;
 pub use floats::{Float, Floats, floats};
-pub use generator::{Gen, GenExt};
+pub use generator::{Gen, GenExt, value_from_bytes};
 pub use ints::{Int, Ints, ints};
 pub use just::{Just, just};
 pub use labelled::Labelled;

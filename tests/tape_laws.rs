@@ -1,0 +1,170 @@
+//! Laws of the tape: encoding round trips, any bytes decode, same seed same values.
+
+use tapefuzz::prelude::*;
+use tapefuzz::tape::{
+    BytesSource, Label, RandomSource, ReplaySource, Rng, encoding, Hint,
+};
+
+/// A generator exercising every combinator, for the laws below.
+fn everything() -> impl Gen<Value = String> {
+    let leaf = ints::<i32>(-5..=5).map(|x| x.to_string());
+    let tree = recursive(leaf, 4, 50, 0.4, |inner| {
+        vecs(inner, 0..=3).map(|v: Vec<String>| format!("[{}]", v.join(",")))
+    });
+    (
+        ints::<u128>(..),
+        ints::<i8>(..),
+        floats::<f64>(..),
+        floats::<f32>(-1.0..=1.0),
+        bools(),
+        strings(CharClass::any(), 0..=8),
+        bytes(0..=8),
+        option(ints::<u16>(100..=200)),
+        one_of![just(1u8), ints::<u8>(5..=9)],
+        weighted(vec![(3, just('a').boxed()), (1, chars(CharClass::lowercase()).boxed())]),
+    )
+        .flat_map(|t| {
+            let n = (t.7.unwrap_or(100) % 4) as usize;
+            (just(t), vecs(sampled_from(vec!["x", "y", "z"]), n..=n + 2))
+        })
+        .map(|x| format!("{x:?}"))
+        .filter(|s| !s.is_empty())
+        .boxed()
+        .map(|s| s)
+        .flat_map(move |s| (just(s), tree.clone(), btree_sets(ints::<u8>(0..=3), 0..=3)))
+        .map(|x| format!("{x:?}"))
+}
+
+#[test]
+fn encode_decode_round_trip_on_random_choice_sequences() {
+    let mut rng = Rng::new(7);
+    for _ in 0..2_000 {
+        let n = rng.below_or_eq(40) as usize;
+        let pairs: Vec<(u64, u64)> = (0..n)
+            .map(|_| {
+                let max = match rng.below_or_eq(4) {
+                    0 => rng.below_or_eq(1),
+                    1 => rng.below_or_eq(255),
+                    2 => rng.below_or_eq(1 << 20),
+                    3 => u64::MAX,
+                    _ => rng.next_u64(),
+                };
+                (max, rng.below_or_eq(max))
+            })
+            .collect();
+        let bytes = encoding::encode_indices(&pairs);
+        let maxes: Vec<u64> = pairs.iter().map(|p| p.0).collect();
+        let back = encoding::decode_indices(&bytes, &maxes);
+        assert_eq!(back, pairs.iter().map(|p| p.1).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn generator_tapes_replay_from_their_bytes() {
+    let g = everything();
+    for seed in 0..500 {
+        let mut src = RandomSource::new(seed);
+        let mut tape = Tape::recording(&mut src);
+        let v = g.generate(&mut tape);
+        let rec = tape.finish();
+        let bytes = encoding::encode(&rec.choices);
+        let mut src = BytesSource::new(&bytes);
+        let mut tape = Tape::recording(&mut src);
+        let w = g.generate(&mut tape);
+        assert_eq!(v, w, "seed {seed}");
+        assert_eq!(tape.finish().choices, rec.choices, "seed {seed}");
+        // And the replay source gives the same choices too.
+        let mut src = ReplaySource::of(&rec.choices);
+        let mut tape = Tape::recording(&mut src);
+        assert_eq!(g.generate(&mut tape), v);
+    }
+}
+
+#[test]
+fn any_bytes_decode_without_panic() {
+    let g = everything();
+    let mut rng = Rng::new(11);
+    let mut ok = 0;
+    for _ in 0..10_000 {
+        let len = rng.below_or_eq(300) as usize;
+        let mut bytes = vec![0u8; len];
+        rng.fill(&mut bytes);
+        if value_from_bytes(&g, &bytes).is_ok() {
+            ok += 1;
+        }
+        // The raw decoder too, with arbitrary widths.
+        let maxes: Vec<u64> = (0..8).map(|_| rng.next_u64() >> rng.below_or_eq(63)).collect();
+        let idx = encoding::decode_indices(&bytes, &maxes);
+        assert!(idx.iter().zip(&maxes).all(|(i, m)| i <= m));
+    }
+    assert!(ok > 9_000, "only {ok} of 10,000 byte strings gave a value");
+}
+
+#[test]
+fn empty_input_is_the_simplest_value() {
+    assert_eq!(value_from_bytes(&vecs(ints::<i64>(..), 0..=10), &[]), Ok(vec![]));
+    assert_eq!(value_from_bytes(&vecs(ints::<i64>(3..=9), 2..=10), &[]), Ok(vec![3, 3]));
+    assert_eq!(value_from_bytes(&strings(CharClass::any(), 1..=3), &[]), Ok("0".into()));
+    assert_eq!(value_from_bytes(&option(bools()), &[]), Ok(None));
+}
+
+#[test]
+fn same_seed_same_values() {
+    let g = everything();
+    for seed in [0, 1, 42, u64::MAX] {
+        let a: Vec<_> = (0..50)
+            .map(|i| {
+                let mut src = RandomSource::new(Rng::derive(seed, i));
+                g.generate(&mut Tape::new(&mut src, false))
+            })
+            .collect();
+        let b: Vec<_> = (0..50)
+            .map(|i| {
+                let mut src = RandomSource::new(Rng::derive(seed, i));
+                g.generate(&mut Tape::new(&mut src, true))
+            })
+            .collect();
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn forced_choices_and_point_ids() {
+    const L: Label = Label::new("x");
+    let mut src = BytesSource::new(&[5]);
+    let mut tape = Tape::recording(&mut src);
+    tape.force(L, 9, 3).unwrap();
+    assert_eq!(tape.draw(L, 9, Hint::Uniform), Ok(5));
+    tape.span(Label::new("s"), |t| t.draw(L, 9, Hint::Uniform)).unwrap();
+    let rec = tape.finish();
+    assert!(rec.choices[0].forced && !rec.choices[1].forced);
+    // Same label, same path: same point; inside a span: another point.
+    assert_eq!(rec.choices[0].point, rec.choices[1].point);
+    assert_ne!(rec.choices[1].point, rec.choices[2].point);
+    // Forced choices write no bytes.
+    assert_eq!(encoding::encode(&rec.choices), vec![5]);
+}
+
+#[test]
+fn statuses_are_ordered() {
+    assert!(Status::Overrun < Status::Invalid);
+    assert!(Status::Invalid < Status::Valid);
+    assert!(Status::Valid < Status::Interesting);
+}
+
+#[test]
+fn filter_rejection_records_its_position() {
+    let g = ints::<u8>(..).filter(|_| false);
+    let mut src = RandomSource::new(1);
+    let mut tape = Tape::recording(&mut src);
+    assert_eq!(g.generate(&mut tape), Err(Reject::Invalid));
+    assert_eq!(tape.rejected_at(), Some(FILTER_ATTEMPTS));
+}
+
+#[test]
+fn overrun_past_the_size_budget() {
+    let g = vecs(ints::<u8>(..), 1000..=1000);
+    let mut src = RandomSource::new(1);
+    let mut tape = Tape::recording(&mut src).with_max_choices(100);
+    assert_eq!(g.generate(&mut tape), Err(Reject::Overrun));
+}
