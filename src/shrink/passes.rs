@@ -44,6 +44,33 @@ impl Shrinker<'_> {
         }
     }
 
+    /// Replaces a span by one of its descendants with the same label: a tree by a subtree,
+    /// an expression by a sub-expression.
+    pub(super) fn promote_descendants(&mut self) {
+        let mut i = 0;
+        'spans: while i < self.best.spans.len() && !self.exhausted() {
+            let outer = self.best.spans[i];
+            for j in i + 1..self.best.spans.len() {
+                let inner = self.best.spans[j];
+                if inner.start >= outer.end {
+                    break;
+                }
+                if inner.label != outer.label || inner.len() >= outer.len() {
+                    continue;
+                }
+                let c = self.choices();
+                let mut v = Vec::with_capacity(c.len() - outer.len() + inner.len());
+                v.extend_from_slice(&c[..outer.start]);
+                v.extend_from_slice(&c[inner.start..inner.end]);
+                v.extend_from_slice(&c[outer.end..]);
+                if self.try_choices(&v) {
+                    continue 'spans;
+                }
+            }
+            i += 1;
+        }
+    }
+
     /// Deletes runs of 8, 4, 2 and 1 consecutive choices.
     pub(super) fn delete_blocks(&mut self) {
         for k in [8, 4, 2, 1] {

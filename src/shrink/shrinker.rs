@@ -57,6 +57,7 @@ impl<'a> Shrinker<'a> {
         loop {
             let before = self.improvements;
             self.delete_spans();
+            self.promote_descendants();
             self.delete_blocks();
             self.zero_spans();
             self.minimize_indices();

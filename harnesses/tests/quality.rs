@@ -1,0 +1,128 @@
+//! Quality tier: finds the planted bug, shrinks to the minimal value.
+
+use harnesses::{bst, find, sorted_insert};
+use tapefuzz::engine::Found;
+use tapefuzz::prelude::*;
+
+fn run_target(name: &str, bug: &str, seed: u64, tests: u64) -> tapefuzz::property::Report {
+    let target = find(name).unwrap();
+    let test = target.test(Some(bug)).unwrap();
+    Property::new(name).no_corpus().seed(seed).tests(tests).run_test(test.as_ref())
+}
+
+#[test]
+fn sorted_insert_swapped_is_found_and_shrunk_for_every_seed() {
+    for seed in 0..20 {
+        let r = run_target("sorted_insert", "swapped", seed, 1000);
+        let fail = r.run.failure.as_ref().unwrap_or_else(|| panic!("seed {seed}: not found in 1000 tests"));
+        assert!(matches!(fail.found, Found::Generate(n) if n <= 1000));
+        // One-element list and the simplest element that fails: [0] and -1 (integers are
+        // ordered 0, 1, -1, 2, …; with [0], the simplest failing element is -1).
+        assert_eq!(r.value.as_deref(), Some("([0], -1)"), "seed {seed}");
+    }
+}
+
+#[test]
+fn sorted_insert_minimum_is_really_minimal() {
+    // Every value below ([0], -1) in the generator's order passes.
+    for x in [0i64, 1, -1] {
+        for i in [0i64, 1, -1, 2, -2] {
+            let failing = sorted_insert::check(&[x], i, true).is_err();
+            assert_eq!(failing, i < x, "([{x}], {i})");
+        }
+    }
+    assert!(sorted_insert::check(&[], 0, true).is_ok());
+}
+
+#[test]
+fn vec_sum_shrinks_to_exactly_1000() {
+    for seed in 0..10 {
+        let r = Property::new("sum").no_corpus().seed(seed).run(
+            vecs(ints::<u32>(..), 0..=20),
+            |v: Vec<u32>| v.iter().map(|&x| x as u64).sum::<u64>() < 1000,
+        );
+        assert_eq!(r.value.as_deref(), Some("[1000]"), "seed {seed}");
+    }
+}
+
+#[test]
+fn flat_map_shrinks_outer_and_inner() {
+    // Outer: a length 1..=10; inner: that many integers. Fails when the sum exceeds 50: the
+    // minimum is one element (outer 1) holding 51.
+    for seed in 0..10 {
+        let r = Property::new("flat").no_corpus().seed(seed).run(
+            ints::<usize>(1..=10).flat_map(|n| vecs(ints::<u32>(0..=100), n..=n)),
+            |v: Vec<u32>| v.iter().sum::<u32>() <= 50,
+        );
+        assert_eq!(r.value.as_deref(), Some("[51]"), "seed {seed}");
+    }
+}
+
+#[test]
+fn bst_bugs_are_found_and_shrunk() {
+    let expect = [
+        ("duplicate", "(Tree { value: 0, left: None, right: None }, 0)"),
+        (
+            "lose_right",
+            "(Tree { value: 1, left: None, right: Some(Tree { value: 2, left: None, right: None }) }, 0)",
+        ),
+    ];
+    for (bug, minimal) in expect {
+        for seed in 0..5 {
+            let r = run_target("bst_insert", bug, seed, 10_000);
+            assert!(r.run.failure.is_some(), "{bug} seed {seed}: not found");
+            assert_eq!(r.value.as_deref(), Some(minimal), "{bug} seed {seed}");
+        }
+    }
+    for seed in 0..5 {
+        let r = run_target("bst_insert", "wrong_side", seed, 50_000);
+        assert!(r.run.failure.is_some(), "wrong_side seed {seed}: not found");
+        // Two nodes is the least the bug needs. The shrinker reaches the shortlex minimum
+        // (root 0, right child 1, insert 2) from most seeds, and a second two-node local
+        // minimum (root 2, left child 0, insert 1) from some.
+        let v = r.value.unwrap();
+        assert!(
+            [
+                "(Tree { value: 0, left: None, right: Some(Tree { value: 1, left: None, right: None }) }, 2)",
+                "(Tree { value: 2, left: Some(Tree { value: 0, left: None, right: None }), right: None }, 1)",
+            ]
+            .contains(&v.as_str()),
+            "wrong_side seed {seed}: {v}"
+        );
+    }
+    // The generator's simplest tree is one node 0.
+    assert_eq!(
+        value_from_bytes(&bst::tree_gen(), &[]),
+        Ok(bst::Tree { value: 0, left: None, right: None })
+    );
+}
+
+#[test]
+fn graph_sink_threshold_is_found() {
+    let r = run_target("graph_sink", "threshold5", 1, 100_000);
+    assert!(r.run.failure.is_some());
+    // Minimal: a path of 5 edges from the sink.
+    let v = r.value.unwrap();
+    assert_eq!(v.matches('(').count(), 5, "{v}");
+}
+
+#[test]
+fn a_panicking_property_is_a_failure_not_a_crash() {
+    let r = Property::new("panics").no_corpus().seed(3).run(ints::<u8>(..), |x: u8| {
+        if x > 10 {
+            panic!("boom at {x}");
+        }
+    });
+    assert_eq!(r.value.as_deref(), Some("11"));
+    assert!(r.message.unwrap().contains("boom at 11"));
+}
+
+#[test]
+fn assume_rejects_instead_of_failing() {
+    let r = Property::new("assume").no_corpus().seed(1).tests(500).run(ints::<u8>(..), |x: u8| {
+        assume!(x % 2 == 0);
+        assert!(x % 2 == 0);
+    });
+    assert!(r.passed());
+    assert!(r.run.invalid > 100 && r.run.valid > 100);
+}
