@@ -1,0 +1,49 @@
+//! Every target as a `#[test]`: replays `corpora/<target>/regressions/` and `corpus/`, then
+//! generates (256 tests unless `TAPEFUZZ_TESTS` / `TAPEFUZZ_SECONDS` say otherwise).
+//!
+//! `TAPEFUZZ_BUG=<name>` plants that bug in the targets that have it, so a regression saved
+//! by `run <target> --bug <name>` fails here first.
+
+use harnesses::{find, property_for, targets};
+
+fn bug_for(target: &harnesses::Target) -> Option<String> {
+    let bug = std::env::var("TAPEFUZZ_BUG").ok().filter(|b| !b.is_empty())?;
+    let known: Vec<&str> = targets().iter().flat_map(|t| t.bug_names()).collect();
+    assert!(
+        known.contains(&bug.as_str()),
+        "TAPEFUZZ_BUG={bug} is not a planted bug (valid: {})",
+        known.join(", ")
+    );
+    target.bug_names().contains(&bug.as_str()).then_some(bug)
+}
+
+fn check(name: &str) {
+    let target = find(name).unwrap();
+    let bug = bug_for(&target);
+    let test = target.test(bug.as_deref()).unwrap();
+    let report = property_for(&target, bug.as_deref()).run_test(test.as_ref());
+    assert!(report.passed(), "\n{report}");
+}
+
+#[test]
+fn sorted_insert() {
+    check("sorted_insert");
+}
+
+#[test]
+fn bst_insert() {
+    check("bst_insert");
+}
+
+#[test]
+fn graph_sink() {
+    check("graph_sink");
+}
+
+#[test]
+fn every_target_has_a_test_here() {
+    let here = ["sorted_insert", "bst_insert", "graph_sink"];
+    for t in targets() {
+        assert!(here.contains(&t.name), "target {} has no #[test]", t.name);
+    }
+}
