@@ -20,7 +20,16 @@ pub fn span_tree(rec: &Recording) -> String {
             None => roots.push(i),
         }
     }
-    walk(rec, &roots, &children, 0, rec.choices.len(), 0, &mut out, &label_of);
+    walk(
+        rec,
+        &roots,
+        &children,
+        0,
+        rec.choices.len(),
+        0,
+        &mut out,
+        &label_of,
+    );
     out
 }
 
@@ -51,7 +60,16 @@ fn walk(
                     s.end,
                     indent = depth * 2
                 );
-                walk(rec, &children[k], children, s.start, s.end, depth + 1, out, label_of);
+                walk(
+                    rec,
+                    &children[k],
+                    children,
+                    s.start,
+                    s.end,
+                    depth + 1,
+                    out,
+                    label_of,
+                );
                 pos = pos.max(s.end);
                 continue;
             }

@@ -4,7 +4,7 @@
 //! byte-mutating fuzzers, shrinking, replay and saved corpora all work on that same tape, so
 //! any input found by any strategy is saved as bytes every other strategy can replay.
 //!
-//! Layers (dependencies point down): [`property`] → [`engine`] → [`shrink`] and [`corpus`]
+//! Layers (dependencies point down): [`mod@property`] → [`engine`] → [`shrink`] and [`corpus`]
 //! → [`generators`] → [`tape`].
 //!
 //! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].

@@ -31,8 +31,15 @@ fn corrupt_manifest_and_huge_garbage_file_are_reported_and_skipped() {
     let root = temp_dir("corrupt");
     let target = root.join("t");
     fs::create_dir_all(&target).unwrap();
-    fs::write(target.join("MANIFEST"), b"\x00\x01garbage that is not a manifest").unwrap();
-    let good = [write_entry(&target.join("corpus"), &tape_of(3)), write_entry(&target.join("corpus"), &tape_of(9))];
+    fs::write(
+        target.join("MANIFEST"),
+        b"\x00\x01garbage that is not a manifest",
+    )
+    .unwrap();
+    let good = [
+        write_entry(&target.join("corpus"), &tape_of(3)),
+        write_entry(&target.join("corpus"), &tape_of(9)),
+    ];
     let huge = target.join("corpus").join("huge-garbage");
     fs::write(&huge, vec![0xA5u8; 10 * 1024 * 1024]).unwrap();
     fs::create_dir_all(target.join("corpus").join("a-folder")).unwrap();
@@ -46,7 +53,11 @@ fn corrupt_manifest_and_huge_garbage_file_are_reported_and_skipped() {
     assert!(w.contains("a-folder"), "{w}");
 
     // A run replays the good entries and goes on.
-    let r = Property::new("t").corpora(&root).seed(1).tests(50).run(ints::<u8>(..), |_x: u8| {});
+    let r = Property::new("t")
+        .corpora(&root)
+        .seed(1)
+        .tests(50)
+        .run(ints::<u8>(..), |_x: u8| {});
     assert!(r.passed());
     assert_eq!(r.run.replayed, 2);
     assert_eq!(r.run.tests, 50);
@@ -57,7 +68,9 @@ fn corrupt_manifest_and_huge_garbage_file_are_reported_and_skipped() {
 
     // Rewriting the manifest keeps the corrupt one aside.
     let mut corpus = Corpus::open(&target);
-    corpus.save(Folder::Corpus, &tape_of(5), EntryMeta::default()).unwrap();
+    corpus
+        .save(Folder::Corpus, &tape_of(5), EntryMeta::default())
+        .unwrap();
     assert_eq!(
         fs::read(target.join("MANIFEST.bad")).unwrap(),
         b"\x00\x01garbage that is not a manifest"
@@ -81,11 +94,18 @@ fn manifest_of_another_version_is_reported() {
 fn saves_are_atomic_and_idempotent() {
     let root = temp_dir("atomic");
     let mut c = Corpus::open(&root);
-    let a = c.save(Folder::Regressions, b"abc", EntryMeta::default()).unwrap();
-    let b = c.save(Folder::Regressions, b"abc", EntryMeta::default()).unwrap();
+    let a = c
+        .save(Folder::Regressions, b"abc", EntryMeta::default())
+        .unwrap();
+    let b = c
+        .save(Folder::Regressions, b"abc", EntryMeta::default())
+        .unwrap();
     assert_eq!(a, b);
     assert_eq!(a.file_name().unwrap().to_str().unwrap(), sha1_name(b"abc"));
-    let names: Vec<_> = fs::read_dir(root.join("regressions")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = fs::read_dir(root.join("regressions"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 1, "temporary files left: {names:?}");
 }
 
@@ -94,20 +114,31 @@ fn a_failure_is_saved_replayed_first_and_gone_when_removed() {
     let root = temp_dir("regression");
     let prop = |x: u8| x < 200;
     // 1. A failing run saves the shrunk tape to regressions/.
-    let r = Property::new("p").corpora(&root).seed(4).run(ints::<u8>(..), prop);
+    let r = Property::new("p")
+        .corpora(&root)
+        .seed(4)
+        .run(ints::<u8>(..), prop);
     assert_eq!(r.value.as_deref(), Some("200"));
     let saved = r.run.failure.as_ref().unwrap().saved.clone().unwrap();
     assert!(saved.starts_with(root.join("p").join("regressions")));
     assert_eq!(fs::read(&saved).unwrap(), tape_of(200));
 
     // 2. The next run fails on it first, before generating anything.
-    let r = Property::new("p").corpora(&root).seed(99).tests(0).run(ints::<u8>(..), prop);
+    let r = Property::new("p")
+        .corpora(&root)
+        .seed(99)
+        .tests(0)
+        .run(ints::<u8>(..), prop);
     assert!(matches!(&r.run.failure.as_ref().unwrap().found, Found::Reuse(p) if *p == saved));
     assert_eq!(r.run.tests, 0);
 
     // 3. Removing the file makes it pass again.
     fs::remove_file(&saved).unwrap();
-    let r = Property::new("p").corpora(&root).seed(99).tests(0).run(ints::<u8>(..), prop);
+    let r = Property::new("p")
+        .corpora(&root)
+        .seed(99)
+        .tests(0)
+        .run(ints::<u8>(..), prop);
     assert!(r.passed());
 }
 
@@ -115,7 +146,15 @@ fn a_failure_is_saved_replayed_first_and_gone_when_removed() {
 fn a_failing_corpus_entry_is_shrunk_and_saved_as_a_regression() {
     let root = temp_dir("entry");
     write_entry(&root.join("p").join("corpus"), &tape_of(250));
-    let r = Property::new("p").corpora(&root).tests(0).run(ints::<u8>(..), |x: u8| x < 200);
+    let r = Property::new("p")
+        .corpora(&root)
+        .tests(0)
+        .run(ints::<u8>(..), |x: u8| x < 200);
     assert_eq!(r.value.as_deref(), Some("200"));
-    assert!(root.join("p").join("regressions").join(sha1_name(&tape_of(200))).exists());
+    assert!(
+        root.join("p")
+            .join("regressions")
+            .join(sha1_name(&tape_of(200)))
+            .exists()
+    );
 }

@@ -1,10 +1,10 @@
 //! Laws of shrinking: never larger in shortlex, still failing, deterministic.
 
+use std::cmp::Ordering;
+use std::time::Duration;
 use tapefuzz::prelude::*;
 use tapefuzz::shrink::{Budget, Shrinker, shortlex_cmp};
 use tapefuzz::tape::{RandomSource, Recording, Rng};
-use std::cmp::Ordering;
-use std::time::Duration;
 
 type Value = (Vec<u32>, Option<i16>, String);
 
@@ -35,7 +35,10 @@ fn shrink(k: u64, start: Recording) -> Recording {
         Ok(_) => Status::Valid,
         Err(r) => r.status(),
     };
-    let budget = Budget { calls: 5_000, time: Duration::from_secs(30) };
+    let budget = Budget {
+        calls: 5_000,
+        time: Duration::from_secs(30),
+    };
     Shrinker::new(&mut test, start, budget).run().best
 }
 
@@ -47,13 +50,18 @@ fn shrinking_never_grows_and_keeps_failing() {
         for i in 0..200 {
             let mut src = RandomSource::new(Rng::derive(k, i));
             let mut tape = Tape::recording(&mut src);
-            let Ok(v) = g.generate(&mut tape) else { continue };
+            let Ok(v) = g.generate(&mut tape) else {
+                continue;
+            };
             if !fails(k, &v) {
                 continue;
             }
             let start = tape.finish();
             let best = shrink(k, start.clone());
-            assert_ne!(shortlex_cmp(&best.choices, &start.choices), Ordering::Greater);
+            assert_ne!(
+                shortlex_cmp(&best.choices, &start.choices),
+                Ordering::Greater
+            );
             let w = value_from_bytes(&g, &tapefuzz::tape::encoding::encode(&best.choices)).unwrap();
             assert!(fails(k, &w), "shrunk value {w:?} passes property {k}");
             // Deterministic: the same start shrinks to the same tape.
@@ -62,5 +70,8 @@ fn shrinking_never_grows_and_keeps_failing() {
             break;
         }
     }
-    assert!(checked >= 30, "only {checked} properties had a failure to shrink");
+    assert!(
+        checked >= 30,
+        "only {checked} properties had a failure to shrink"
+    );
 }

@@ -1,9 +1,7 @@
 //! Laws of the tape: encoding round trips, any bytes decode, same seed same values.
 
 use tapefuzz::prelude::*;
-use tapefuzz::tape::{
-    BytesSource, Label, RandomSource, ReplaySource, Rng, encoding, Hint,
-};
+use tapefuzz::tape::{BytesSource, Hint, Label, RandomSource, ReplaySource, Rng, encoding};
 
 /// A generator exercising every combinator, for the laws below.
 fn everything() -> impl Gen<Value = String> {
@@ -21,7 +19,10 @@ fn everything() -> impl Gen<Value = String> {
         bytes(0..=8),
         option(ints::<u16>(100..=200)),
         one_of![just(1u8), ints::<u8>(5..=9)],
-        weighted(vec![(3, just('a').boxed()), (1, chars(CharClass::lowercase()).boxed())]),
+        weighted(vec![
+            (3, just('a').boxed()),
+            (1, chars(CharClass::lowercase()).boxed()),
+        ]),
     )
         .flat_map(|t| {
             let n = (t.7.unwrap_or(100) % 4) as usize;
@@ -93,7 +94,9 @@ fn any_bytes_decode_without_panic() {
             ok += 1;
         }
         // The raw decoder too, with arbitrary widths.
-        let maxes: Vec<u64> = (0..8).map(|_| rng.next_u64() >> rng.below_or_eq(63)).collect();
+        let maxes: Vec<u64> = (0..8)
+            .map(|_| rng.next_u64() >> rng.below_or_eq(63))
+            .collect();
         let idx = encoding::decode_indices(&bytes, &maxes);
         assert!(idx.iter().zip(&maxes).all(|(i, m)| i <= m));
     }
@@ -102,9 +105,18 @@ fn any_bytes_decode_without_panic() {
 
 #[test]
 fn empty_input_is_the_simplest_value() {
-    assert_eq!(value_from_bytes(&vecs(ints::<i64>(..), 0..=10), &[]), Ok(vec![]));
-    assert_eq!(value_from_bytes(&vecs(ints::<i64>(3..=9), 2..=10), &[]), Ok(vec![3, 3]));
-    assert_eq!(value_from_bytes(&strings(CharClass::any(), 1..=3), &[]), Ok("0".into()));
+    assert_eq!(
+        value_from_bytes(&vecs(ints::<i64>(..), 0..=10), &[]),
+        Ok(vec![])
+    );
+    assert_eq!(
+        value_from_bytes(&vecs(ints::<i64>(3..=9), 2..=10), &[]),
+        Ok(vec![3, 3])
+    );
+    assert_eq!(
+        value_from_bytes(&strings(CharClass::any(), 1..=3), &[]),
+        Ok("0".into())
+    );
     assert_eq!(value_from_bytes(&option(bools()), &[]), Ok(None));
 }
 
@@ -135,7 +147,8 @@ fn forced_choices_and_point_ids() {
     let mut tape = Tape::recording(&mut src);
     tape.force(L, 9, 3).unwrap();
     assert_eq!(tape.draw(L, 9, Hint::Uniform), Ok(5));
-    tape.span(Label::new("s"), |t| t.draw(L, 9, Hint::Uniform)).unwrap();
+    tape.span(Label::new("s"), |t| t.draw(L, 9, Hint::Uniform))
+        .unwrap();
     let rec = tape.finish();
     assert!(rec.choices[0].forced && !rec.choices[1].forced);
     // Same label, same path: same point; inside a span: another point.

@@ -13,9 +13,24 @@ const T2: &[u8] = &[0xff; 24];
 macro_rules! pin {
     ($g:expr, $t1:expr, $t2:expr, $empty:expr) => {{
         let g = $g;
-        assert_eq!(format!("{:?}", value_from_bytes(&g, T1)), $t1, "{} on T1", stringify!($g));
-        assert_eq!(format!("{:?}", value_from_bytes(&g, T2)), $t2, "{} on T2", stringify!($g));
-        assert_eq!(format!("{:?}", value_from_bytes(&g, &[])), $empty, "{} on []", stringify!($g));
+        assert_eq!(
+            format!("{:?}", value_from_bytes(&g, T1)),
+            $t1,
+            "{} on T1",
+            stringify!($g)
+        );
+        assert_eq!(
+            format!("{:?}", value_from_bytes(&g, T2)),
+            $t2,
+            "{} on T2",
+            stringify!($g)
+        );
+        assert_eq!(
+            format!("{:?}", value_from_bytes(&g, &[])),
+            $empty,
+            "{} on []",
+            stringify!($g)
+        );
     }};
 }
 
@@ -24,8 +39,18 @@ fn integers() {
     pin!(ints::<u8>(..), "Ok(1)", "Ok(255)", "Ok(0)");
     pin!(ints::<i8>(..), "Ok(1)", "Ok(-128)", "Ok(0)");
     pin!(ints::<i32>(-100..=100), "Ok(1)", "Ok(-27)", "Ok(0)");
-    pin!(ints::<u64>(..), "Ok(72624939891425287)", "Ok(18446744073709551615)", "Ok(0)");
-    pin!(ints::<i64>(..), "Ok(36312469945712644)", "Ok(-9223372036854775808)", "Ok(0)");
+    pin!(
+        ints::<u64>(..),
+        "Ok(72624939891425287)",
+        "Ok(18446744073709551615)",
+        "Ok(0)"
+    );
+    pin!(
+        ints::<i64>(..),
+        "Ok(36312469945712644)",
+        "Ok(-9223372036854775808)",
+        "Ok(0)"
+    );
     pin!(
         ints::<i128>(..),
         "Ok(-669846839772830912375153348581687296)",
@@ -37,9 +62,24 @@ fn integers() {
 
 #[test]
 fn floats_and_bools() {
-    pin!(floats::<f64>(..), "Ok(8.209629033367874e-304)", "Ok(65536.0)", "Ok(0.0)");
-    pin!(floats::<f32>(..), "Ok(2.3880096e-38)", "Ok(65536.0)", "Ok(0.0)");
-    pin!(floats::<f64>(-2.5..=10.0), "Ok(-2.4507874264956797)", "Ok(10.0)", "Ok(0.0)");
+    pin!(
+        floats::<f64>(..),
+        "Ok(8.209629033367874e-304)",
+        "Ok(65536.0)",
+        "Ok(0.0)"
+    );
+    pin!(
+        floats::<f32>(..),
+        "Ok(2.3880096e-38)",
+        "Ok(65536.0)",
+        "Ok(0.0)"
+    );
+    pin!(
+        floats::<f64>(-2.5..=10.0),
+        "Ok(-2.4507874264956797)",
+        "Ok(10.0)",
+        "Ok(0.0)"
+    );
     pin!(bools(), "Ok(true)", "Ok(true)", "Ok(false)");
     pin!(weighted_bools(0.9), "Ok(true)", "Ok(true)", "Ok(false)");
 }
@@ -47,17 +87,52 @@ fn floats_and_bools() {
 #[test]
 fn chars_and_strings() {
     pin!(chars(CharClass::any()), "Ok('𐨤')", "Ok('𘀠')", "Ok('0')");
-    pin!(chars(CharClass::lowercase()), "Ok('b')", "Ok('v')", "Ok('a')");
-    pin!(strings(CharClass::alphanumeric(), 0..=5), "Ok(\"27\")", "Ok(\"77777\")", "Ok(\"\")");
+    pin!(
+        chars(CharClass::lowercase()),
+        "Ok('b')",
+        "Ok('v')",
+        "Ok('a')"
+    );
+    pin!(
+        strings(CharClass::alphanumeric(), 0..=5),
+        "Ok(\"27\")",
+        "Ok(\"77777\")",
+        "Ok(\"\")"
+    );
 }
 
 #[test]
 fn collections() {
-    pin!(bytes(0..=4), "Ok([2, 255])", "Ok([255, 255, 255, 255])", "Ok([])");
-    pin!(vecs(ints::<u8>(..), 2..=3), "Ok([1, 2, 255])", "Ok([255, 255, 255])", "Ok([0, 0])");
-    pin!(vec_deques(bools(), 0..=3), "Ok([false, true])", "Ok([true, true, true])", "Ok([])");
-    pin!(btree_sets(ints::<u8>(0..=3), 0..=4), "Ok({2, 3})", "Ok({3})", "Ok({})");
-    pin!(hash_sets(ints::<u8>(0..=3), 1..=1), "Ok({1})", "Ok({3})", "Ok({0})");
+    pin!(
+        bytes(0..=4),
+        "Ok([2, 255])",
+        "Ok([255, 255, 255, 255])",
+        "Ok([])"
+    );
+    pin!(
+        vecs(ints::<u8>(..), 2..=3),
+        "Ok([1, 2, 255])",
+        "Ok([255, 255, 255])",
+        "Ok([0, 0])"
+    );
+    pin!(
+        vec_deques(bools(), 0..=3),
+        "Ok([false, true])",
+        "Ok([true, true, true])",
+        "Ok([])"
+    );
+    pin!(
+        btree_sets(ints::<u8>(0..=3), 0..=4),
+        "Ok({2, 3})",
+        "Ok({3})",
+        "Ok({})"
+    );
+    pin!(
+        hash_sets(ints::<u8>(0..=3), 1..=1),
+        "Ok({1})",
+        "Ok({3})",
+        "Ok({0})"
+    );
     pin!(
         btree_maps((ints::<u8>(0..=3), bools()), 0..=3),
         "Ok({0: false, 2: true})",
@@ -68,8 +143,18 @@ fn collections() {
 
 #[test]
 fn structure() {
-    pin!(option(ints::<u8>(..)), "Ok(Some(2))", "Ok(Some(255))", "Ok(None)");
-    pin!((bools(), ints::<u8>(..)), "Ok((true, 2))", "Ok((true, 255))", "Ok((false, 0))");
+    pin!(
+        option(ints::<u8>(..)),
+        "Ok(Some(2))",
+        "Ok(Some(255))",
+        "Ok(None)"
+    );
+    pin!(
+        (bools(), ints::<u8>(..)),
+        "Ok((true, 2))",
+        "Ok((true, 255))",
+        "Ok((false, 0))"
+    );
     pin!(
         (bools(), bools(), ints::<u8>(..)),
         "Ok((true, false, 3))",
@@ -83,18 +168,31 @@ fn structure() {
         "Ok(7)"
     );
     pin!(
-        weighted(vec![(1, just(0u8).boxed()), (3, ints::<u8>(10..=20).boxed())]),
+        weighted(vec![
+            (1, just(0u8).boxed()),
+            (3, ints::<u8>(10..=20).boxed())
+        ]),
         "Ok(12)",
         "Ok(12)",
         "Ok(0)"
     );
     pin!(just("x"), "Ok(\"x\")", "Ok(\"x\")", "Ok(\"x\")");
-    pin!(sampled_from(vec!['a', 'b', 'c']), "Ok('b')", "Ok('a')", "Ok('a')");
+    pin!(
+        sampled_from(vec!['a', 'b', 'c']),
+        "Ok('b')",
+        "Ok('a')",
+        "Ok('a')"
+    );
 }
 
 #[test]
 fn transformers() {
-    pin!(ints::<u8>(..).map(|x| x as u32 * 2), "Ok(2)", "Ok(510)", "Ok(0)");
+    pin!(
+        ints::<u8>(..).map(|x| x as u32 * 2),
+        "Ok(2)",
+        "Ok(510)",
+        "Ok(0)"
+    );
     pin!(
         ints::<u8>(0..=3).flat_map(|n| vecs(bools(), n as usize..=n as usize)),
         "Ok([false])",
@@ -102,11 +200,20 @@ fn transformers() {
         "Ok([])"
     );
     // Running out, every attempt is the simplest value 0, which the filter rejects.
-    pin!(ints::<u8>(..).filter(|x| x % 2 == 1), "Ok(1)", "Ok(255)", "Err(Invalid)");
     pin!(
-        recursive(ints::<u8>(0..=9).map(|x| x.to_string()), 3, 10, 0.5, |inner| {
-            (inner.clone(), inner).map(|(a, b)| format!("({a} {b})"))
-        }),
+        ints::<u8>(..).filter(|x| x % 2 == 1),
+        "Ok(1)",
+        "Ok(255)",
+        "Err(Invalid)"
+    );
+    pin!(
+        recursive(
+            ints::<u8>(0..=9).map(|x| x.to_string()),
+            3,
+            10,
+            0.5,
+            |inner| { (inner.clone(), inner).map(|(a, b)| format!("({a} {b})")) }
+        ),
         "Ok(\"(3 (6 7))\")",
         "Ok(\"(((5 5) (5 5)) ((5 5) (5 5)))\")",
         "Ok(\"0\")"

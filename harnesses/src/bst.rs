@@ -68,7 +68,9 @@ pub fn is_bst(t: &Tree) -> bool {
         lo.is_none_or(|l| t.value > l)
             && hi.is_none_or(|h| t.value < h)
             && t.left.as_ref().is_none_or(|l| within(l, lo, Some(t.value)))
-            && t.right.as_ref().is_none_or(|r| within(r, Some(t.value), hi))
+            && t.right
+                .as_ref()
+                .is_none_or(|r| within(r, Some(t.value), hi))
     }
     within(t, None, None)
 }

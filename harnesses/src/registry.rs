@@ -18,18 +18,18 @@ impl Target {
     /// The target's test with `bug` planted (`None`: the correct version). An unknown bug
     /// name is an error naming the valid ones.
     pub fn test(&self, bug: Option<&str>) -> Result<Box<dyn Test>, String> {
-        if let Some(b) = bug {
-            if !self.bugs.iter().any(|(n, _)| *n == b) {
-                return Err(format!(
-                    "unknown bug `{b}` for target `{}` (valid: {})",
-                    self.name,
-                    if self.bugs.is_empty() {
-                        "none".to_string()
-                    } else {
-                        self.bug_names().join(", ")
-                    }
-                ));
-            }
+        if let Some(b) = bug
+            && !self.bugs.iter().any(|(n, _)| *n == b)
+        {
+            return Err(format!(
+                "unknown bug `{b}` for target `{}` (valid: {})",
+                self.name,
+                if self.bugs.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.bug_names().join(", ")
+                }
+            ));
         }
         Ok((self.build)(bug))
     }
@@ -46,16 +46,28 @@ pub fn targets() -> Vec<Target> {
         Target {
             name: "sorted_insert",
             description: "insert into a non-decreasing list keeps it sorted (ProSyT ord_insert)",
-            bugs: &[("swapped", "for I <= X returns [X, I | Xs] instead of [I, X | Xs]")],
+            bugs: &[(
+                "swapped",
+                "for I <= X returns [X, I | Xs] instead of [I, X | Xs]",
+            )],
             build: crate::sorted_insert::test,
         },
         Target {
             name: "bst_insert",
             description: "insert into a strict BST keeps the invariant and the keys (RLCheck BST generator)",
             bugs: &[
-                ("duplicate", "inserting a key already present adds a second node"),
-                ("lose_right", "inserting into the left subtree drops the right subtree"),
-                ("wrong_side", "below the root, a larger key goes left when the right is empty"),
+                (
+                    "duplicate",
+                    "inserting a key already present adds a second node",
+                ),
+                (
+                    "lose_right",
+                    "inserting into the left subtree drops the right subtree",
+                ),
+                (
+                    "wrong_side",
+                    "below the root, a larger key goes left when the right is empty",
+                ),
             ],
             build: crate::bst::test,
         },

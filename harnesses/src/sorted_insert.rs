@@ -40,10 +40,7 @@ pub fn generator() -> impl Gen<Value = (Vec<i64>, i64)> {
 /// The property: the result is sorted and is the list with `i` added.
 pub fn check(l: &[i64], i: i64, swapped: bool) -> Result<(), Fail> {
     let out = insert(i, l, swapped);
-    ensure!(
-        out.windows(2).all(|w| w[0] <= w[1]),
-        "not sorted: {out:?}"
-    );
+    ensure!(out.windows(2).all(|w| w[0] <= w[1]), "not sorted: {out:?}");
     let mut expected = l.to_vec();
     expected.push(i);
     expected.sort();

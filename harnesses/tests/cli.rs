@@ -22,7 +22,12 @@ fn cli(corpora: &Path, args: &[&str]) -> Output {
 
 fn last_json(out: &Output) -> serde_json::Value {
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let line = stdout.lines().last().unwrap_or_else(|| panic!("no stdout; stderr: {}", String::from_utf8_lossy(&out.stderr)));
+    let line = stdout.lines().last().unwrap_or_else(|| {
+        panic!(
+            "no stdout; stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
     serde_json::from_str(line).unwrap()
 }
 
@@ -30,19 +35,40 @@ fn last_json(out: &Output) -> serde_json::Value {
 fn bad_input_gets_a_one_line_error_and_status_2() {
     let d = temp_dir("errors");
     for (args, needle) in [
-        (vec!["run", "nope"], "unknown target `nope` (valid: sorted_insert"),
-        (vec!["run", "bst_insert", "--bug", "nope"], "(valid: duplicate, lose_right, wrong_side)"),
-        (vec!["run", "bst_insert", "--frobnicate"], "unknown flag `--frobnicate`"),
-        (vec!["run", "bst_insert", "--tests", "many"], "takes a number"),
-        (vec!["run", "bst_insert", "--strategy", "magic"], "unknown strategy `magic`"),
-        (vec!["explain", "bst_insert", "/no/such/file"], "cannot read /no/such/file"),
+        (
+            vec!["run", "nope"],
+            "unknown target `nope` (valid: sorted_insert",
+        ),
+        (
+            vec!["run", "bst_insert", "--bug", "nope"],
+            "(valid: duplicate, lose_right, wrong_side)",
+        ),
+        (
+            vec!["run", "bst_insert", "--frobnicate"],
+            "unknown flag `--frobnicate`",
+        ),
+        (
+            vec!["run", "bst_insert", "--tests", "many"],
+            "takes a number",
+        ),
+        (
+            vec!["run", "bst_insert", "--strategy", "magic"],
+            "unknown strategy `magic`",
+        ),
+        (
+            vec!["explain", "bst_insert", "/no/such/file"],
+            "cannot read /no/such/file",
+        ),
         (vec!["frob"], "unknown command `frob`"),
         (vec![], "no command given"),
     ] {
         let out = cli(&d, &args);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.starts_with("tapefuzz: error: ") && err.contains(needle), "{args:?}: {err}");
+        assert!(
+            err.starts_with("tapefuzz: error: ") && err.contains(needle),
+            "{args:?}: {err}"
+        );
     }
     let big = d.join("big");
     std::fs::write(&big, vec![1u8; 2 << 20]).unwrap();
@@ -60,8 +86,20 @@ fn run_prints_the_json_summary_last() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3);
     for key in [
-        "target", "strategy", "mode", "seed", "tests", "valid", "unique_valid", "failures",
-        "first_failure_test", "seconds", "tests_per_second", "best_utility", "shrunk", "corpus_added",
+        "target",
+        "strategy",
+        "mode",
+        "seed",
+        "tests",
+        "valid",
+        "unique_valid",
+        "failures",
+        "first_failure_test",
+        "seconds",
+        "tests_per_second",
+        "best_utility",
+        "shrunk",
+        "corpus_added",
     ] {
         let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
         assert!(v.get(key).is_some(), "missing {key}");
@@ -76,19 +114,33 @@ fn run_prints_the_json_summary_last() {
 fn regression_flow_through_the_cli() {
     let d = temp_dir("flow");
     // A failing run: exit 1, the shrunk value, the tape saved.
-    let out = cli(&d, &["run", "sorted_insert", "--bug", "swapped", "--seed", "2"]);
+    let out = cli(
+        &d,
+        &["run", "sorted_insert", "--bug", "swapped", "--seed", "2"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let v = last_json(&out);
     assert_eq!(v["failures"], 1);
     assert_eq!(v["shrunk"], "([0], -1)");
     let reg = d.join("sorted_insert").join("regressions");
-    let files: Vec<PathBuf> = std::fs::read_dir(&reg).unwrap().map(|e| e.unwrap().path()).collect();
+    let files: Vec<PathBuf> = std::fs::read_dir(&reg)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(files.len(), 1);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("replay: cargo run --release -p harnesses -- replay sorted_insert --bug swapped"), "{err}");
+    assert!(
+        err.contains(
+            "replay: cargo run --release -p harnesses -- replay sorted_insert --bug swapped"
+        ),
+        "{err}"
+    );
 
     // The next run fails on it first (no test generated).
-    let out = cli(&d, &["run", "sorted_insert", "--bug", "swapped", "--tests", "0"]);
+    let out = cli(
+        &d,
+        &["run", "sorted_insert", "--bug", "swapped", "--tests", "0"],
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(last_json(&out)["first_failure_test"], 1);
     assert!(String::from_utf8_lossy(&out.stderr).contains("failed on saved tape"));
@@ -99,12 +151,18 @@ fn regression_flow_through_the_cli() {
     assert_eq!(out.status.code(), Some(1));
     let out = cli(&d, &["explain", "sorted_insert", f]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("value: ([0], -1)") && text.contains("element [0..2)"), "{text}");
+    assert!(
+        text.contains("value: ([0], -1)") && text.contains("element [0..2)"),
+        "{text}"
+    );
     let out = cli(&d, &["shrink", "sorted_insert", "--bug", "swapped", f]);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "([0], -1)");
 
     // Removing the file makes the run pass again.
     std::fs::remove_file(&files[0]).unwrap();
-    let out = cli(&d, &["run", "sorted_insert", "--bug", "swapped", "--tests", "0"]);
+    let out = cli(
+        &d,
+        &["run", "sorted_insert", "--bug", "swapped", "--tests", "0"],
+    );
     assert_eq!(out.status.code(), Some(0));
 }

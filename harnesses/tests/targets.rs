@@ -7,7 +7,9 @@
 use harnesses::{find, property_for, targets};
 
 fn bug_for(target: &harnesses::Target) -> Option<String> {
-    let bug = std::env::var("TAPEFUZZ_BUG").ok().filter(|b| !b.is_empty())?;
+    let bug = std::env::var("TAPEFUZZ_BUG")
+        .ok()
+        .filter(|b| !b.is_empty())?;
     let known: Vec<&str> = targets().iter().flat_map(|t| t.bug_names()).collect();
     assert!(
         known.contains(&bug.as_str()),

@@ -140,7 +140,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
             flaky,
         };
         if config.save {
-            if let Some(c) = corpus.as_deref_mut() {
+            if let Some(c) = corpus {
                 let meta = EntryMeta {
                     strategy: "random".into(),
                     status: "interesting".into(),

@@ -81,7 +81,10 @@ pub fn floats<T: Float>(range: impl RangeBounds<T>) -> Floats<T> {
     };
     let lo = bound(range.start_bound(), T::LOWEST);
     let hi = bound(range.end_bound(), T::HIGHEST);
-    assert!(lo.is_finite() && hi.is_finite() && lo <= hi, "bad float range");
+    assert!(
+        lo.is_finite() && hi.is_finite() && lo <= hi,
+        "bad float range"
+    );
     let full = lo == T::LOWEST.to_f64() && hi == T::HIGHEST.to_f64();
     Floats {
         lo,

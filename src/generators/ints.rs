@@ -91,7 +91,12 @@ impl<T: Int> Ints<T> {
     /// The value at index `i` of the simplicity order.
     #[inline]
     pub fn value_at(&self, i: u128) -> T {
-        T::from_key(zigzag(self.simplest, self.simplest - self.lo, self.hi - self.simplest, i))
+        T::from_key(zigzag(
+            self.simplest,
+            self.simplest - self.lo,
+            self.hi - self.simplest,
+            i,
+        ))
     }
 }
 
@@ -138,7 +143,10 @@ mod tests {
         let order: Vec<i32> = (0..7).map(|i| g.value_at(i)).collect();
         assert_eq!(order, vec![0, 1, -1, 2, -2, 3, 4]);
         let g = ints::<u8>(5..=7);
-        assert_eq!((0..3).map(|i| g.value_at(i)).collect::<Vec<_>>(), vec![5, 6, 7]);
+        assert_eq!(
+            (0..3).map(|i| g.value_at(i)).collect::<Vec<_>>(),
+            vec![5, 6, 7]
+        );
         let g = ints::<i64>(..);
         assert_eq!(g.value_at(u64::MAX as u128), i64::MIN);
         assert_eq!(g.value_at(u64::MAX as u128 - 1), i64::MAX);

@@ -36,7 +36,11 @@ impl SizeRange {
     /// Probability that a random source draws "one more" once `min` elements exist.
     fn p_more(&self) -> f64 {
         let extra = self.average - self.min as f64;
-        if extra <= 0.0 { 0.0 } else { extra / (1.0 + extra) }
+        if extra <= 0.0 {
+            0.0
+        } else {
+            extra / (1.0 + extra)
+        }
     }
 
     /// Draws elements: before each, a "one more?" boolean (forced `true` below `min`, forced

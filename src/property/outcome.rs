@@ -93,7 +93,10 @@ macro_rules! ensure_eq {
         if a != b {
             return Err($crate::property::Fail::failed(format!(
                 "ensure_eq failed: {} = {:?}, {} = {:?}",
-                stringify!($a), a, stringify!($b), b
+                stringify!($a),
+                a,
+                stringify!($b),
+                b
             )));
         }
     }};

@@ -42,8 +42,12 @@ impl Property {
         let config = Config::from_env().unwrap_or_else(|e| panic!("tapefuzz: {e}"));
         let corpora = std::env::var_os("TAPEFUZZ_CORPORA")
             .map(PathBuf::from)
-            .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("corpora")));
-        let replay = Some(format!("cargo test -- --exact {name}  (replays regressions first)"));
+            .or_else(|| {
+                std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("corpora"))
+            });
+        let replay = Some(format!(
+            "cargo test -- --exact {name}  (replays regressions first)"
+        ));
         Property {
             name,
             config,

@@ -104,7 +104,11 @@ impl fmt::Display for Report {
             (None, Some(e)) => writeln!(f, "  could not save the tape: {e}")?,
             (None, None) => writeln!(f, "  not saved (no corpus)")?,
         }
-        writeln!(f, "  seed: {} (TAPEFUZZ_SEED={} reruns the search)", r.seed, r.seed)?;
+        writeln!(
+            f,
+            "  seed: {} (TAPEFUZZ_SEED={} reruns the search)",
+            r.seed, r.seed
+        )?;
         if let Some(cmd) = &self.replay {
             write!(f, "  replay: {cmd}")?;
         }

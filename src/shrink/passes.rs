@@ -196,7 +196,10 @@ impl Shrinker<'_> {
         let mut groups: BTreeMap<(Option<usize>, u64), Vec<usize>> = BTreeMap::new();
         for (k, s) in self.best.spans.iter().enumerate() {
             if !s.is_empty() {
-                groups.entry((s.parent, s.label.hash())).or_default().push(k);
+                groups
+                    .entry((s.parent, s.label.hash()))
+                    .or_default()
+                    .push(k);
             }
         }
         for (_, members) in groups {

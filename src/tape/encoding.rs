@@ -29,7 +29,11 @@ pub fn read_index(bytes: &[u8], pos: &mut usize, max: u64) -> u64 {
         raw = (raw << 8) | b as u64;
     }
     *pos += k;
-    if max == u64::MAX { raw } else { raw % (max + 1) }
+    if max == u64::MAX {
+        raw
+    } else {
+        raw % (max + 1)
+    }
 }
 
 /// Appends the `width(max)` big-endian bytes of `index`.
@@ -64,7 +68,10 @@ pub fn encode_indices(pairs: &[(u64, u64)]) -> Vec<u8> {
 /// Decodes one index per entry of `maxes` from `bytes`.
 pub fn decode_indices(bytes: &[u8], maxes: &[u64]) -> Vec<u64> {
     let mut pos = 0;
-    maxes.iter().map(|&m| read_index(bytes, &mut pos, m)).collect()
+    maxes
+        .iter()
+        .map(|&m| read_index(bytes, &mut pos, m))
+        .collect()
 }
 
 fn trim_zeros(out: &mut Vec<u8>) {

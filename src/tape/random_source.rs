@@ -13,7 +13,9 @@ pub struct RandomSource {
 impl RandomSource {
     /// A source for `seed`: the same seed gives the same choices.
     pub fn new(seed: u64) -> RandomSource {
-        RandomSource { rng: Rng::new(seed) }
+        RandomSource {
+            rng: Rng::new(seed),
+        }
     }
 
     /// The RNG, for strategies that mix random draws with their own.

@@ -1,1 +1,329 @@
-fn main(){}
+//! Throughput benchmark: ns per generated value for tapefuzz, `arbitrary` and proptest, side
+//! by side in one run (median of `--rounds` rounds, tools interleaved within each round).
+//!
+//! Targets: tapefuzz costs at most 1.5x `arbitrary` and at most 0.2x proptest per value.
+//!
+//! Usage: `bench [--rounds N] [--quick]`. Progress on stderr, one JSON line per workload on
+//! stdout.
+
+use arbitrary::{Arbitrary, Unstructured};
+use harnesses::bst::{MAX_DEPTH, Tree, tree_gen};
+use proptest::prelude::*;
+use proptest::strategy::{BoxedStrategy, ValueTree};
+use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::hint::black_box;
+use std::time::Instant;
+use tapefuzz::generators::{Gen, ints, vecs};
+use tapefuzz::tape::{RandomSource, Rng, Tape};
+
+const TARGET_ARBITRARY: f64 = 1.5;
+const TARGET_PROPTEST: f64 = 0.2;
+
+/// Bytes of fresh randomness per `arbitrary` vec value: 1 length byte + 100 × 8, with slack.
+const VEC_BUF: usize = 1024;
+/// Bytes per `arbitrary` tree: at most 31 nodes × 3 bytes.
+const TREE_BUF: usize = 128;
+
+/// One timed round of one tool: ns per value and mean size (elements or nodes).
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    ns: f64,
+    mean_len: f64,
+}
+
+fn timed(n: usize, mut one: impl FnMut(u64) -> usize) -> Sample {
+    let start = Instant::now();
+    let mut total = 0usize;
+    for i in 0..n {
+        total += one(i as u64);
+    }
+    let ns = start.elapsed().as_nanos() as f64 / n as f64;
+    Sample {
+        ns,
+        mean_len: total as f64 / n as f64,
+    }
+}
+
+fn proptest_runner(seed: u64) -> TestRunner {
+    let mut bytes = [0u8; 32];
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(seed);
+    r.fill_bytes(&mut bytes);
+    TestRunner::new_with_rng(
+        PtConfig::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload 1: Vec<u64> of length 0..=100.
+
+fn vec_tapefuzz(n: usize, run_seed: u64) -> Sample {
+    let g = vecs(ints::<u64>(..), 0..=100).average(50.0);
+    timed(n, |i| {
+        let mut src = RandomSource::new(Rng::derive(run_seed, i));
+        let mut tape = Tape::new(&mut src, false);
+        let v = g.generate(&mut tape).expect("tapefuzz vec");
+        black_box(&v);
+        v.len()
+    })
+}
+
+fn vec_arbitrary(n: usize, run_seed: u64) -> Sample {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(run_seed);
+    let mut buf = vec![0u8; VEC_BUF];
+    timed(n, |_| {
+        rng.fill_bytes(&mut buf);
+        let mut u = Unstructured::new(&buf);
+        let len: usize = u.int_in_range(0..=100).expect("arbitrary len");
+        let mut v = Vec::with_capacity(len);
+        for _ in 0..len {
+            v.push(u64::arbitrary(&mut u).expect("arbitrary u64"));
+        }
+        black_box(&v);
+        v.len()
+    })
+}
+
+fn vec_proptest(n: usize, run_seed: u64) -> Sample {
+    let strategy = proptest::collection::vec(any::<u64>(), 0..=100);
+    let mut runner = proptest_runner(run_seed);
+    timed(n, |_| {
+        let v = strategy
+            .new_tree(&mut runner)
+            .expect("proptest vec")
+            .current();
+        black_box(&v);
+        v.len()
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload 2: the RLCheck BST of harnesses/src/bst.rs.
+
+fn nodes(t: &Tree) -> usize {
+    1 + t.left.as_deref().map_or(0, nodes) + t.right.as_deref().map_or(0, nodes)
+}
+
+fn bst_tapefuzz(n: usize, run_seed: u64) -> Sample {
+    let g = tree_gen();
+    timed(n, |i| {
+        let mut src = RandomSource::new(Rng::derive(run_seed, i));
+        let mut tape = Tape::new(&mut src, false);
+        let t = g.generate(&mut tape).expect("tapefuzz tree");
+        black_box(t.value);
+        nodes(&t)
+    })
+}
+
+fn arbitrary_tree(u: &mut Unstructured<'_>, depth: usize) -> arbitrary::Result<Tree> {
+    let value: u8 = u.int_in_range(0..=10)?;
+    let mut left = None;
+    let mut right = None;
+    if depth < MAX_DEPTH && bool::arbitrary(u)? {
+        left = Some(Box::new(arbitrary_tree(u, depth + 1)?));
+    }
+    if depth < MAX_DEPTH && bool::arbitrary(u)? {
+        right = Some(Box::new(arbitrary_tree(u, depth + 1)?));
+    }
+    Ok(Tree { value, left, right })
+}
+
+fn bst_arbitrary(n: usize, run_seed: u64) -> Sample {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(run_seed);
+    let mut buf = [0u8; TREE_BUF];
+    timed(n, |_| {
+        rng.fill_bytes(&mut buf);
+        let mut u = Unstructured::new(&buf);
+        let t = arbitrary_tree(&mut u, 0).expect("arbitrary tree");
+        black_box(t.value);
+        nodes(&t)
+    })
+}
+
+fn proptest_tree(depth: usize) -> BoxedStrategy<Tree> {
+    if depth >= MAX_DEPTH {
+        return (0u8..=10)
+            .prop_map(|value| Tree {
+                value,
+                left: None,
+                right: None,
+            })
+            .boxed();
+    }
+    let sub = proptest_tree(depth + 1);
+    (
+        0u8..=10,
+        proptest::option::of(sub.clone()),
+        proptest::option::of(sub),
+    )
+        .prop_map(|(value, l, r)| Tree {
+            value,
+            left: l.map(Box::new),
+            right: r.map(Box::new),
+        })
+        .boxed()
+}
+
+fn bst_proptest(n: usize, run_seed: u64) -> Sample {
+    let strategy = proptest_tree(0);
+    let mut runner = proptest_runner(run_seed);
+    timed(n, |_| {
+        let t = strategy
+            .new_tree(&mut runner)
+            .expect("proptest tree")
+            .current();
+        black_box(t.value);
+        nodes(&t)
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+
+type Bench = fn(usize, u64) -> Sample;
+
+struct Workload {
+    name: &'static str,
+    unit: &'static str,
+    n: usize,
+    tools: [Bench; 3],
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let m = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 10_000.0).round() / 10_000.0
+}
+
+fn usage() -> ! {
+    eprintln!("usage: bench [--rounds N] [--quick]");
+    std::process::exit(2)
+}
+
+fn main() {
+    let mut rounds = 5usize;
+    let mut quick = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|&r| r > 0)
+                    .unwrap_or_else(|| usage())
+            }
+            "--quick" => quick = true,
+            "-h" | "--help" => usage(),
+            _ => usage(),
+        }
+    }
+    let scale = if quick { 10 } else { 1 };
+    let workloads = [
+        Workload {
+            name: "vec_u64_0_100",
+            unit: "elements",
+            n: 200_000 / scale,
+            tools: [vec_tapefuzz, vec_arbitrary, vec_proptest],
+        },
+        Workload {
+            name: "bst_depth4",
+            unit: "nodes",
+            n: 500_000 / scale,
+            tools: [bst_tapefuzz, bst_arbitrary, bst_proptest],
+        },
+    ];
+    const TOOLS: [&str; 3] = ["tapefuzz", "arbitrary", "proptest"];
+    const RUN_SEED: u64 = 0x7a9e_f022_5eed_0001;
+
+    for w in &workloads {
+        // Warm-up: one short pass of each tool (page faults, allocator, caches).
+        for t in &w.tools {
+            black_box(t((w.n / 20).max(1), RUN_SEED ^ 0xffff));
+        }
+        let mut samples: [Vec<Sample>; 3] = Default::default();
+        for r in 0..rounds {
+            let seed = Rng::derive(RUN_SEED, r as u64);
+            for (k, t) in w.tools.iter().enumerate() {
+                let s = t(w.n, seed);
+                eprintln!(
+                    "[{}] round {}/{} {:<9} {:>9.1} ns/value  mean {} {:.2}",
+                    w.name,
+                    r + 1,
+                    rounds,
+                    TOOLS[k],
+                    s.ns,
+                    w.unit,
+                    s.mean_len
+                );
+                samples[k].push(s);
+            }
+        }
+        let ns: Vec<f64> = samples
+            .iter()
+            .map(|s| median(&s.iter().map(|x| x.ns).collect::<Vec<_>>()))
+            .collect();
+        let len: Vec<f64> = samples
+            .iter()
+            .map(|s| s.iter().map(|x| x.mean_len).sum::<f64>() / s.len() as f64)
+            .collect();
+        let ratio_arbitrary = ns[0] / ns[1];
+        let ratio_proptest = ns[0] / ns[2];
+        let pass_arbitrary = ratio_arbitrary <= TARGET_ARBITRARY;
+        let pass_proptest = ratio_proptest <= TARGET_PROPTEST;
+        let line = serde_json::json!({
+            "bench": "throughput",
+            "workload": w.name,
+            "rounds": rounds,
+            "values_per_round": w.n,
+            "tapefuzz_ns": round2(ns[0]),
+            "arbitrary_ns": round2(ns[1]),
+            "proptest_ns": round2(ns[2]),
+            "ratio_arbitrary": round4(ratio_arbitrary),
+            "ratio_proptest": round4(ratio_proptest),
+            "target_arbitrary": TARGET_ARBITRARY,
+            "target_proptest": TARGET_PROPTEST,
+            "pass_arbitrary": pass_arbitrary,
+            "pass_proptest": pass_proptest,
+            "len_unit": w.unit,
+            "mean_len": {
+                "tapefuzz": round2(len[0]),
+                "arbitrary": round2(len[1]),
+                "proptest": round2(len[2]),
+            },
+            "ns_per_len": {
+                "tapefuzz": round2(ns[0] / len[0].max(1e-9)),
+                "arbitrary": round2(ns[1] / len[1].max(1e-9)),
+                "proptest": round2(ns[2] / len[2].max(1e-9)),
+            },
+            "pass": pass_arbitrary && pass_proptest,
+        });
+        eprintln!(
+            "[{}] median ns/value: tapefuzz {:.1}, arbitrary {:.1}, proptest {:.1}; \
+             ratios {:.3} (<= {}) {:.3} (<= {})",
+            w.name,
+            ns[0],
+            ns[1],
+            ns[2],
+            ratio_arbitrary,
+            TARGET_ARBITRARY,
+            ratio_proptest,
+            TARGET_PROPTEST
+        );
+        println!("{line}");
+    }
+}

@@ -18,7 +18,8 @@ pub struct Args {
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
-    it.next().ok_or_else(|| format!("flag {flag} needs a value"))
+    it.next()
+        .ok_or_else(|| format!("flag {flag} needs a value"))
 }
 
 fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
@@ -40,7 +41,9 @@ impl Args {
                 "--seconds" => {
                     let s: f64 = number(arg, value(arg, &mut it)?)?;
                     if !(s.is_finite() && s >= 0.0) {
-                        return Err(format!("flag --seconds takes a non-negative number, got `{s}`"));
+                        return Err(format!(
+                            "flag --seconds takes a non-negative number, got `{s}`"
+                        ));
                     }
                     a.seconds = Some(s);
                 }

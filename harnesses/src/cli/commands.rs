@@ -97,8 +97,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
         (0..chosen.len()).map(run_one).collect()
     } else {
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let slots: Vec<std::sync::Mutex<Option<(Summary, bool)>>> =
-            (0..chosen.len()).map(|_| std::sync::Mutex::new(None)).collect();
+        let slots: Vec<std::sync::Mutex<Option<(Summary, bool)>>> = (0..chosen.len())
+            .map(|_| std::sync::Mutex::new(None))
+            .collect();
         std::thread::scope(|s| {
             for _ in 0..jobs {
                 s.spawn(|| {
@@ -130,7 +131,8 @@ fn print_report(report: &Report) {
 }
 
 fn read_tape(path: &Path) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if meta.len() > MAX_ENTRY_BYTES {
         return Err(format!(
             "{}: {} bytes, over the {MAX_ENTRY_BYTES}-byte limit for a tape",
@@ -167,7 +169,10 @@ pub fn replay(args: &Args) -> Result<i32, String> {
         println!("{}", s.to_json());
         return Ok(!report.passed() as i32);
     }
-    let tapes: Vec<Vec<u8>> = files.iter().map(|f| read_tape(f)).collect::<Result<_, _>>()?;
+    let tapes: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| read_tape(f))
+        .collect::<Result<_, _>>()?;
     let started = std::time::Instant::now();
     let mut summary = Summary {
         target: target.name.into(),
@@ -195,7 +200,9 @@ pub fn replay(args: &Args) -> Result<i32, String> {
             file.display(),
             e.status,
             e.value.as_deref().unwrap_or("<no value>"),
-            e.message.map(|m| format!("\n  failure: {m}")).unwrap_or_default()
+            e.message
+                .map(|m| format!("\n  failure: {m}"))
+                .unwrap_or_default()
         );
         match e.status {
             Status::Valid => summary.valid += 1,
@@ -227,7 +234,10 @@ pub fn shrink(args: &Args) -> Result<i32, String> {
     let status = test.run(&mut tape);
     let start = tape.finish();
     if status != Status::Interesting {
-        eprintln!("{}: the property does not fail on this tape ({status:?})", file.display());
+        eprintln!(
+            "{}: the property does not fail on this tape ({status:?})",
+            file.display()
+        );
         return Ok(0);
     }
     let mut f = |t: &mut Tape<'_>| test.run(t);
