@@ -10,8 +10,13 @@ use crate::tape::{Reject, Tape};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::Hash;
 
+/// Room for the elements a random source aims for, so most values never reallocate.
+fn expected_len(size: &SizeRange) -> usize {
+    (size.average.ceil() as usize).clamp(size.min, size.max.min(1 << 16))
+}
+
 macro_rules! collection {
-    ($(#[$doc:meta])* $name:ident, $ctor:ident, $out:ty, [$($bound:tt)*], |$c:ident, $v:ident| $push:expr) => {
+    ($(#[$doc:meta])* $name:ident, $ctor:ident, $out:ty, [$($bound:tt)*], |$c:ident, $v:ident| $push:expr, $new:expr) => {
         $(#[$doc])*
         #[derive(Clone, Debug)]
         pub struct $name<G> {
@@ -35,7 +40,7 @@ macro_rules! collection {
         impl<G: Gen> Gen for $name<G> where G::Value: $($bound)* {
             type Value = $out;
             fn generate(&self, tape: &mut Tape<'_>) -> Result<$out, Reject> {
-                let mut $c = <$out>::default();
+                let mut $c: $out = $new(expected_len(&self.size));
                 self.size.repeat(tape, |t| {
                     let $v = self.element.generate(t)?;
                     Ok($push)
@@ -48,16 +53,16 @@ macro_rules! collection {
 
 collection!(
     /// `Vec`s of elements from a generator, sized within bounds.
-    Vecs, vecs, Vec<G::Value>, [Sized], |c, v| { c.push(v); true });
+    Vecs, vecs, Vec<G::Value>, [Sized], |c, v| { c.push(v); true }, Vec::with_capacity);
 collection!(
     /// `VecDeque`s of elements from a generator, sized within bounds.
-    VecDeques, vec_deques, VecDeque<G::Value>, [Sized], |c, v| { c.push_back(v); true });
+    VecDeques, vec_deques, VecDeque<G::Value>, [Sized], |c, v| { c.push_back(v); true }, VecDeque::with_capacity);
 collection!(
     /// `BTreeSet`s: duplicates do not count towards the size (too many reject the case).
-    BTreeSets, btree_sets, BTreeSet<G::Value>, [Ord], |c, v| c.insert(v));
+    BTreeSets, btree_sets, BTreeSet<G::Value>, [Ord], |c, v| c.insert(v), |_| BTreeSet::new());
 collection!(
     /// `HashSet`s: duplicates do not count towards the size (too many reject the case).
-    HashSets, hash_sets, HashSet<G::Value>, [Eq + Hash], |c, v| c.insert(v));
+    HashSets, hash_sets, HashSet<G::Value>, [Eq + Hash], |c, v| c.insert(v), HashSet::with_capacity);
 
 /// Maps from a generator of `(key, value)` pairs: a duplicate key does not count towards the
 /// size and keeps the first value.

@@ -54,6 +54,10 @@ pub struct Ints<T> {
     lo: u128,
     hi: u128,
     simplest: u128,
+    /// Values on each side of the simplest before one side runs out.
+    both: u128,
+    /// The range starts at its simplest value: index i is simply `lo + i`.
+    ascending: bool,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -83,36 +87,34 @@ pub fn ints<T: Int>(range: impl RangeBounds<T>) -> Ints<T> {
         lo,
         hi,
         simplest,
+        both: (simplest - lo).min(hi - simplest),
+        ascending: simplest == lo,
         _t: PhantomData,
     }
 }
 
 impl<T: Int> Ints<T> {
-    /// The value at index `i` of the simplicity order.
+    /// The value at index `i` of the simplicity order: `i` steps out from the simplest
+    /// value, alternating above and below while both sides last, then on along the longer.
     #[inline]
     pub fn value_at(&self, i: u128) -> T {
-        T::from_key(zigzag(
-            self.simplest,
-            self.simplest - self.lo,
-            self.hi - self.simplest,
-            i,
-        ))
-    }
-}
-
-/// The `i`-th key around `s`, with `a` keys below and `b` above.
-#[inline]
-fn zigzag(s: u128, a: u128, b: u128, i: u128) -> u128 {
-    if i == 0 {
-        return s;
-    }
-    let m = a.min(b);
-    if i <= 2 * m {
-        let k = i.div_ceil(2);
-        if i % 2 == 1 { s + k } else { s - k }
-    } else {
-        let t = i - 2 * m;
-        if b > a { s + m + t } else { s - m - t }
+        if self.ascending {
+            return T::from_key(self.lo + i);
+        }
+        let (s, m) = (self.simplest, self.both);
+        let key = if i > 2 * m {
+            let t = i - 2 * m;
+            if self.hi - s > s - self.lo {
+                s + m + t
+            } else {
+                s - m - t
+            }
+        } else if i % 2 == 1 {
+            s + i.div_ceil(2)
+        } else {
+            s - i / 2
+        };
+        T::from_key(key)
     }
 }
 
@@ -148,8 +150,10 @@ mod tests {
             vec![5, 6, 7]
         );
         let g = ints::<i64>(..);
+        // …, MAX, -MAX, MIN: the range's ends are the last three indices.
         assert_eq!(g.value_at(u64::MAX as u128), i64::MIN);
-        assert_eq!(g.value_at(u64::MAX as u128 - 1), i64::MAX);
+        assert_eq!(g.value_at(u64::MAX as u128 - 1), -i64::MAX);
+        assert_eq!(g.value_at(u64::MAX as u128 - 2), i64::MAX);
         let g = ints::<i8>(-10..=-3);
         assert_eq!(g.value_at(0), -3);
         assert_eq!(g.value_at(7), -10);

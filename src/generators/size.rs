@@ -57,9 +57,12 @@ impl SizeRange {
         let p = self.p_more();
         let mut count = 0;
         let mut misses = 0;
+        let fast = tape.is_fast();
         loop {
             let depth = tape.depth();
-            tape.start_span(ELEMENT);
+            if !fast {
+                tape.start_span(ELEMENT);
+            }
             let more = if count < self.min {
                 tape.force_bool(MORE, true)
             } else if count >= self.max {
@@ -75,7 +78,9 @@ impl SizeRange {
                 }
                 Err(e) => Err(e),
             };
-            tape.close_to(depth);
+            if !fast {
+                tape.close_to(depth);
+            }
             if step? {
                 count += 1;
             } else {

@@ -15,13 +15,13 @@ impl Rng {
     }
 
     /// 64 random bits.
-    #[inline]
+    #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }
 
     /// Uniform in `0..=max` (Lemire's multiply-shift with rejection; no modulo bias).
-    #[inline]
+    #[inline(always)]
     pub fn below_or_eq(&mut self, max: u64) -> u64 {
         if max == u64::MAX {
             return self.next_u64();

@@ -48,16 +48,40 @@ pub struct DrawContext<'a> {
 pub trait Source {
     /// Chooses an index in `0..=ctx.max`.
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64;
+
+    /// The source as a plain random source, if it is one and ignores the draw context: a
+    /// non-recording tape then draws from it directly, skipping choice-point ids and spans
+    /// (the hot path of random testing). Other sources keep the default `None`.
+    fn as_random(&mut self) -> Option<&mut super::RandomSource> {
+        None
+    }
+
+    /// Whether [`Source::as_random`] returns `Some` (asked first, without borrowing).
+    fn is_random(&self) -> bool {
+        false
+    }
 }
 
 impl<S: Source + ?Sized> Source for &mut S {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         (**self).draw(ctx)
     }
+    fn as_random(&mut self) -> Option<&mut super::RandomSource> {
+        (**self).as_random()
+    }
+    fn is_random(&self) -> bool {
+        (**self).is_random()
+    }
 }
 
 impl<S: Source + ?Sized> Source for Box<S> {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         (**self).draw(ctx)
+    }
+    fn as_random(&mut self) -> Option<&mut super::RandomSource> {
+        (**self).as_random()
+    }
+    fn is_random(&self) -> bool {
+        (**self).is_random()
     }
 }

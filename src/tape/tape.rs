@@ -1,7 +1,17 @@
 //! The tape: what a generator draws from, and the record of what it drew.
 
 use super::label::mix;
-use super::{Choice, DrawContext, Hint, Label, OpenSpan, PointId, Reject, Source, Span};
+use super::{
+    Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span,
+};
+
+/// Where a tape's choices come from.
+enum Origin<'s> {
+    /// A random source on a non-recording tape: drawn directly, no context.
+    Fast(&'s mut RandomSource),
+    /// Any source, given the full draw context.
+    Context(&'s mut dyn Source),
+}
 
 /// Default size budget: a test case that draws more choices than this overruns.
 pub const DEFAULT_MAX_CHOICES: usize = 64 * 1024;
@@ -37,9 +47,13 @@ impl Recording {
 /// Each draw asks the [`Source`] for an index and, when the tape records, appends a
 /// [`Choice`]. Spans and choice-point ids are tracked either way, so sources see the same
 /// [`DrawContext`] whether or not the tape records. A non-recording tape is the hot path of
-/// random testing: it keeps only a count and a fingerprint of what was drawn.
+/// random testing: it keeps only a count and a fingerprint of what was drawn, and over a
+/// [`RandomSource`] (which ignores the context) it skips ids and spans altogether — the
+/// values are the same, since the source's answers are.
 pub struct Tape<'s> {
-    source: &'s mut dyn Source,
+    origin: Origin<'s>,
+    /// Open spans on the fast path, where no span stack is kept.
+    fast_depth: usize,
     recording: bool,
     choices: Vec<Choice>,
     labels: Vec<Label>,
@@ -57,8 +71,14 @@ pub struct Tape<'s> {
 impl<'s> Tape<'s> {
     /// A tape over `source`; `record` says whether choices and spans are kept.
     pub fn new(source: &'s mut dyn Source, record: bool) -> Tape<'s> {
+        let origin = if !record && source.is_random() {
+            Origin::Fast(source.as_random().expect("is_random"))
+        } else {
+            Origin::Context(source)
+        };
         Tape {
-            source,
+            origin,
+            fast_depth: 0,
             recording: record,
             choices: Vec::new(),
             labels: Vec::new(),
@@ -89,15 +109,29 @@ impl<'s> Tape<'s> {
     ///
     /// Running out: a bytes source past its end and a replay source past its prefix give 0,
     /// the simplest index. Past the size budget this returns [`Reject::Overrun`].
-    #[inline]
+    #[inline(always)]
     pub fn draw(&mut self, label: Label, max: u64, hint: Hint) -> Result<u64, Reject> {
         if self.drawn >= self.max_choices {
             return Err(Reject::Overrun);
         }
+        if let Origin::Fast(src) = &mut self.origin {
+            let index = if max == 0 { 0 } else { src.pick(max, hint) };
+            self.drawn += 1;
+            self.fingerprint = (self.fingerprint ^ index).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            return Ok(index);
+        }
+        self.draw_with_context(label, max, hint)
+    }
+
+    #[inline(never)]
+    fn draw_with_context(&mut self, label: Label, max: u64, hint: Hint) -> Result<u64, Reject> {
         let point = PointId(mix(self.path, label.hash()));
         let index = if max == 0 {
             0
         } else {
+            let Origin::Context(source) = &mut self.origin else {
+                unreachable!("fast tapes draw in `draw`")
+            };
             let ctx = DrawContext {
                 point,
                 label,
@@ -107,7 +141,7 @@ impl<'s> Tape<'s> {
                 path: &self.stack,
                 choices: &self.choices,
             };
-            let i = self.source.draw(&ctx);
+            let i = source.draw(&ctx);
             debug_assert!(i <= max, "source returned {i} > max {max}");
             i.min(max)
         };
@@ -129,6 +163,11 @@ impl<'s> Tape<'s> {
         if self.drawn >= self.max_choices {
             return Err(Reject::Overrun);
         }
+        if let Origin::Fast(_) = self.origin {
+            self.drawn += 1;
+            self.fingerprint = (self.fingerprint ^ index).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            return Ok(index);
+        }
         let point = PointId(mix(self.path, label.hash()));
         self.note(label, point, max, index, true);
         Ok(index)
@@ -143,7 +182,7 @@ impl<'s> Tape<'s> {
     #[inline]
     fn note(&mut self, label: Label, point: PointId, max: u64, index: u64, forced: bool) {
         self.drawn += 1;
-        self.fingerprint = mix(self.fingerprint ^ index, max);
+        self.fingerprint = (self.fingerprint ^ index).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         if self.recording {
             self.choices.push(Choice {
                 point,
@@ -156,8 +195,12 @@ impl<'s> Tape<'s> {
     }
 
     /// Opens a span; every choice until the matching [`Tape::end_span`] belongs to it.
-    #[inline]
+    #[inline(always)]
     pub fn start_span(&mut self, label: Label) {
+        if let Origin::Fast(_) = self.origin {
+            self.fast_depth += 1;
+            return;
+        }
         self.path = mix(self.path, label.hash());
         self.stack.push(OpenSpan {
             label,
@@ -180,6 +223,10 @@ impl<'s> Tape<'s> {
     /// Closes the innermost open span (does nothing when none is open).
     #[inline]
     pub fn end_span(&mut self) {
+        if let Origin::Fast(_) = self.origin {
+            self.fast_depth = self.fast_depth.saturating_sub(1);
+            return;
+        }
         if self.stack.pop().is_none() {
             return;
         }
@@ -199,6 +246,9 @@ impl<'s> Tape<'s> {
         label: Label,
         f: impl FnOnce(&mut Self) -> Result<T, Reject>,
     ) -> Result<T, Reject> {
+        if let Origin::Fast(_) = self.origin {
+            return f(self);
+        }
         let depth = self.stack.len();
         self.start_span(label);
         let r = f(self);
@@ -207,15 +257,35 @@ impl<'s> Tape<'s> {
     }
 
     /// Closes open spans until `depth` remain.
+    #[inline(always)]
     pub fn close_to(&mut self, depth: usize) {
+        if let Origin::Fast(_) = self.origin {
+            self.fast_depth = self.fast_depth.min(depth);
+            return;
+        }
+        self.close_recorded_to(depth);
+    }
+
+    #[inline(never)]
+    fn close_recorded_to(&mut self, depth: usize) {
         while self.stack.len() > depth {
             self.end_span();
         }
     }
 
+    /// Whether this tape is on the fast path (non-recording, random source): spans and
+    /// choice-point ids are not tracked, only the draws themselves.
+    #[inline(always)]
+    pub fn is_fast(&self) -> bool {
+        matches!(self.origin, Origin::Fast(_))
+    }
+
     /// Number of open spans.
     pub fn depth(&self) -> usize {
-        self.stack.len()
+        match self.origin {
+            Origin::Fast(_) => self.fast_depth,
+            Origin::Context(_) => self.stack.len(),
+        }
     }
 
     /// Records that the value was rejected here and returns [`Reject::Invalid`].
@@ -242,7 +312,7 @@ impl<'s> Tape<'s> {
         self.drawn
     }
 
-    /// A hash of every `(max, index)` drawn so far: equal tapes give equal fingerprints.
+    /// A hash of every index drawn so far: equal tapes give equal fingerprints.
     pub fn fingerprint(&self) -> u64 {
         mix(self.fingerprint, self.drawn as u64)
     }
