@@ -94,7 +94,10 @@ pub fn find(name: &str) -> Result<Target, String> {
 pub fn corpora_dir() -> PathBuf {
     std::env::var_os("TAPEFUZZ_CORPORA")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpora")))
+        .unwrap_or_else(|| {
+            let harnesses = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            harnesses.parent().unwrap_or(harnesses).join("corpora")
+        })
 }
 
 /// The property runner for a target: its corpus under [`corpora_dir`], and a replay command
