@@ -56,6 +56,23 @@ impl Property {
         }
     }
 
+    /// The property of the `#[test]` function `name` in module `module` (`module_path!()`) of
+    /// the crate at `manifest_dir`: its corpus is `manifest_dir/corpora/<module>.<name>`, and
+    /// the replay command names the test as libtest does (the path without the crate).
+    pub fn for_test(module: &str, name: &str, manifest_dir: &str) -> Property {
+        let test = match module.split_once("::") {
+            Some((_, inner)) => format!("{inner}::{name}"),
+            None => name.to_string(),
+        };
+        let mut p = Property::new(format!("{module}::{name}")).replay_command(format!(
+            "cargo test -- --exact {test}  (replays regressions first)"
+        ));
+        if std::env::var_os("TAPEFUZZ_CORPORA").is_none() {
+            p = p.corpora(PathBuf::from(manifest_dir).join("corpora"));
+        }
+        p
+    }
+
     /// The property's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -198,20 +215,40 @@ where
 ///     fn sum_is_small(v in vecs(ints::<u32>(..), 0..=10)) {
 ///         assert!(v.iter().map(|&x| x as u64).sum::<u64>() < 1000);
 ///     }
+///     fn two_values(a in ints::<u8>(..), b in bools()) { /* … */ }
 /// }
 /// ```
 ///
-/// Each becomes a `#[test]` named after the function whose corpus is
-/// `corpora/<module>.<name>` of the crate under test.
+/// Each becomes a `#[test]` named after the function, whose corpus is
+/// `corpora/<module path>.<name>` in the crate under test. One argument is passed as is;
+/// several are generated as a tuple.
 #[macro_export]
 macro_rules! property {
-    ($($(#[$meta:meta])* fn $name:ident($($arg:pat in $g:expr),+ $(,)?) $body:block)*) => {$(
+    () => {};
+    ($(#[$meta:meta])* fn $name:ident($arg:pat in $g:expr $(,)?) $body:block $($rest:tt)*) => {
         $(#[$meta])*
         #[test]
         fn $name() {
-            $crate::property::Property::new(concat!(module_path!(), "::", stringify!($name)))
-                .corpora(concat!(env!("CARGO_MANIFEST_DIR"), "/corpora"))
-                .check(($($g,)+), |($($arg,)+)| $body);
+            $crate::property::Property::for_test(
+                module_path!(),
+                stringify!($name),
+                env!("CARGO_MANIFEST_DIR"),
+            )
+            .check($g, |$arg| $body);
         }
-    )*};
+        $crate::property! { $($rest)* }
+    };
+    ($(#[$meta:meta])* fn $name:ident($($arg:pat in $g:expr),+ $(,)?) $body:block $($rest:tt)*) => {
+        $(#[$meta])*
+        #[test]
+        fn $name() {
+            $crate::property::Property::for_test(
+                module_path!(),
+                stringify!($name),
+                env!("CARGO_MANIFEST_DIR"),
+            )
+            .check(($($g,)+), |($($arg,)+)| $body);
+        }
+        $crate::property! { $($rest)* }
+    };
 }
