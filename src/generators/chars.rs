@@ -13,6 +13,18 @@ pub struct CharClass {
     len: u64,
 }
 
+/// Printable ASCII in simplicity order: digits, lowercase, uppercase, then space and
+/// punctuation.
+const PRINTABLE_ASCII: [(char, char); 7] = [
+    ('0', '9'),
+    ('a', 'z'),
+    ('A', 'Z'),
+    (' ', '/'),
+    (':', '@'),
+    ('[', '`'),
+    ('{', '~'),
+];
+
 impl CharClass {
     /// A class from ranges in simplicity order (overlaps are allowed but count twice).
     /// Panics on an empty class or a range holding a surrogate.
@@ -36,33 +48,18 @@ impl CharClass {
     /// Every Unicode scalar value: digits, lower- and uppercase ASCII letters, space, other
     /// printable ASCII, then the rest of Unicode, then control characters.
     pub fn any() -> CharClass {
-        CharClass::from_ranges(&[
-            ('0', '9'),
-            ('a', 'z'),
-            ('A', 'Z'),
-            (' ', '/'),
-            (':', '@'),
-            ('[', '`'),
-            ('{', '~'),
+        let rest = [
             ('\u{80}', '\u{D7FF}'),
             ('\u{E000}', '\u{10FFFF}'),
             ('\0', '\u{1F}'),
             ('\u{7F}', '\u{7F}'),
-        ])
+        ];
+        CharClass::from_ranges(&[&PRINTABLE_ASCII[..], &rest].concat())
     }
 
     /// Printable ASCII and newline: digits, letters, space, punctuation, `\n`.
     pub fn ascii() -> CharClass {
-        CharClass::from_ranges(&[
-            ('0', '9'),
-            ('a', 'z'),
-            ('A', 'Z'),
-            (' ', '/'),
-            (':', '@'),
-            ('[', '`'),
-            ('{', '~'),
-            ('\n', '\n'),
-        ])
+        CharClass::from_ranges(&[&PRINTABLE_ASCII[..], &[('\n', '\n')]].concat())
     }
 
     /// ASCII digits and letters.

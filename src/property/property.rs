@@ -226,20 +226,15 @@ where
 macro_rules! property {
     () => {};
     ($(#[$meta:meta])* fn $name:ident($arg:pat in $g:expr $(,)?) $body:block $($rest:tt)*) => {
-        $(#[$meta])*
-        #[test]
-        fn $name() {
-            $crate::property::Property::for_test(
-                module_path!(),
-                stringify!($name),
-                env!("CARGO_MANIFEST_DIR"),
-            )
-            .check($g, |$arg| $body);
-        }
+        $crate::property! { @test [$(#[$meta])*] $name, $g, |$arg| $body }
         $crate::property! { $($rest)* }
     };
     ($(#[$meta:meta])* fn $name:ident($($arg:pat in $g:expr),+ $(,)?) $body:block $($rest:tt)*) => {
-        $(#[$meta])*
+        $crate::property! { @test [$(#[$meta])*] $name, ($($g,)+), |($($arg,)+)| $body }
+        $crate::property! { $($rest)* }
+    };
+    (@test [$($meta:tt)*] $name:ident, $g:expr, $prop:expr) => {
+        $($meta)*
         #[test]
         fn $name() {
             $crate::property::Property::for_test(
@@ -247,8 +242,7 @@ macro_rules! property {
                 stringify!($name),
                 env!("CARGO_MANIFEST_DIR"),
             )
-            .check(($($g,)+), |($($arg,)+)| $body);
+            .check($g, $prop);
         }
-        $crate::property! { $($rest)* }
     };
 }

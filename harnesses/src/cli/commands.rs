@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAX_ENTRY_BYTES};
 use tapefuzz::engine::Config;
 use tapefuzz::explain::span_tree;
-use tapefuzz::property::{Property, Report};
+use tapefuzz::property::{Explained, Property, Report, Test};
 use tapefuzz::shrink::Shrinker;
 use tapefuzz::summary::Summary;
-use tapefuzz::tape::{BytesSource, Status, Tape, encoding};
+use tapefuzz::tape::{BytesSource, Recording, Status, Tape, encoding};
 
 /// `list`: targets and their planted bugs.
 pub fn list(args: &Args) -> Result<i32, String> {
@@ -152,6 +152,37 @@ fn one_target_and_files(args: &Args, what: &str) -> Result<(Target, Vec<PathBuf>
     Ok((target, files.iter().map(PathBuf::from).collect()))
 }
 
+/// The target, its test and the one FILE a command takes.
+struct OneTape {
+    target: Target,
+    test: Box<dyn Test>,
+    file: PathBuf,
+    bytes: Vec<u8>,
+}
+
+fn target_and_one_tape(args: &Args, what: &str) -> Result<OneTape, String> {
+    let (target, files) = one_target_and_files(args, what)?;
+    let [file] = files.as_slice() else {
+        return Err(format!("{what} needs exactly one FILE"));
+    };
+    let bytes = read_tape(file)?;
+    let test = target.test(args.bug.as_deref())?;
+    Ok(OneTape {
+        target,
+        test,
+        file: file.clone(),
+        bytes,
+    })
+}
+
+/// Runs `test` on `bytes` decoded as a tape, with the value and the record.
+fn explain_bytes(test: &dyn Test, bytes: &[u8]) -> (Explained, Recording) {
+    let mut src = BytesSource::new(bytes);
+    let mut tape = Tape::recording(&mut src);
+    let e = test.explain(&mut tape);
+    (e, tape.finish())
+}
+
 /// `replay`: the target's regressions and corpus, or the given files.
 pub fn replay(args: &Args) -> Result<i32, String> {
     let (target, files) = one_target_and_files(args, "replay")?;
@@ -191,9 +222,7 @@ pub fn replay(args: &Args) -> Result<i32, String> {
         corpus_added: 0,
     };
     for (file, bytes) in files.iter().zip(&tapes) {
-        let mut src = BytesSource::new(bytes);
-        let mut tape = Tape::recording(&mut src);
-        let e = test.explain(&mut tape);
+        let (e, _) = explain_bytes(test.as_ref(), bytes);
         summary.tests += 1;
         eprintln!(
             "{}: {:?} {}{}",
@@ -222,30 +251,26 @@ pub fn replay(args: &Args) -> Result<i32, String> {
 
 /// `shrink`: shrinks a failing tape, prints the minimal value, saves it to `regressions/`.
 pub fn shrink(args: &Args) -> Result<i32, String> {
-    let (target, files) = one_target_and_files(args, "shrink")?;
-    let [file] = files.as_slice() else {
-        return Err("shrink needs exactly one FILE".into());
-    };
-    let bytes = read_tape(file)?;
-    let test = target.test(args.bug.as_deref())?;
+    let OneTape {
+        target,
+        test,
+        file,
+        bytes,
+    } = target_and_one_tape(args, "shrink")?;
     let p = property(&target, args)?;
-    let mut src = BytesSource::new(&bytes);
-    let mut tape = Tape::recording(&mut src);
-    let status = test.run(&mut tape);
-    let start = tape.finish();
-    if status != Status::Interesting {
+    let (e, start) = explain_bytes(test.as_ref(), &bytes);
+    if e.status != Status::Interesting {
         eprintln!(
-            "{}: the property does not fail on this tape ({status:?})",
-            file.display()
+            "{}: the property does not fail on this tape ({:?})",
+            file.display(),
+            e.status
         );
         return Ok(0);
     }
     let mut f = |t: &mut Tape<'_>| test.run(t);
     let shrunk = Shrinker::new(&mut f, start.clone(), p.config_ref().shrink).run();
     let out = encoding::encode(&shrunk.best.choices);
-    let mut src = BytesSource::new(&out);
-    let mut tape = Tape::recording(&mut src);
-    let e = test.explain(&mut tape);
+    let (e, _) = explain_bytes(test.as_ref(), &out);
     let mut saved = String::new();
     if let Some(dir) = p.corpus_dir() {
         let mut corpus = Corpus::open(dir);
@@ -274,16 +299,8 @@ pub fn shrink(args: &Args) -> Result<i32, String> {
 
 /// `explain`: the value, its status, and the span tree with the choices under each span.
 pub fn explain(args: &Args) -> Result<i32, String> {
-    let (target, files) = one_target_and_files(args, "explain")?;
-    let [file] = files.as_slice() else {
-        return Err("explain needs exactly one FILE".into());
-    };
-    let bytes = read_tape(file)?;
-    let test = target.test(args.bug.as_deref())?;
-    let mut src = BytesSource::new(&bytes);
-    let mut tape = Tape::recording(&mut src);
-    let e = test.explain(&mut tape);
-    let rec = tape.finish();
+    let OneTape { test, bytes, .. } = target_and_one_tape(args, "explain")?;
+    let (e, rec) = explain_bytes(test.as_ref(), &bytes);
     println!("value: {}", e.value.as_deref().unwrap_or("<no value>"));
     println!("status: {:?}", e.status);
     if let Some(m) = &e.message {
