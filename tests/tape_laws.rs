@@ -181,3 +181,26 @@ fn overrun_past_the_size_budget() {
     let mut tape = Tape::recording(&mut src).with_max_choices(100);
     assert_eq!(g.generate(&mut tape), Err(Reject::Overrun));
 }
+
+#[test]
+fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
+    // Vec<int> on a fast tape takes the batched path; a recording tape the general one.
+    let gens = [
+        vecs(ints::<i64>(-300..=300), 0..=40).boxed(),
+        vecs(ints::<i64>(..), 3..=7).boxed(),
+        vecs(ints::<i64>(5..=5), 0..=9).boxed(),
+    ];
+    for g in &gens {
+        for seed in 0..300 {
+            for budget in [4, 20, usize::MAX] {
+                let run = |record: bool| {
+                    let mut src = RandomSource::new(seed);
+                    let mut tape = Tape::new(&mut src, record).with_max_choices(budget);
+                    let v = g.generate(&mut tape);
+                    (v, tape.drawn(), tape.fingerprint())
+                };
+                assert_eq!(run(false), run(true), "seed {seed}, budget {budget}");
+            }
+        }
+    }
+}

@@ -51,9 +51,37 @@ macro_rules! collection {
     };
 }
 
-collection!(
-    /// `Vec`s of elements from a generator, sized within bounds.
-    Vecs, vecs, Vec<G::Value>, [Sized], |c, v| { c.push(v); true }, Vec::with_capacity);
+/// `Vec`s of elements from a generator, sized within bounds.
+#[derive(Clone, Debug)]
+pub struct Vecs<G> {
+    element: G,
+    size: SizeRange,
+}
+
+/// `Vec`s of elements from a generator, sized within bounds.
+pub fn vecs<G: Gen>(element: G, size: impl Into<SizeRange>) -> Vecs<G> {
+    Vecs {
+        element,
+        size: size.into(),
+    }
+}
+
+impl<G> Vecs<G> {
+    /// Aims for `average` elements from a random source (bounds unchanged).
+    pub fn average(mut self, average: f64) -> Self {
+        self.size = self.size.with_average(average);
+        self
+    }
+}
+
+impl<G: Gen> Gen for Vecs<G> {
+    type Value = Vec<G::Value>;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Vec<G::Value>, Reject> {
+        let mut out = Vec::with_capacity(expected_len(&self.size));
+        self.element.fill_vec(tape, &self.size, &mut out)?;
+        Ok(out)
+    }
+}
 collection!(
     /// `VecDeque`s of elements from a generator, sized within bounds.
     VecDeques, vec_deques, VecDeque<G::Value>, [Sized], |c, v| { c.push_back(v); true }, VecDeque::with_capacity);

@@ -1,6 +1,6 @@
 //! The generator trait and its conveniences.
 
-use super::{Boxed, Filter, FlatMap, Labelled, Map};
+use super::{Boxed, Filter, FlatMap, Labelled, Map, SizeRange};
 use crate::tape::{Label, Reject, Tape};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -13,6 +13,24 @@ pub trait Gen {
     /// Draws the choices for one value. Fails with [`Reject::Invalid`] when a filter rejects
     /// it (the tape records where) or [`Reject::Overrun`] past the tape's size budget.
     fn generate(&self, tape: &mut Tape<'_>) -> Result<Self::Value, Reject>;
+
+    /// Appends a collection of values to `out`, drawn as [`SizeRange`] describes (a "one more?"
+    /// boolean before each element). Same choices as calling [`Gen::generate`] per element;
+    /// generators that are a single draw override it to run faster on the random fast path.
+    fn fill_vec(
+        &self,
+        tape: &mut Tape<'_>,
+        size: &SizeRange,
+        out: &mut Vec<Self::Value>,
+    ) -> Result<(), Reject>
+    where
+        Self: Sized,
+    {
+        size.repeat(tape, |t| {
+            out.push(self.generate(t)?);
+            Ok(true)
+        })
+    }
 }
 
 impl<G: Gen + ?Sized> Gen for &G {

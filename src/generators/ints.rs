@@ -1,6 +1,6 @@
 //! Integers of every width, over any range.
 
-use super::Gen;
+use super::{Gen, SizeRange};
 use crate::tape::{Hint, Label, Reject, Tape};
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -132,6 +132,32 @@ impl<T: Int> Gen for Ints<T> {
             if span == u128::MAX { i } else { i % (span + 1) }
         };
         Ok(self.value_at(i))
+    }
+
+    fn fill_vec(
+        &self,
+        tape: &mut Tape<'_>,
+        size: &SizeRange,
+        out: &mut Vec<T>,
+    ) -> Result<(), Reject> {
+        let span = self.hi - self.lo;
+        if span <= u64::MAX as u128 {
+            let each = |i: u64| out.push(self.value_at(i as u128));
+            if let Some(r) = tape.fast_repeat(
+                size.min,
+                size.max,
+                size.p_more(),
+                span as u64,
+                Hint::Int,
+                each,
+            ) {
+                return r;
+            }
+        }
+        size.repeat(tape, |t| {
+            out.push(self.generate(t)?);
+            Ok(true)
+        })
     }
 }
 

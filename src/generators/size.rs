@@ -34,7 +34,7 @@ impl SizeRange {
     }
 
     /// Probability that a random source draws "one more" once `min` elements exist.
-    fn p_more(&self) -> f64 {
+    pub(crate) fn p_more(&self) -> f64 {
         let extra = self.average - self.min as f64;
         if extra <= 0.0 {
             0.0

@@ -5,6 +5,13 @@ use super::{
     Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span,
 };
 
+/// The fingerprint's contribution of `index` drawn at position `pos`: a sum of such terms is
+/// position-sensitive, and each multiply is off the serial chain (only the add is on it).
+#[inline(always)]
+fn print_term(pos: usize, index: u64) -> u64 {
+    (index ^ (pos as u64).wrapping_mul(0xd6e8_feb8_6659_fd93)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 /// Where a tape's choices come from.
 enum Origin<'s> {
     /// A random source on a non-recording tape: drawn directly, no context.
@@ -116,8 +123,8 @@ impl<'s> Tape<'s> {
         }
         if let Origin::Fast(src) = &mut self.origin {
             let index = if max == 0 { 0 } else { src.pick(max, hint) };
+            self.fingerprint = self.fingerprint.wrapping_add(print_term(self.drawn, index));
             self.drawn += 1;
-            self.fingerprint = (self.fingerprint ^ index).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             return Ok(index);
         }
         self.draw_with_context(label, max, hint)
@@ -164,8 +171,8 @@ impl<'s> Tape<'s> {
             return Err(Reject::Overrun);
         }
         if let Origin::Fast(_) = self.origin {
+            self.fingerprint = self.fingerprint.wrapping_add(print_term(self.drawn, index));
             self.drawn += 1;
-            self.fingerprint = (self.fingerprint ^ index).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             return Ok(index);
         }
         let point = PointId(mix(self.path, label.hash()));
@@ -181,8 +188,8 @@ impl<'s> Tape<'s> {
 
     #[inline]
     fn note(&mut self, label: Label, point: PointId, max: u64, index: u64, forced: bool) {
+        self.fingerprint = self.fingerprint.wrapping_add(print_term(self.drawn, index));
         self.drawn += 1;
-        self.fingerprint = (self.fingerprint ^ index).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         if self.recording {
             self.choices.push(Choice {
                 point,
@@ -271,6 +278,63 @@ impl<'s> Tape<'s> {
         while self.stack.len() > depth {
             self.end_span();
         }
+    }
+
+    /// Draws a collection of single-choice elements on the fast path, exactly as a collection
+    /// loop with one draw per element would: before each element a "more?" coin with
+    /// probability `p` (forced `true` below `min` elements, forced `false` at `max_len`), then
+    /// one choice with largest index `max` and `hint`, handed to `each`. Same draws in the
+    /// same order, so the same values, counts and fingerprint — only without per-draw
+    /// overhead. Returns `None` (drawing nothing) when the tape is not on the fast path.
+    #[inline(always)]
+    pub fn fast_repeat(
+        &mut self,
+        min: usize,
+        max_len: usize,
+        p: f64,
+        max: u64,
+        hint: Hint,
+        mut each: impl FnMut(u64),
+    ) -> Option<Result<(), Reject>> {
+        let Origin::Fast(shared) = &mut self.origin else {
+            return None;
+        };
+        // A local copy keeps the generator state in registers for the loop.
+        let mut local = (**shared).clone();
+        let src = &mut local;
+        let (mut drawn, mut fp, budget) = (self.drawn, self.fingerprint, self.max_choices);
+        let mut count = 0;
+        let result = loop {
+            if drawn >= budget {
+                break Err(Reject::Overrun);
+            }
+            let more = if count < min {
+                1
+            } else if count >= max_len {
+                0
+            } else {
+                src.pick(1, Hint::Coin(p))
+            };
+            fp = fp.wrapping_add(print_term(drawn, more));
+            drawn += 1;
+            if more == 0 {
+                break Ok(());
+            }
+            if drawn >= budget {
+                break Err(Reject::Overrun);
+            }
+            let index = if max == 0 { 0 } else { src.pick(max, hint) };
+            fp = fp.wrapping_add(print_term(drawn, index));
+            drawn += 1;
+            each(index);
+            count += 1;
+        };
+        self.drawn = drawn;
+        self.fingerprint = fp;
+        if let Origin::Fast(shared) = &mut self.origin {
+            **shared = local;
+        }
+        Some(result)
     }
 
     /// Whether this tape is on the fast path (non-recording, random source): spans and
