@@ -204,3 +204,50 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
         }
     }
 }
+
+#[test]
+fn single_option_choices_replay_and_shrink() {
+    // A choice with one option reads no bytes and is forced: later choices keep their place.
+    let g = (ints::<u8>(5..=5), sampled_from(vec!["only"]), ints::<u8>(..));
+    let mut src = RandomSource::new(3);
+    let mut tape = Tape::recording(&mut src);
+    let v = g.generate(&mut tape).unwrap();
+    let rec = tape.finish();
+    assert!(rec.choices[0].forced && rec.choices[1].forced && !rec.choices[2].forced);
+    let mut replay = ReplaySource::of(&rec.choices);
+    assert_eq!(g.generate(&mut Tape::recording(&mut replay)), Ok(v));
+    let r = Property::new("max0").no_corpus().seed(1).run(
+        (sampled_from(vec!["only"]), ints::<u32>(..)),
+        |(_, x): (&str, u32)| x < 1000,
+    );
+    assert_eq!(r.value.as_deref(), Some("(\"only\", 1000)"));
+}
+
+#[test]
+fn fingerprints_tell_small_tapes_apart() {
+    let mut seen = std::collections::HashSet::new();
+    for a in 0..16u64 {
+        for b in 0..16u64 {
+            for c in 0..16u64 {
+                let bytes = encoding::encode_indices(&[(15, a), (15, b), (15, c)]);
+                let mut src = BytesSource::new(&bytes);
+                let mut tape = Tape::new(&mut src, false);
+                for _ in 0..3 {
+                    tape.draw(Label::new("x"), 15, Hint::Uniform).unwrap();
+                }
+                seen.insert(tape.fingerprint());
+            }
+        }
+    }
+    assert_eq!(seen.len(), 4096);
+}
+
+#[test]
+fn huge_minimum_sizes_do_not_panic() {
+    let g = vecs(bools(), 70_000..=80_000);
+    let mut src = BytesSource::new(&[]);
+    let mut tape = Tape::recording(&mut src).with_max_choices(1_000_000);
+    assert_eq!(g.generate(&mut tape).unwrap().len(), 70_000);
+    // Within the default budget it is an overrun, not a panic.
+    assert_eq!(value_from_bytes(&g, &[]), Err(Reject::Overrun));
+}

@@ -5,8 +5,14 @@
 mod cli;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let code = match cli::main(&args) {
+    let args: Result<Vec<String>, String> = std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| format!("argument {a:?} is not valid UTF-8"))
+        })
+        .collect();
+    let code = match args.and_then(|a| cli::main(&a)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("tapefuzz: error: {e}");

@@ -101,13 +101,14 @@ pub fn corpora_dir() -> PathBuf {
 }
 
 /// The property runner for a target: its corpus under [`corpora_dir`], and a replay command
-/// for the CLI.
-pub fn property_for(target: &Target, bug: Option<&str>) -> Property {
+/// for the CLI. Fails on a malformed `TAPEFUZZ_*` variable.
+pub fn property_for(target: &Target, bug: Option<&str>) -> Result<Property, String> {
     let bug_flag = bug.map(|b| format!(" --bug {b}")).unwrap_or_default();
-    Property::new(target.name)
+    Ok(Property::try_new(target.name)
+        .map_err(|e| e.to_string())?
         .corpora(corpora_dir())
         .replay_command(format!(
             "cargo run --release -p harnesses -- replay {}{bug_flag} {{file}}",
             target.name
-        ))
+        )))
 }

@@ -23,7 +23,9 @@ fn check(name: &str) {
     let target = find(name).unwrap();
     let bug = bug_for(&target);
     let test = target.test(bug.as_deref()).unwrap();
-    let report = property_for(&target, bug.as_deref()).run_test(test.as_ref());
+    let report = property_for(&target, bug.as_deref())
+        .unwrap()
+        .run_test(test.as_ref());
     assert!(report.passed(), "\n{report}");
 }
 

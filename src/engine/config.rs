@@ -55,7 +55,7 @@ impl Default for Config {
     }
 }
 
-/// An environment variable with a value that does not parse.
+/// An environment variable with a value that does not parse or is out of range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
     /// The variable.
@@ -67,6 +67,22 @@ pub struct ConfigError {
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}={:?} is not a valid number", self.var, self.value)
+    }
+}
+
+/// A number of seconds as a duration, if it is one (finite, not negative, not absurdly large).
+pub fn seconds(s: f64) -> Option<Duration> {
+    Duration::try_from_secs_f64(s).ok()
+}
+
+fn seconds_var(name: &str) -> Result<Option<f64>, ConfigError> {
+    let v: Option<f64> = var(name)?;
+    match v {
+        Some(s) if seconds(s).is_none() => Err(ConfigError {
+            var: name.into(),
+            value: std::env::var(name).unwrap_or_default(),
+        }),
+        _ => Ok(v),
     }
 }
 
@@ -86,8 +102,8 @@ impl Config {
     /// This configuration with the `TAPEFUZZ_*` environment variables applied.
     pub fn with_env(mut self) -> Result<Config, ConfigError> {
         let tests: Option<u64> = var("TAPEFUZZ_TESTS")?;
-        let seconds: Option<f64> = var("TAPEFUZZ_SECONDS")?;
-        if let Some(s) = seconds {
+        let budget = seconds_var("TAPEFUZZ_SECONDS")?;
+        if let Some(s) = budget {
             self.seconds = Some(s);
             self.tests = u64::MAX;
         }
@@ -103,8 +119,8 @@ impl Config {
         if let Some(c) = var("TAPEFUZZ_SHRINK_CALLS")? {
             self.shrink.calls = c;
         }
-        if let Some(s) = var::<f64>("TAPEFUZZ_SHRINK_SECONDS")? {
-            self.shrink.time = Duration::from_secs_f64(s.max(0.0));
+        if let Some(s) = seconds_var("TAPEFUZZ_SHRINK_SECONDS")? {
+            self.shrink.time = seconds(s).unwrap_or_default();
         }
         Ok(self)
     }

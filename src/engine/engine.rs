@@ -71,9 +71,11 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     }
 
     if found.is_none() {
+        // A budget too large to represent is no deadline at all.
         let deadline = config
             .seconds
-            .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+            .and_then(|s| super::seconds(s.max(0.0)))
+            .and_then(|d| started.checked_add(d));
         let mut unique = HashSet::new();
         let mut last_progress = Instant::now();
         let mut i = 0u64;

@@ -6,6 +6,6 @@ mod config;
 mod engine;
 mod report;
 
-pub use config::{Config, ConfigError};
+pub use config::{Config, ConfigError, seconds};
 pub use engine::{TestFn, run};
 pub use report::{Failure, Found, RunReport};

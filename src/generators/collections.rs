@@ -12,7 +12,10 @@ use std::hash::Hash;
 
 /// Room for the elements a random source aims for, so most values never reallocate.
 fn expected_len(size: &SizeRange) -> usize {
-    (size.average.ceil() as usize).clamp(size.min, size.max.min(1 << 16))
+    (size.average.ceil() as usize)
+        .max(size.min)
+        .min(size.max)
+        .min(1 << 16)
 }
 
 macro_rules! collection {

@@ -2,7 +2,7 @@
 
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
-use crate::engine::{self, Config};
+use crate::engine::{self, Config, ConfigError};
 use crate::generators::Gen;
 use crate::tape::{BytesSource, Tape};
 use std::fmt::Debug;
@@ -36,10 +36,16 @@ pub fn target_dir_name(name: &str) -> String {
 }
 
 impl Property {
-    /// A property named `name`. Panics on a malformed `TAPEFUZZ_*` variable.
+    /// A property named `name`. Panics on a malformed `TAPEFUZZ_*` variable (see
+    /// [`Property::try_new`]).
     pub fn new(name: impl Into<String>) -> Property {
+        Property::try_new(name).unwrap_or_else(|e| panic!("tapefuzz: {e}"))
+    }
+
+    /// A property named `name`, or the malformed `TAPEFUZZ_*` variable.
+    pub fn try_new(name: impl Into<String>) -> Result<Property, ConfigError> {
         let name = name.into();
-        let config = Config::from_env().unwrap_or_else(|e| panic!("tapefuzz: {e}"));
+        let config = Config::from_env()?;
         let corpora = std::env::var_os("TAPEFUZZ_CORPORA")
             .map(PathBuf::from)
             .or_else(|| {
@@ -48,12 +54,12 @@ impl Property {
         let replay = Some(format!(
             "cargo test -- --exact {name}  (replays regressions first)"
         ));
-        Property {
+        Ok(Property {
             name,
             config,
             corpora,
             replay,
-        }
+        })
     }
 
     /// The property of the `#[test]` function `name` in module `module` (`module_path!()`) of

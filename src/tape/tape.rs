@@ -5,11 +5,15 @@ use super::{
     Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span,
 };
 
-/// The fingerprint's contribution of `index` drawn at position `pos`: a sum of such terms is
-/// position-sensitive, and each multiply is off the serial chain (only the add is on it).
+/// The fingerprint's contribution of `index` drawn at position `pos`: each term goes through a
+/// full 64-bit mixer (SplitMix64's finaliser), so sums of terms do not collide on small
+/// indices, and only the final add sits on the serial chain.
 #[inline(always)]
 fn print_term(pos: usize, index: u64) -> u64 {
-    (index ^ (pos as u64).wrapping_mul(0xd6e8_feb8_6659_fd93)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    let mut z = index ^ (pos as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Where a tape's choices come from.
@@ -112,7 +116,8 @@ impl<'s> Tape<'s> {
         self
     }
 
-    /// Draws an index in `0..=max` at the choice point `label`.
+    /// Draws an index in `0..=max` at the choice point `label`. A choice with one option
+    /// (`max == 0`) asks no source and is recorded as forced.
     ///
     /// Running out: a bytes source past its end and a replay source past its prefix give 0,
     /// the simplest index. Past the size budget this returns [`Reject::Overrun`].
@@ -152,7 +157,7 @@ impl<'s> Tape<'s> {
             debug_assert!(i <= max, "source returned {i} > max {max}");
             i.min(max)
         };
-        self.note(label, point, max, index, false);
+        self.note(label, point, max, index, max == 0);
         Ok(index)
     }
 

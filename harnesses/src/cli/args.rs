@@ -39,10 +39,11 @@ impl Args {
                 "--mode" => a.mode = Some(value(arg, &mut it)?.clone()),
                 "--tests" => a.tests = Some(number(arg, value(arg, &mut it)?)?),
                 "--seconds" => {
-                    let s: f64 = number(arg, value(arg, &mut it)?)?;
-                    if !(s.is_finite() && s >= 0.0) {
+                    let raw = value(arg, &mut it)?;
+                    let s: f64 = number(arg, raw)?;
+                    if tapefuzz::engine::seconds(s).is_none() {
                         return Err(format!(
-                            "flag --seconds takes a non-negative number, got `{s}`"
+                            "flag --seconds takes a non-negative number of seconds, got `{raw}`"
                         ));
                     }
                     a.seconds = Some(s);

@@ -32,7 +32,7 @@ fn no_positional(args: &Args, n: usize) -> Result<(), String> {
 
 fn property(target: &Target, args: &Args) -> Result<Property, String> {
     target.test(args.bug.as_deref())?;
-    let mut p = property_for(target, args.bug.as_deref());
+    let mut p = property_for(target, args.bug.as_deref())?;
     if let Some(dir) = &args.corpora {
         p = p.corpora(dir);
     }
