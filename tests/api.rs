@@ -45,3 +45,19 @@ fn check_panics_with_the_report() {
         .seed(2)
         .check(ints::<u8>(..), |x: u8| x < 7);
 }
+
+#[test]
+fn slow_test_cases_fail_and_shrink_under_a_timeout() {
+    let r = Property::new("slow")
+        .no_corpus()
+        .seed(5)
+        .tests(2000)
+        .timeout(std::time::Duration::from_millis(20))
+        .run(ints::<u16>(..), |x: u16| {
+            if x > 100 {
+                std::thread::sleep(std::time::Duration::from_millis(40));
+            }
+        });
+    assert_eq!(r.value.as_deref(), Some("101"));
+    assert!(r.message.unwrap().starts_with("timed out"));
+}

@@ -208,7 +208,11 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
 #[test]
 fn single_option_choices_replay_and_shrink() {
     // A choice with one option reads no bytes and is forced: later choices keep their place.
-    let g = (ints::<u8>(5..=5), sampled_from(vec!["only"]), ints::<u8>(..));
+    let g = (
+        ints::<u8>(5..=5),
+        sampled_from(vec!["only"]),
+        ints::<u8>(..),
+    );
     let mut src = RandomSource::new(3);
     let mut tape = Tape::recording(&mut src);
     let v = g.generate(&mut tape).unwrap();

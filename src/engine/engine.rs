@@ -19,23 +19,36 @@ fn fresh_seed() -> u64 {
     Rng::derive(nanos, std::process::id() as u64)
 }
 
+/// `test` with the configured timeout applied: a test case that runs longer fails.
+fn with_timeout<'a>(
+    timeout: Option<Duration>,
+    test: &'a mut TestFn<'_>,
+) -> impl FnMut(&mut Tape<'_>) -> Status + 'a {
+    move |tape: &mut Tape<'_>| match timeout {
+        None => test(tape),
+        Some(limit) => {
+            let start = Instant::now();
+            let status = test(tape);
+            if start.elapsed() > limit {
+                Status::Interesting
+            } else {
+                status
+            }
+        }
+    }
+}
+
 struct Runner<'c, 't, 'f> {
     config: &'c Config,
     test: &'t mut TestFn<'f>,
 }
 
 impl Runner<'_, '_, '_> {
-    /// Runs one test case, timing it when a timeout is set. Returns its status, its record
-    /// (empty unless `record`) and its fingerprint.
+    /// Runs one test case. Returns its status, its record (empty unless `record`) and its
+    /// fingerprint.
     fn call(&mut self, source: &mut dyn Source, record: bool) -> (Status, Recording, u64) {
         let mut tape = Tape::new(source, record).with_max_choices(self.config.max_choices);
-        let start = self.config.timeout.map(|_| Instant::now());
-        let mut status = (self.test)(&mut tape);
-        if let (Some(t), Some(s)) = (self.config.timeout, start) {
-            if s.elapsed() > t {
-                status = Status::Interesting;
-            }
-        }
+        let status = (self.test)(&mut tape);
         let fingerprint = tape.fingerprint();
         (status, tape.finish(), fingerprint)
     }
@@ -51,7 +64,11 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
         seed,
         ..RunReport::default()
     };
-    let mut runner = Runner { config, test };
+    let mut timed = with_timeout(config.timeout, &mut *test);
+    let mut runner = Runner {
+        config,
+        test: &mut timed,
+    };
 
     let mut found: Option<(Found, Recording)> = None;
     if config.reuse {
@@ -131,6 +148,14 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
             (r.best, r.calls)
         };
         let bytes = encoding::encode(&shrunk.choices);
+        // Without the timeout, does the shrunk tape still fail? If not, it is a timeout.
+        drop(runner);
+        drop(timed);
+        let timed_out = config.timeout.is_some() && !flaky && {
+            let mut src = ReplaySource::of(&shrunk.choices);
+            let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
+            test(&mut tape) != Status::Interesting
+        };
         let mut failure = Failure {
             found: where_found,
             original,
@@ -140,6 +165,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
             saved: None,
             save_error: None,
             flaky,
+            timed_out,
         };
         if config.save {
             if let Some(c) = corpus {

@@ -31,6 +31,8 @@ pub struct Failure {
     pub save_error: Option<String>,
     /// The failure did not reproduce when the test case was re-run with recording.
     pub flaky: bool,
+    /// The shrunk test case fails only by running longer than the configured timeout.
+    pub timed_out: bool,
 }
 
 /// The counts and outcome of a run.

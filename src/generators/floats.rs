@@ -24,6 +24,10 @@ pub trait Float: Copy + Debug + PartialOrd + 'static {
     fn to_f64(self) -> f64;
     /// Conversion from f64 (rounding).
     fn from_f64(v: f64) -> Self;
+    /// The next larger value of the type.
+    fn next_up(self) -> Self;
+    /// The next smaller value of the type.
+    fn next_down(self) -> Self;
 }
 
 impl Float for f64 {
@@ -38,6 +42,12 @@ impl Float for f64 {
     }
     fn from_f64(v: f64) -> f64 {
         v
+    }
+    fn next_up(self) -> f64 {
+        f64::next_up(self)
+    }
+    fn next_down(self) -> f64 {
+        f64::next_down(self)
     }
 }
 
@@ -54,6 +64,12 @@ impl Float for f32 {
     fn from_f64(v: f64) -> f32 {
         v as f32
     }
+    fn next_up(self) -> f32 {
+        f32::next_up(self)
+    }
+    fn next_down(self) -> f32 {
+        f32::next_down(self)
+    }
 }
 
 /// Finite floats in a range; see [`floats`].
@@ -66,7 +82,7 @@ pub struct Floats<T> {
 }
 
 /// Finite floats of type `T` in `range` (`..` for every finite value; NaN and infinities are
-/// never generated; excluded bounds are treated as included).
+/// never generated; an excluded bound is never generated either).
 ///
 /// Simplicity order: the value closest to 0.0 in the range, then small integers alternating
 /// around it (1, −1, 2, −2, … up to ±65,536, those inside the range), then the rest: over the
@@ -75,12 +91,16 @@ pub struct Floats<T> {
 ///
 /// Panics if the range is empty or has a non-finite bound.
 pub fn floats<T: Float>(range: impl RangeBounds<T>) -> Floats<T> {
-    let bound = |b: Bound<&T>, default: T| match b {
-        Bound::Included(v) | Bound::Excluded(v) => v.to_f64(),
-        Bound::Unbounded => default.to_f64(),
+    let lo = match range.start_bound() {
+        Bound::Included(v) => v.to_f64(),
+        Bound::Excluded(v) => v.next_up().to_f64(),
+        Bound::Unbounded => T::LOWEST.to_f64(),
     };
-    let lo = bound(range.start_bound(), T::LOWEST);
-    let hi = bound(range.end_bound(), T::HIGHEST);
+    let hi = match range.end_bound() {
+        Bound::Included(v) => v.to_f64(),
+        Bound::Excluded(v) => v.next_down().to_f64(),
+        Bound::Unbounded => T::HIGHEST.to_f64(),
+    };
     assert!(
         lo.is_finite() && hi.is_finite() && lo <= hi,
         "bad float range"
@@ -148,5 +168,9 @@ mod tests {
         for i in [5u64, 1 << 20, u32::MAX as u64] {
             assert!((2.5..=3.5).contains(&g.value_at(i)));
         }
+        let g = floats::<f64>(0.0..1.0);
+        assert!(g.value_at(u64::MAX) < 1.0);
+        let g = floats::<f32>(-1.0..1.0);
+        assert!(g.value_at(u32::MAX as u64) < 1.0);
     }
 }

@@ -113,6 +113,12 @@ impl Property {
         self
     }
 
+    /// Fails any test case that runs longer than `limit` (checked when it returns).
+    pub fn timeout(mut self, limit: std::time::Duration) -> Property {
+        self.config.timeout = Some(limit);
+        self
+    }
+
     /// Keeps the corpus under `dir/<name>`.
     pub fn corpora(mut self, dir: impl Into<PathBuf>) -> Property {
         self.corpora = Some(dir.into());
@@ -155,6 +161,10 @@ impl Property {
             let e = test.explain(&mut tape);
             value = e.value;
             message = e.message;
+            if fail.timed_out {
+                let limit = self.config.timeout.unwrap_or_default();
+                message = Some(format!("timed out: ran longer than {limit:?}"));
+            }
         }
         let replay = match (&run.failure, &self.replay) {
             (Some(f), Some(cmd)) => Some(match &f.saved {
