@@ -75,8 +75,10 @@ fn corrupt_manifest_and_huge_garbage_file_are_reported_and_skipped() {
         fs::read(target.join("MANIFEST.bad")).unwrap(),
         b"\x00\x01garbage that is not a manifest"
     );
+    // The rebuilt manifest lists the new entry and the two good ones found on disk (not the
+    // oversized file, which is no tape).
     let m = Manifest::decode(&fs::read(target.join("MANIFEST")).unwrap()).unwrap();
-    assert_eq!(m.entries.len(), 1);
+    assert_eq!(m.entries.len(), 3);
     assert!(Corpus::open(&target).warnings().is_empty());
 }
 
@@ -156,5 +158,68 @@ fn a_failing_corpus_entry_is_shrunk_and_saved_as_a_regression() {
             .join("regressions")
             .join(sha1_name(&tape_of(200)))
             .exists()
+    );
+}
+
+#[test]
+fn every_bad_manifest_is_kept_and_the_rebuilt_one_lists_the_entries() {
+    let root = temp_dir("bad-twice");
+    let entry = write_entry(&root.join("corpus"), &tape_of(1));
+    for (k, garbage) in [b"first bad".as_slice(), b"second bad"].iter().enumerate() {
+        fs::write(root.join("MANIFEST"), garbage).unwrap();
+        let mut c = Corpus::open(&root);
+        c.save(Folder::Regressions, &tape_of(2), EntryMeta::default())
+            .unwrap();
+        let kept = if k == 0 {
+            "MANIFEST.bad"
+        } else {
+            "MANIFEST.bad.1"
+        };
+        assert_eq!(fs::read(root.join(kept)).unwrap(), *garbage);
+    }
+    let m = Manifest::decode(&fs::read(root.join("MANIFEST")).unwrap()).unwrap();
+    let name = format!("corpus/{}", entry.file_name().unwrap().to_str().unwrap());
+    assert_eq!(m.entries[&name].strategy, "unknown");
+    assert_eq!(m.entries.len(), 2);
+}
+
+#[test]
+fn a_manifest_of_another_tape_encoding_is_reported() {
+    let root = temp_dir("encoding");
+    let m = Manifest {
+        tape_encoding: 99,
+        ..Manifest::default()
+    };
+    fs::write(root.join("MANIFEST"), m.encode()).unwrap();
+    let c = Corpus::open(&root);
+    assert!(
+        c.warnings()[0].contains("tape encoding v99"),
+        "{:?}",
+        c.warnings()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_fifos_in_a_corpus_are_skipped_without_reading() {
+    let root = temp_dir("devices");
+    let dir = root.join("corpus");
+    write_entry(&dir, &tape_of(4));
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zeros")).unwrap();
+    let fifo = dir.join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut c = Corpus::open(&root);
+    let entries = c.load(Folder::Corpus);
+    assert_eq!(entries.len(), 1);
+    let w = c.warnings().join("\n");
+    assert!(
+        w.contains("zeros: not a regular file") && w.contains("fifo: not a regular file"),
+        "{w}"
     );
 }

@@ -75,3 +75,17 @@ fn shrinking_never_grows_and_keeps_failing() {
         "only {checked} properties had a failure to shrink"
     );
 }
+
+#[test]
+fn sibling_elements_are_sorted() {
+    for seed in 0..10 {
+        let r = Property::new("sort")
+            .no_corpus()
+            .seed(seed)
+            .tests(100_000)
+            .run(vecs(ints::<u8>(0..=9), 0..=12), |v: Vec<u8>| {
+                !(v.contains(&7) && v.contains(&5) && v.contains(&3))
+            });
+        assert_eq!(r.value.as_deref(), Some("[3, 5, 7]"), "seed {seed}");
+    }
+}

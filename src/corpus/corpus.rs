@@ -54,6 +54,35 @@ impl fmt::Debug for Corpus {
     }
 }
 
+/// Reads a regular file of at most `limit` bytes. Anything else — a folder, a device, a
+/// FIFO, a file over the limit — is an error naming the problem, and nothing past the limit
+/// is read.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    if meta.len() > limit {
+        return Err(format!(
+            "{shown}: {} bytes, over the {limit}-byte limit",
+            meta.len()
+        ));
+    }
+    let file = fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "{shown}: grew over the {limit}-byte limit while read"
+        ));
+    }
+    Ok(bytes)
+}
+
 /// The sha1 of `bytes` in hex: an entry's file name (libFuzzer's naming).
 pub fn sha1_name(bytes: &[u8]) -> String {
     sha1_smol::Sha1::from(bytes).digest().to_string()
@@ -75,24 +104,25 @@ impl Corpus {
             warnings: Vec::new(),
         };
         let path = c.root.join("MANIFEST");
-        match fs::metadata(&path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => c.warn(format!("cannot read {}: {e}", path.display())),
-            Ok(m) if m.len() > MAX_MANIFEST_BYTES => c.warn(format!(
-                "{}: {} bytes, too large for a manifest; ignored and rebuilt",
-                path.display(),
-                m.len()
-            )),
-            Ok(_) => match fs::read(&path) {
-                Err(e) => c.warn(format!("cannot read {}: {e}", path.display())),
+        if path.exists() {
+            match read_bounded(&path, MAX_MANIFEST_BYTES) {
+                Err(e) => c.warn(format!("{e}; manifest rebuilt")),
                 Ok(bytes) => match Manifest::decode(&bytes) {
-                    Ok(m) => c.manifest = m,
+                    Ok(m) if m.tape_encoding == ENCODING_VERSION => c.manifest = m,
+                    Ok(m) => {
+                        c.warn(format!(
+                            "{}: written with tape encoding v{}, this build uses v{ENCODING_VERSION}; rebuilt",
+                            path.display(),
+                            m.tape_encoding
+                        ));
+                        c.bad_manifest = Some(bytes);
+                    }
                     Err(e) => {
                         c.warn(format!("{}: {e}; rebuilt", path.display()));
                         c.bad_manifest = Some(bytes);
                     }
                 },
-            },
+            }
         }
         c
     }
@@ -149,23 +179,36 @@ impl Corpus {
         paths.sort();
         let mut out = Vec::new();
         for path in paths {
-            match fs::metadata(&path) {
-                Ok(m) if m.is_dir() => {
-                    self.warn(format!("{}: a folder, skipped", path.display()));
-                }
-                Ok(m) if m.len() > MAX_ENTRY_BYTES => self.warn(format!(
-                    "{}: {} bytes, over the {MAX_ENTRY_BYTES}-byte limit for a tape; skipped",
-                    path.display(),
-                    m.len()
-                )),
-                Ok(_) => match fs::read(&path) {
-                    Ok(bytes) => out.push(Entry { path, bytes }),
-                    Err(e) => self.warn(format!("cannot read {}: {e}; skipped", path.display())),
-                },
-                Err(e) => self.warn(format!("cannot read {}: {e}; skipped", path.display())),
+            match read_bounded(&path, MAX_ENTRY_BYTES) {
+                Ok(bytes) => out.push(Entry { path, bytes }),
+                Err(e) => self.warn(format!("{e}; skipped")),
             }
         }
         out
+    }
+
+    /// Adds the entries on disk that a rebuilt manifest does not know (strategy `unknown`).
+    fn relist_entries(&mut self) {
+        for folder in [Folder::Corpus, Folder::Regressions] {
+            let Ok(read) = fs::read_dir(self.folder(folder)) else {
+                continue;
+            };
+            for item in read.flatten() {
+                let name = item.file_name().to_string_lossy().into_owned();
+                let loadable = item
+                    .metadata()
+                    .is_ok_and(|m| m.is_file() && m.len() <= MAX_ENTRY_BYTES);
+                if !name.starts_with('.') && loadable {
+                    self.manifest
+                        .entries
+                        .entry(format!("{}/{name}", folder.name()))
+                        .or_insert_with(|| EntryMeta {
+                            strategy: "unknown".into(),
+                            ..EntryMeta::default()
+                        });
+                }
+            }
+        }
     }
 
     /// Saves a tape to a folder under its sha1 name (atomically), records `meta` in the
@@ -185,7 +228,15 @@ impl Corpus {
 
     fn write_manifest(&mut self) -> io::Result<()> {
         if let Some(bad) = self.bad_manifest.take() {
-            write_atomic(&self.root.join("MANIFEST.bad"), &bad)?;
+            // Keep every unreadable manifest: the first free MANIFEST.bad[.N].
+            let mut keep = self.root.join("MANIFEST.bad");
+            let mut n = 0;
+            while keep.exists() {
+                n += 1;
+                keep = self.root.join(format!("MANIFEST.bad.{n}"));
+            }
+            write_atomic(&keep, &bad)?;
+            self.relist_entries();
         }
         self.manifest.tape_encoding = ENCODING_VERSION;
         write_atomic(&self.root.join("MANIFEST"), &self.manifest.encode())

@@ -8,5 +8,5 @@ mod corpus;
 mod manifest;
 
 pub use atomic::write_atomic;
-pub use corpus::{Corpus, Entry, Folder, MAX_ENTRY_BYTES, sha1_name};
+pub use corpus::{Corpus, Entry, Folder, MAX_ENTRY_BYTES, read_bounded, sha1_name};
 pub use manifest::{EntryMeta, FORMAT_VERSION, MAGIC, Manifest, ManifestError};

@@ -206,7 +206,18 @@ impl Shrinker<'_> {
             if members.len() < 2 || self.exhausted() {
                 continue;
             }
-            let spans: Vec<_> = members.iter().map(|&k| self.best.spans[k]).collect();
+            let mut spans: Vec<_> = members.iter().map(|&k| self.best.spans[k]).collect();
+            // A collection's last element span is its terminator (a lone "no more" choice,
+            // index 0): it would always sort first and cut the collection short.
+            if let Some(last) = spans.last()
+                && last.len() == 1
+                && self.choices()[last.start].index == 0
+            {
+                spans.pop();
+            }
+            if spans.len() < 2 {
+                continue;
+            }
             if spans.windows(2).any(|w| w[0].end > w[1].start) {
                 continue;
             }

@@ -3,7 +3,7 @@
 use super::Args;
 use harnesses::{Target, find, property_for, targets};
 use std::path::{Path, PathBuf};
-use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAX_ENTRY_BYTES};
+use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAX_ENTRY_BYTES, read_bounded};
 use tapefuzz::engine::Config;
 use tapefuzz::explain::span_tree;
 use tapefuzz::property::{Explained, Property, Report, Test};
@@ -131,16 +131,7 @@ fn print_report(report: &Report) {
 }
 
 fn read_tape(path: &Path) -> Result<Vec<u8>, String> {
-    let meta =
-        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if meta.len() > MAX_ENTRY_BYTES {
-        return Err(format!(
-            "{}: {} bytes, over the {MAX_ENTRY_BYTES}-byte limit for a tape",
-            path.display(),
-            meta.len()
-        ));
-    }
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    read_bounded(path, MAX_ENTRY_BYTES)
 }
 
 fn one_target_and_files(args: &Args, what: &str) -> Result<(Target, Vec<PathBuf>), String> {

@@ -17,7 +17,9 @@ commands:
 /// Runs the CLI; returns the exit status (0 pass, 1 a failure found) or a usage error.
 pub fn main(argv: &[String]) -> Result<i32, String> {
     let Some((cmd, rest)) = argv.split_first() else {
-        return Err("no command given (valid: list, run, replay, shrink, explain; see --help)".into());
+        return Err(
+            "no command given (valid: list, run, replay, shrink, explain; see --help)".into(),
+        );
     };
     let args = Args::parse(rest)?;
     match cmd.as_str() {
