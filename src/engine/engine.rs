@@ -149,6 +149,8 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
         };
         let bytes = encoding::encode(&shrunk.choices);
         // Without the timeout, does the shrunk tape still fail? If not, it is a timeout.
+        // (The timed wrapper borrows `test` until it is dropped.)
+        drop(timed);
         let timed_out = config.timeout.is_some() && !flaky && {
             let mut src = ReplaySource::of(&shrunk.choices);
             let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
