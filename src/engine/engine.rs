@@ -71,17 +71,17 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     };
 
     let mut found: Option<(Found, Recording)> = None;
-    if config.reuse {
-        if let Some(c) = corpus.as_deref_mut() {
-            'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
-                for entry in c.load(folder) {
-                    report.replayed += 1;
-                    let mut src = BytesSource::new(&entry.bytes);
-                    let (status, rec, _) = runner.call(&mut src, true);
-                    if status == Status::Interesting {
-                        found = Some((Found::Reuse(entry.path), rec));
-                        break 'reuse;
-                    }
+    if config.reuse
+        && let Some(c) = corpus.as_deref_mut()
+    {
+        'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
+            for entry in c.load(folder) {
+                report.replayed += 1;
+                let mut src = BytesSource::new(&entry.bytes);
+                let (status, rec, _) = runner.call(&mut src, true);
+                if status == Status::Interesting {
+                    found = Some((Found::Reuse(entry.path), rec));
+                    break 'reuse;
                 }
             }
         }
@@ -97,7 +97,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
         let mut last_progress = Instant::now();
         let mut i = 0u64;
         while i < config.tests {
-            if i % 64 == 0 {
+            if i.is_multiple_of(64) {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
@@ -167,17 +167,17 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
             flaky,
             timed_out,
         };
-        if config.save {
-            if let Some(c) = corpus {
-                let meta = EntryMeta {
-                    strategy: "random".into(),
-                    status: "interesting".into(),
-                    ..EntryMeta::default()
-                };
-                match c.save(Folder::Regressions, &failure.bytes, meta) {
-                    Ok(p) => failure.saved = Some(p),
-                    Err(e) => failure.save_error = Some(e.to_string()),
-                }
+        if config.save
+            && let Some(c) = corpus
+        {
+            let meta = EntryMeta {
+                strategy: "random".into(),
+                status: "interesting".into(),
+                ..EntryMeta::default()
+            };
+            match c.save(Folder::Regressions, &failure.bytes, meta) {
+                Ok(p) => failure.saved = Some(p),
+                Err(e) => failure.save_error = Some(e.to_string()),
             }
         }
         report.failure = Some(failure);

@@ -243,10 +243,10 @@ impl<'s> Tape<'s> {
             return;
         }
         self.path = self.stack.last().map_or(ROOT_PATH, |s| s.path);
-        if self.recording {
-            if let Some(i) = self.open.pop() {
-                self.spans[i].end = self.drawn;
-            }
+        if self.recording
+            && let Some(i) = self.open.pop()
+        {
+            self.spans[i].end = self.drawn;
         }
     }
 
