@@ -150,3 +150,20 @@ fn assume_rejects_instead_of_failing() {
     assert!(r.passed());
     assert!(r.run.invalid > 100 && r.run.valid > 100);
 }
+
+#[test]
+fn unique_valid_counts_distinct_trees() {
+    // BST tapes and trees correspond one to one, so distinct fingerprints must equal
+    // distinct trees.
+    use std::collections::HashSet;
+    use tapefuzz::tape::{RandomSource, Rng};
+    let g = bst::tree_gen();
+    let (mut trees, mut prints) = (HashSet::new(), HashSet::new());
+    for i in 0..20_000 {
+        let mut src = RandomSource::new(Rng::derive(9, i));
+        let mut tape = Tape::new(&mut src, false);
+        trees.insert(g.generate(&mut tape).unwrap());
+        prints.insert(tape.fingerprint());
+    }
+    assert_eq!(prints.len(), trees.len());
+}

@@ -5,16 +5,15 @@ use super::{
     Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span,
 };
 
-/// The fingerprint's contribution of `index` drawn at position `pos`: each term goes through a
-/// full 64-bit mixer (SplitMix64's finaliser), so sums of terms do not collide on small
-/// indices, and only the final add sits on the serial chain.
+/// One step of the fingerprint: FxHash's rotate-xor-multiply over the indices drawn, from a
+/// non-zero start (so leading zeros count); [`Tape::fingerprint`] mixes in the length.
 #[inline(always)]
-fn print_term(pos: usize, index: u64) -> u64 {
-    let mut z = index ^ (pos as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+fn print_step(fp: u64, index: u64) -> u64 {
+    (fp.rotate_left(5) ^ index).wrapping_mul(0x51_7cc1_b727_220a_95)
 }
+
+/// The fingerprint of an empty tape.
+const PRINT_START: u64 = 0x2545_f491_4f6c_dd1d;
 
 /// Where a tape's choices come from.
 enum Origin<'s> {
@@ -99,7 +98,7 @@ impl<'s> Tape<'s> {
             path: ROOT_PATH,
             drawn: 0,
             max_choices: DEFAULT_MAX_CHOICES,
-            fingerprint: 0,
+            fingerprint: PRINT_START,
             rejected_at: None,
             nodes: 0,
         }
@@ -128,7 +127,7 @@ impl<'s> Tape<'s> {
         }
         if let Origin::Fast(src) = &mut self.origin {
             let index = if max == 0 { 0 } else { src.pick(max, hint) };
-            self.fingerprint = self.fingerprint.wrapping_add(print_term(self.drawn, index));
+            self.fingerprint = print_step(self.fingerprint, index);
             self.drawn += 1;
             return Ok(index);
         }
@@ -176,7 +175,7 @@ impl<'s> Tape<'s> {
             return Err(Reject::Overrun);
         }
         if let Origin::Fast(_) = self.origin {
-            self.fingerprint = self.fingerprint.wrapping_add(print_term(self.drawn, index));
+            self.fingerprint = print_step(self.fingerprint, index);
             self.drawn += 1;
             return Ok(index);
         }
@@ -193,7 +192,7 @@ impl<'s> Tape<'s> {
 
     #[inline]
     fn note(&mut self, label: Label, point: PointId, max: u64, index: u64, forced: bool) {
-        self.fingerprint = self.fingerprint.wrapping_add(print_term(self.drawn, index));
+        self.fingerprint = print_step(self.fingerprint, index);
         self.drawn += 1;
         if self.recording {
             self.choices.push(Choice {
@@ -320,7 +319,7 @@ impl<'s> Tape<'s> {
             } else {
                 src.pick(1, Hint::Coin(p))
             };
-            fp = fp.wrapping_add(print_term(drawn, more));
+            fp = print_step(fp, more);
             drawn += 1;
             if more == 0 {
                 break Ok(());
@@ -329,7 +328,7 @@ impl<'s> Tape<'s> {
                 break Err(Reject::Overrun);
             }
             let index = if max == 0 { 0 } else { src.pick(max, hint) };
-            fp = fp.wrapping_add(print_term(drawn, index));
+            fp = print_step(fp, index);
             drawn += 1;
             each(index);
             count += 1;
