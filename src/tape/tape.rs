@@ -9,7 +9,7 @@ use super::{
 /// non-zero start (so leading zeros count); [`Tape::fingerprint`] mixes in the length.
 #[inline(always)]
 fn print_step(fp: u64, index: u64) -> u64 {
-    (fp.rotate_left(5) ^ index).wrapping_mul(0x51_7cc1_b727_220a_95)
+    (fp.rotate_left(5) ^ index).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
 /// The fingerprint of an empty tape.
