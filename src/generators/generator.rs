@@ -26,10 +26,7 @@ pub trait Gen {
     where
         Self: Sized,
     {
-        size.repeat(tape, |t| {
-            out.push(self.generate(t)?);
-            Ok(true)
-        })
+        size.fill(self, tape, out)
     }
 }
 

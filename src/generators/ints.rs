@@ -154,10 +154,7 @@ impl<T: Int> Gen for Ints<T> {
                 return r;
             }
         }
-        size.repeat(tape, |t| {
-            out.push(self.generate(t)?);
-            Ok(true)
-        })
+        size.fill(self, tape, out)
     }
 }
 

@@ -93,6 +93,22 @@ impl SizeRange {
     }
 }
 
+impl SizeRange {
+    /// Fills `out` with elements of `element`, one `generate` per element (the general path
+    /// of [`super::Gen::fill_vec`]).
+    pub(crate) fn fill<G: super::Gen>(
+        &self,
+        element: &G,
+        tape: &mut Tape<'_>,
+        out: &mut Vec<G::Value>,
+    ) -> Result<(), Reject> {
+        self.repeat(tape, |t| {
+            out.push(element.generate(t)?);
+            Ok(true)
+        })
+    }
+}
+
 impl From<RangeInclusive<usize>> for SizeRange {
     fn from(r: RangeInclusive<usize>) -> SizeRange {
         SizeRange::new(*r.start(), *r.end())

@@ -49,18 +49,13 @@ impl Rng {
     }
 }
 
-/// SplitMix64 finaliser: derives independent per-test seeds from a run seed.
-#[inline]
-pub fn split(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add(i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 impl Rng {
-    /// The seed of test `i` of a run with seed `seed`.
+    /// The seed of test `i` of a run with seed `seed` (SplitMix64's finaliser: independent
+    /// per-test seeds from one run seed).
     pub fn derive(seed: u64, i: u64) -> u64 {
-        split(seed, i)
+        let mut z = seed.wrapping_add(i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
 }
