@@ -10,12 +10,13 @@ use crate::tape::{Reject, Tape};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::Hash;
 
-/// Room for the elements a random source aims for, so most values never reallocate.
+/// Room for twice the elements a random source aims for: lengths are geometric, so about a
+/// third of them pass the average, and one allocation is cheaper than a reallocation.
 fn expected_len(size: &SizeRange) -> usize {
-    (size.average.ceil() as usize)
+    ((2.0 * size.average) as usize)
         .max(size.min)
         .min(size.max)
-        .min(1 << 16)
+        .min(1 << 12)
 }
 
 macro_rules! collection {

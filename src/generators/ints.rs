@@ -142,15 +142,17 @@ impl<T: Int> Gen for Ints<T> {
     ) -> Result<(), Reject> {
         let span = self.hi - self.lo;
         if span <= u64::MAX as u128 {
-            let each = |i: u64| out.push(self.value_at(i as u128));
-            if let Some(r) = tape.fast_repeat(
-                size.min,
-                size.max,
-                size.p_more(),
-                span as u64,
-                Hint::Int,
-                each,
-            ) {
+            let (min, max, p) = (size.min, size.max, size.p_more());
+            // The common ascending case (ranges from 0 up) without a branch per element.
+            let lo = self.lo;
+            let fast = if self.ascending {
+                let each = |i: u64| out.push(T::from_key(lo + i as u128));
+                tape.fast_repeat(min, max, p, span as u64, Hint::Int, each)
+            } else {
+                let each = |i: u64| out.push(self.value_at(i as u128));
+                tape.fast_repeat(min, max, p, span as u64, Hint::Int, each)
+            };
+            if let Some(r) = fast {
                 return r;
             }
         }

@@ -46,15 +46,64 @@ impl RandomSource {
     #[inline(always)]
     pub fn pick(&mut self, max: u64, hint: Hint) -> u64 {
         match hint {
-            // 32-bit resolution is plenty for a coin's probability.
-            Hint::Coin(p) => ((self.bits(32) as f64) < p * 4_294_967_296.0) as u64,
-            Hint::Int if max > 255 => match self.bits(5) {
-                0 => max - self.bits(2) % 3,
-                1..=8 => self.bits(8),
-                _ => self.rng.below_or_eq(max),
-            },
+            Hint::Coin(p) => self.coin(coin_threshold(p)),
+            Hint::Int if max > 255 => self.int(max),
             _ => self.rng.below_or_eq(max),
         }
+    }
+
+    /// A coin: 1 when 32 random bits fall below `threshold` (see [`coin_threshold`]).
+    #[inline(always)]
+    pub fn coin(&mut self, threshold: u64) -> u64 {
+        (self.bits(32) < threshold) as u64
+    }
+
+    /// An integer-like index in `0..=max` (`max > 255`): uniform, except that 8 draws in 32
+    /// keep only the low byte (an index below 256) and 1 in 32 is one of the three largest.
+    /// The small and large cases reuse bits of the uniform draw and the choice between them
+    /// is a select, not a branch: the bias is what finds edge-case bugs, and this keeps its
+    /// cost to 5 pooled bits.
+    #[inline(always)]
+    pub fn int(&mut self, max: u64) -> u64 {
+        let r = self.rng.below_or_eq(max);
+        let kind = self.bits(5);
+        Self::bias(r, kind, max)
+    }
+
+    /// The biased integer index from a uniform `r` in `0..=max` and 5 random bits `kind`.
+    #[inline(always)]
+    pub(crate) fn bias(r: u64, kind: u64, max: u64) -> u64 {
+        let low2 = r & 3;
+        let end = max - (low2 - 3 * (low2 == 3) as u64);
+        let v = if kind > 8 { r } else { r & 0xff };
+        if kind == 0 { end } else { v }
+    }
+
+    /// Random bits left in the pool.
+    #[inline(always)]
+    pub(crate) fn pool_bits(&self) -> u32 {
+        self.pool_bits
+    }
+
+    /// Sets the pool to the low `bits` bits of `pool` (the rest must be zero).
+    #[inline(always)]
+    pub(crate) fn set_pool(&mut self, pool: u64, bits: u32) {
+        self.pool = pool;
+        self.pool_bits = bits;
+    }
+}
+
+/// The 32-bit threshold below which a coin with probability `p` comes up 1: exactly
+/// `ceil(p · 2³²)`, clamped to `0..=2³²`.
+#[inline(always)]
+pub fn coin_threshold(p: f64) -> u64 {
+    let t = (p * 4_294_967_296.0).ceil();
+    if t >= 4_294_967_296.0 {
+        1 << 32
+    } else if t > 0.0 {
+        t as u64
+    } else {
+        0
     }
 }
 

@@ -1,19 +1,23 @@
 //! The tape: what a generator draws from, and the record of what it drew.
 
 use super::label::mix;
+use super::random_source::coin_threshold;
 use super::{
     Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span,
 };
 
 /// One step of the fingerprint: FxHash's rotate-xor-multiply over the indices drawn, from a
-/// non-zero start (so leading zeros count); [`Tape::fingerprint`] mixes in the length.
+/// non-zero start (so leading zeros count). Draws alternate between two such lanes (even and
+/// odd positions), which halves the serial multiply chain of a long tape — the chain, not
+/// the arithmetic, is what costs on the hot path; [`Tape::fingerprint`] joins the lanes and
+/// mixes in the length.
 #[inline(always)]
 fn print_step(fp: u64, index: u64) -> u64 {
     (fp.rotate_left(5) ^ index).wrapping_mul(0x517c_c1b7_2722_0a95)
 }
 
-/// The fingerprint of an empty tape.
-const PRINT_START: u64 = 0x2545_f491_4f6c_dd1d;
+/// The fingerprint lanes of an empty tape.
+const PRINT_START: [u64; 2] = [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15];
 
 /// Where a tape's choices come from.
 enum Origin<'s> {
@@ -73,7 +77,8 @@ pub struct Tape<'s> {
     path: u64,
     drawn: usize,
     max_choices: usize,
-    fingerprint: u64,
+    /// Fingerprint lanes: even and odd draw positions.
+    prints: [u64; 2],
     rejected_at: Option<usize>,
     nodes: usize,
 }
@@ -98,7 +103,7 @@ impl<'s> Tape<'s> {
             path: ROOT_PATH,
             drawn: 0,
             max_choices: DEFAULT_MAX_CHOICES,
-            fingerprint: PRINT_START,
+            prints: PRINT_START,
             rejected_at: None,
             nodes: 0,
         }
@@ -127,8 +132,7 @@ impl<'s> Tape<'s> {
         }
         if let Origin::Fast(src) = &mut self.origin {
             let index = if max == 0 { 0 } else { src.pick(max, hint) };
-            self.fingerprint = print_step(self.fingerprint, index);
-            self.drawn += 1;
+            self.count_draw(index);
             return Ok(index);
         }
         self.draw_with_context(label, max, hint)
@@ -175,8 +179,7 @@ impl<'s> Tape<'s> {
             return Err(Reject::Overrun);
         }
         if let Origin::Fast(_) = self.origin {
-            self.fingerprint = print_step(self.fingerprint, index);
-            self.drawn += 1;
+            self.count_draw(index);
             return Ok(index);
         }
         let point = PointId(mix(self.path, label.hash()));
@@ -190,10 +193,17 @@ impl<'s> Tape<'s> {
         self.force(label, 1, value as u64).map(|_| value)
     }
 
+    /// Counts a draw and adds it to its fingerprint lane.
+    #[inline(always)]
+    fn count_draw(&mut self, index: u64) {
+        let lane = &mut self.prints[self.drawn & 1];
+        *lane = print_step(*lane, index);
+        self.drawn += 1;
+    }
+
     #[inline]
     fn note(&mut self, label: Label, point: PointId, max: u64, index: u64, forced: bool) {
-        self.fingerprint = print_step(self.fingerprint, index);
-        self.drawn += 1;
+        self.count_draw(index);
         if self.recording {
             self.choices.push(Choice {
                 point,
@@ -306,35 +316,82 @@ impl<'s> Tape<'s> {
         // A local copy keeps the generator state in registers for the loop.
         let mut local = (**shared).clone();
         let src = &mut local;
-        let (mut drawn, mut fp, budget) = (self.drawn, self.fingerprint, self.max_choices);
+        let threshold = coin_threshold(p);
+        let room = self.max_choices.saturating_sub(self.drawn);
+        // Element `count` draws its coin at `2 * count` and its index at `2 * count + 1`;
+        // below `bound`, both fit in the budget and the coin is not forced false.
+        let bound = max_len.min(room / 2);
+        // Coins land in one fingerprint lane and indices in the other, fixed by the parity of
+        // the first position.
+        let odd = self.drawn & 1;
+        let (mut coins, mut indices) = (self.prints[odd], self.prints[odd ^ 1]);
+        let biased = max > 255 && hint == Hint::Int;
         let mut count = 0;
-        let result = loop {
-            if drawn >= budget {
-                break Err(Reject::Overrun);
+        let mut ended = false;
+        while count < bound {
+            if biased && count >= min && src.pool_bits() < 32 {
+                // Steady state of coin-then-integer pairs: each coin finds the pool short and
+                // takes a fresh word, whose next 5 bits are the integer's bias bits — the same
+                // draws as `coin` and `int` make, without the pool bookkeeping.
+                let rng = src.rng();
+                let (word, left) = loop {
+                    let w = rng.next_u64();
+                    let more = ((w & 0xffff_ffff) < threshold) as u64;
+                    coins = print_step(coins, more);
+                    if more == 0 {
+                        ended = true;
+                        break (w >> 32, 32);
+                    }
+                    let index = RandomSource::bias(rng.below_or_eq(max), (w >> 32) & 31, max);
+                    indices = print_step(indices, index);
+                    each(index);
+                    count += 1;
+                    if count >= bound {
+                        break (w >> 37, 27);
+                    }
+                };
+                src.set_pool(word, left);
+                break;
             }
+            let more = if count < min { 1 } else { src.coin(threshold) };
+            coins = print_step(coins, more);
+            if more == 0 {
+                ended = true;
+                break;
+            }
+            let index = match hint {
+                _ if max == 0 => 0,
+                Hint::Int if max > 255 => src.int(max),
+                _ => src.pick(max, hint),
+            };
+            indices = print_step(indices, index);
+            each(index);
+            count += 1;
+        }
+        let (result, used) = if ended {
+            (Ok(()), 2 * count + 1)
+        } else if 2 * count >= room {
+            (Err(Reject::Overrun), 2 * count)
+        } else {
+            // At the bound: the coin is forced false (`max_len`), or its index would overrun.
             let more = if count < min {
                 1
             } else if count >= max_len {
                 0
             } else {
-                src.pick(1, Hint::Coin(p))
+                src.coin(threshold)
             };
-            fp = print_step(fp, more);
-            drawn += 1;
-            if more == 0 {
-                break Ok(());
-            }
-            if drawn >= budget {
-                break Err(Reject::Overrun);
-            }
-            let index = if max == 0 { 0 } else { src.pick(max, hint) };
-            fp = print_step(fp, index);
-            drawn += 1;
-            each(index);
-            count += 1;
+            coins = print_step(coins, more);
+            let result = if more == 0 {
+                Ok(())
+            } else {
+                Err(Reject::Overrun)
+            };
+            (result, 2 * count + 1)
         };
-        self.drawn = drawn;
-        self.fingerprint = fp;
+        self.drawn += used;
+        self.prints[odd] = coins;
+        self.prints[odd ^ 1] = indices;
         if let Origin::Fast(shared) = &mut self.origin {
             **shared = local;
         }
@@ -382,7 +439,7 @@ impl<'s> Tape<'s> {
 
     /// A hash of every index drawn so far: equal tapes give equal fingerprints.
     pub fn fingerprint(&self) -> u64 {
-        mix(self.fingerprint, self.drawn as u64)
+        mix(print_step(self.prints[0], self.prints[1]), self.drawn as u64)
     }
 
     /// Whether this tape keeps choices and spans.
