@@ -189,7 +189,9 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
     // vector (which see the pool it leaves), small unbiased ranges and the budget's edges.
     let widen = |v: Vec<u64>| v.into_iter().map(|e| e as i64).collect::<Vec<i64>>();
     let gens: Vec<Boxed<(Vec<i64>, u32)>> = vec![
-        vecs(ints::<i64>(-300..=300), 0..=40).map(|v| (v, 0)).boxed(),
+        vecs(ints::<i64>(-300..=300), 0..=40)
+            .map(|v| (v, 0))
+            .boxed(),
         vecs(ints::<i64>(..), 3..=7).map(|v| (v, 0)).boxed(),
         vecs(ints::<i64>(5..=5), 0..=9).map(|v| (v, 0)).boxed(),
         vecs(ints::<u64>(..), 0..=100)
@@ -199,13 +201,21 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
         (bools(), vecs(ints::<u64>(..), 2..=30), ints::<u32>(..))
             .map(move |(_, v, x)| (widen(v), x))
             .boxed(),
-        (vecs(ints::<u16>(..), 0..=5), vecs(ints::<i64>(..), 0..=50), ints::<u32>(..))
+        (
+            vecs(ints::<u16>(..), 0..=5),
+            vecs(ints::<i64>(..), 0..=50),
+            ints::<u32>(..),
+        )
             .map(|(a, b, x)| (b, x ^ a.len() as u32))
             .boxed(),
         vecs(ints::<u8>(..), 0..=20)
             .map(|v| (v.into_iter().map(i64::from).collect(), 1))
             .boxed(),
-        (vecs(ints::<u64>(..), 0..=8).average(100.0), ints::<u32>(..), bools())
+        (
+            vecs(ints::<u64>(..), 0..=8).average(100.0),
+            ints::<u32>(..),
+            bools(),
+        )
             .map(move |(v, x, b)| (widen(v), x ^ b as u32))
             .boxed(),
     ];

@@ -12,6 +12,7 @@ use std::hash::Hash;
 
 /// Room for twice the elements a random source aims for: lengths are geometric, so about a
 /// third of them pass the average, and one allocation is cheaper than a reallocation.
+#[inline]
 fn expected_len(size: &SizeRange) -> usize {
     ((2.0 * size.average) as usize)
         .max(size.min)

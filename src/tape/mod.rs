@@ -33,7 +33,7 @@ pub use bytes_source::BytesSource;
 pub use choice::Choice;
 pub use encoding::ENCODING_VERSION;
 pub use label::{Label, PointId};
-pub use random_source::RandomSource;
+pub use random_source::{RandomSource, coin_threshold};
 pub use replay_source::{Fallback, ReplaySource};
 pub use rng::Rng;
 pub use source::{DrawContext, Hint, OpenSpan, Source};

@@ -16,6 +16,7 @@ pub struct RandomSource {
 
 impl RandomSource {
     /// A source for `seed`: the same seed gives the same choices.
+    #[inline]
     pub fn new(seed: u64) -> RandomSource {
         RandomSource {
             rng: Rng::new(seed),
@@ -70,12 +71,22 @@ impl RandomSource {
         Self::bias(r, kind, max)
     }
 
-    /// The biased integer index from a uniform `r` in `0..=max` and 5 random bits `kind`.
+    /// The biased integer index from a uniform `r` in `0..=max` and 5 random bits `kind`:
+    /// kind 0 takes one of the three largest (the largest half the time), kinds 1..=8 keep
+    /// the low byte of `r`, the rest keep `r`.
     #[inline(always)]
     pub(crate) fn bias(r: u64, kind: u64, max: u64) -> u64 {
-        let low2 = r & 3;
-        let end = max - (low2 - 3 * (low2 == 3) as u64);
-        let v = if kind > 8 { r } else { r & 0xff };
+        const KEEP: [u64; 32] = {
+            let mut t = [u64::MAX; 32];
+            let mut k = 1;
+            while k <= 8 {
+                t[k] = 0xff;
+                k += 1;
+            }
+            t
+        };
+        let end = max - (((r & 3) * 3) >> 2);
+        let v = r & KEEP[(kind & 31) as usize];
         if kind == 0 { end } else { v }
     }
 
@@ -97,11 +108,13 @@ impl RandomSource {
 /// `ceil(p · 2³²)`, clamped to `0..=2³²`.
 #[inline(always)]
 pub fn coin_threshold(p: f64) -> u64 {
-    let t = (p * 4_294_967_296.0).ceil();
+    let t = p * 4_294_967_296.0;
     if t >= 4_294_967_296.0 {
         1 << 32
     } else if t > 0.0 {
-        t as u64
+        // `ceil` without the libm call (no SSE4.1 in the baseline target).
+        let floor = t as u64;
+        floor + ((floor as f64) < t) as u64
     } else {
         0
     }
@@ -117,5 +130,38 @@ impl Source for RandomSource {
     }
     fn is_random(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coin_threshold_is_the_ceiling() {
+        let mut rng = Rng::new(9);
+        let mut ps = vec![0.0, 1.0, 0.5, 1e-12, 1.0 - 1e-12, -1.0, 2.0, 50.0 / 51.0];
+        ps.extend((0..10_000).map(|_| rng.next_u64() as f64 / u64::MAX as f64));
+        for p in ps {
+            let want = (p * 4_294_967_296.0).ceil().clamp(0.0, 4_294_967_296.0) as u64;
+            assert_eq!(coin_threshold(p), want, "p = {p}");
+        }
+    }
+
+    #[test]
+    fn integer_bias_frequencies() {
+        // 8 in 32 below 256, 1 in 32 among the three largest, the rest uniform.
+        let mut src = RandomSource::new(4);
+        let max = u64::MAX;
+        let n = 320_000;
+        let (mut small, mut end) = (0, 0);
+        for _ in 0..n {
+            let v = src.int(max);
+            small += (v < 256) as u32;
+            end += (v >= max - 2) as u32;
+        }
+        let near = |x: u32, want: f64| (x as f64 / n as f64 - want).abs() < 0.005;
+        assert!(near(small, 8.0 / 32.0), "small {small}");
+        assert!(near(end, 1.0 / 32.0), "end {end}");
     }
 }

@@ -85,6 +85,7 @@ pub struct Tape<'s> {
 
 impl<'s> Tape<'s> {
     /// A tape over `source`; `record` says whether choices and spans are kept.
+    #[inline]
     pub fn new(source: &'s mut dyn Source, record: bool) -> Tape<'s> {
         let origin = if !record && source.is_random() {
             Origin::Fast(source.as_random().expect("is_random"))
@@ -439,7 +440,10 @@ impl<'s> Tape<'s> {
 
     /// A hash of every index drawn so far: equal tapes give equal fingerprints.
     pub fn fingerprint(&self) -> u64 {
-        mix(print_step(self.prints[0], self.prints[1]), self.drawn as u64)
+        mix(
+            print_step(self.prints[0], self.prints[1]),
+            self.drawn as u64,
+        )
     }
 
     /// Whether this tape keeps choices and spans.
