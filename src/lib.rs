@@ -13,7 +13,9 @@
 pub mod corpus;
 pub mod engine;
 pub mod explain;
+pub mod fuzz;
 pub mod generators;
+pub mod mutate;
 pub mod property;
 pub mod shrink;
 pub mod summary;

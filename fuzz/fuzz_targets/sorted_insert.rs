@@ -1,19 +1,5 @@
-//! `sorted_insert` through the tape (the libFuzzer issue adds the tapefuzz macro, the
-//! structure-aware mutator and one target per harness target).
+//! `sorted_insert` through the tape: libFuzzer mutates the tape's bytes and, through tapefuzz's custom
+//! mutator, its spans and choices. `TAPEFUZZ_BUG=<name>` plants a bug.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use tapefuzz::tape::{BytesSource, Status, Tape};
-
-fuzz_target!(|data: &[u8]| {
-    let target = harnesses::find("sorted_insert").expect("registered");
-    let bug = std::env::var("TAPEFUZZ_BUG").ok();
-    let test = target
-        .test(bug.as_deref())
-        .expect("TAPEFUZZ_BUG names a planted bug");
-    let mut src = BytesSource::new(data);
-    let mut tape = Tape::new(&mut src, false);
-    if test.run(&mut tape) == Status::Interesting {
-        panic!("sorted_insert failed");
-    }
-});
+tapefuzz::fuzz_target!(harnesses::fuzz_test("sorted_insert"));

@@ -3,8 +3,9 @@
 #![deny(missing_docs)]
 
 pub mod bst;
+pub mod expr;
 pub mod graph_sink;
 pub mod registry;
 pub mod sorted_insert;
 
-pub use registry::{Target, corpora_dir, find, property_for, targets};
+pub use registry::{Target, corpora_dir, find, fuzz_test, property_for, targets};

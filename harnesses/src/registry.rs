@@ -77,7 +77,27 @@ pub fn targets() -> Vec<Target> {
             bugs: &[("threshold5", "the property claims the distance is < 5")],
             build: crate::graph_sink::test,
         },
+        Target {
+            name: "expr_simplify",
+            description: "simplifying an arithmetic expression keeps its value",
+            bugs: &[("factor_swap", "a*b - a*c is factored as a*(c - b)")],
+            build: crate::expr::test,
+        },
     ]
+}
+
+/// The test behind a fuzz target: target `name` with the planted bug named by the
+/// environment variable `TAPEFUZZ_BUG` (read once, at start-up). An unknown target or bug
+/// stops the process with a one-line error and exit status 2.
+pub fn fuzz_test(name: &str) -> Box<dyn Test> {
+    let bug = std::env::var("TAPEFUZZ_BUG").ok().filter(|b| !b.is_empty());
+    match find(name).and_then(|t| t.test(bug.as_deref())) {
+        Ok(test) => test,
+        Err(e) => {
+            eprintln!("tapefuzz: TAPEFUZZ_BUG: {e}");
+            std::process::exit(2);
+        }
+    }
 }
 
 /// The target called `name`, or an error naming the valid ones.

@@ -27,6 +27,24 @@ pub trait Test {
 
     /// Runs one test case and also reports the value and the failure message.
     fn explain(&self, tape: &mut Tape<'_>) -> Explained;
+
+    /// Runs only the generator (to record a tape's structure without checking the property);
+    /// [`Status::Valid`] when it produced a value. Defaults to [`Test::run`].
+    fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
+        self.run(tape)
+    }
+}
+
+impl<T: Test + ?Sized> Test for Box<T> {
+    fn run(&self, tape: &mut Tape<'_>) -> Status {
+        (**self).run(tape)
+    }
+    fn explain(&self, tape: &mut Tape<'_>) -> Explained {
+        (**self).explain(tape)
+    }
+    fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
+        (**self).generate_only(tape)
+    }
 }
 
 /// See [`property`].
@@ -94,5 +112,14 @@ where
 
     fn explain(&self, tape: &mut Tape<'_>) -> Explained {
         self.go(tape, true)
+    }
+
+    fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
+        match catch(|| self.generator.generate(tape)) {
+            Ok(Ok(_)) => Status::Valid,
+            Ok(Err(reject)) => reject.status(),
+            Err(Caught::Rejected) => Status::Invalid,
+            Err(Caught::Panic(_)) => Status::Interesting,
+        }
     }
 }

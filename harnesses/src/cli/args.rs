@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// Parsed command-line options.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Args {
     pub positional: Vec<String>,
     pub all: bool,

@@ -240,33 +240,39 @@ pub fn replay(args: &Args) -> Result<i32, String> {
     Ok((summary.failures > 0) as i32)
 }
 
-/// `shrink`: shrinks a failing tape, prints the minimal value, saves it to `regressions/`.
-pub fn shrink(args: &Args) -> Result<i32, String> {
-    let OneTape {
-        target,
-        test,
-        file,
-        bytes,
-    } = target_and_one_tape(args, "shrink")?;
-    let p = property(&target, args)?;
-    let (e, start) = explain_bytes(test.as_ref(), &bytes);
+/// A failing tape shrunk on the tape and saved to `regressions/`.
+struct Imported {
+    value: String,
+    message: Option<String>,
+    saved: String,
+    from: usize,
+    to: usize,
+    calls: u64,
+}
+
+/// Shrinks `bytes` (a tape on which `test` fails) and saves the result to the target's
+/// `regressions/`, recording `strategy`; `None` when the property does not fail on it.
+fn shrink_and_save(
+    target: &Target,
+    test: &dyn Test,
+    bytes: &[u8],
+    strategy: &str,
+    args: &Args,
+) -> Result<Option<Imported>, String> {
+    let p = property(target, args)?;
+    let (e, start) = explain_bytes(test, bytes);
     if e.status != Status::Interesting {
-        eprintln!(
-            "{}: the property does not fail on this tape ({:?})",
-            file.display(),
-            e.status
-        );
-        return Ok(0);
+        return Ok(None);
     }
     let mut f = |t: &mut Tape<'_>| test.run(t);
     let shrunk = Shrinker::new(&mut f, start.clone(), p.config_ref().shrink).run();
     let out = encoding::encode(&shrunk.best.choices);
-    let (e, _) = explain_bytes(test.as_ref(), &out);
+    let (e, _) = explain_bytes(test, &out);
     let mut saved = String::new();
     if let Some(dir) = p.corpus_dir() {
         let mut corpus = Corpus::open(dir);
         let meta = EntryMeta {
-            strategy: "shrink".into(),
+            strategy: strategy.into(),
             status: "interesting".into(),
             ..EntryMeta::default()
         };
@@ -275,17 +281,109 @@ pub fn shrink(args: &Args) -> Result<i32, String> {
             Err(err) => return Err(format!("cannot save the shrunk tape: {err}")),
         }
     }
+    Ok(Some(Imported {
+        value: e.value.unwrap_or_else(|| "<no value>".into()),
+        message: e.message,
+        saved,
+        from: start.choices.len(),
+        to: shrunk.best.choices.len(),
+        calls: shrunk.calls,
+    }))
+}
+
+/// `shrink`: shrinks a failing tape, prints the minimal value, saves it to `regressions/`.
+pub fn shrink(args: &Args) -> Result<i32, String> {
+    let OneTape {
+        target,
+        test,
+        file,
+        bytes,
+    } = target_and_one_tape(args, "shrink")?;
+    let Some(i) = shrink_and_save(&target, test.as_ref(), &bytes, "shrink", args)? else {
+        eprintln!(
+            "{}: the property does not fail on this tape",
+            file.display()
+        );
+        return Ok(0);
+    };
     eprintln!(
-        "shrunk from {} to {} choices in {} calls; saved to {saved}",
-        start.choices.len(),
-        shrunk.best.choices.len(),
-        shrunk.calls
+        "shrunk from {} to {} choices in {} calls; saved to {}",
+        i.from, i.to, i.calls, i.saved
     );
-    if let Some(m) = &e.message {
+    if let Some(m) = &i.message {
         eprintln!("failure: {m}");
     }
-    println!("{}", e.value.as_deref().unwrap_or("<no value>"));
+    println!("{}", i.value);
     Ok(1)
+}
+
+/// `import`: shrinks crashes found by libFuzzer (tape files) with the tape shrinker and
+/// stores them in `regressions/`; one line per file on stderr, the JSON summary last.
+pub fn import(args: &Args) -> Result<i32, String> {
+    // The bug a fuzz run planted through the environment, unless --bug says otherwise.
+    let mut args = args.clone();
+    if args.bug.is_none() {
+        args.bug = std::env::var("TAPEFUZZ_BUG").ok().filter(|b| !b.is_empty());
+    }
+    let args = &args;
+    let (target, files) = one_target_and_files(args, "import")?;
+    if files.is_empty() {
+        return Err("import needs at least one FILE".into());
+    }
+    let test = target.test(args.bug.as_deref())?;
+    let tapes: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| read_tape(f))
+        .collect::<Result<_, _>>()?;
+    let started = std::time::Instant::now();
+    let mut summary = Summary {
+        target: target.name.into(),
+        strategy: "import".into(),
+        mode: "greybox".into(),
+        seed: 0,
+        tests: 0,
+        valid: 0,
+        unique_valid: 0,
+        failures: 0,
+        first_failure_test: None,
+        seconds: 0.0,
+        tests_per_second: 0.0,
+        best_utility: None,
+        shrunk: None,
+        corpus_added: 0,
+    };
+    for (file, bytes) in files.iter().zip(&tapes) {
+        summary.tests += 1;
+        match shrink_and_save(&target, test.as_ref(), bytes, "libfuzzer", args)? {
+            None => {
+                summary.valid += 1;
+                eprintln!(
+                    "{}: the property does not fail on this tape (not imported)",
+                    file.display()
+                );
+            }
+            Some(i) => {
+                summary.failures += 1;
+                summary.first_failure_test.get_or_insert(summary.tests);
+                eprintln!(
+                    "{}: {} bytes, {} → {} choices in {} calls: {}\n  failure: {}\n  saved to {}",
+                    file.display(),
+                    bytes.len(),
+                    i.from,
+                    i.to,
+                    i.calls,
+                    i.value,
+                    i.message.as_deref().unwrap_or("(none)"),
+                    i.saved
+                );
+                summary.shrunk.get_or_insert(i.value);
+            }
+        }
+    }
+    summary.unique_valid = summary.valid;
+    summary.seconds = started.elapsed().as_secs_f64();
+    println!("{}", summary.to_json());
+    Ok((summary.failures > 0) as i32)
 }
 
 /// `explain`: the value, its status, and the span tree with the choices under each span.

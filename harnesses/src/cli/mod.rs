@@ -12,13 +12,16 @@ commands:
       [--seed N] [--bug NAME] [--corpora DIR] [--jobs N]
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
   shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
-  explain <target> [--bug NAME] FILE     show the value and the choices behind each part";
+  import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
+  explain <target> [--bug NAME] FILE     show the value and the choices behind each part
+import's --bug defaults to $TAPEFUZZ_BUG, as in the fuzz targets.";
 
 /// Runs the CLI; returns the exit status (0 pass, 1 a failure found) or a usage error.
 pub fn main(argv: &[String]) -> Result<i32, String> {
     let Some((cmd, rest)) = argv.split_first() else {
         return Err(
-            "no command given (valid: list, run, replay, shrink, explain; see --help)".into(),
+            "no command given (valid: list, run, replay, shrink, import, explain; see --help)"
+                .into(),
         );
     };
     let args = Args::parse(rest)?;
@@ -27,13 +30,14 @@ pub fn main(argv: &[String]) -> Result<i32, String> {
         "run" => commands::run(&args),
         "replay" => commands::replay(&args),
         "shrink" => commands::shrink(&args),
+        "import" => commands::import(&args),
         "explain" => commands::explain(&args),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(0)
         }
         other => Err(format!(
-            "unknown command `{other}` (valid: list, run, replay, shrink, explain)"
+            "unknown command `{other}` (valid: list, run, replay, shrink, import, explain)"
         )),
     }
 }

@@ -1,0 +1,17 @@
+//! libFuzzer glue: run a [`Test`](crate::property::Test) on fuzzer input, and mutate that
+//! input on the tape.
+//!
+//! libFuzzer's input is a tape's byte encoding ([`crate::tape::encoding`]), so a fuzz target
+//! shares its corpus folder with every other strategy. [`fuzz_target!`](crate::fuzz_target)
+//! wraps `libfuzzer_sys::fuzz_target!`, `fuzz_mutator!` and `fuzz_crossover!` around the
+//! functions here; this crate itself does not link libFuzzer (the macros expand in the fuzz
+//! crate, which depends on `libfuzzer-sys`).
+//!
+//! **Mutation mix.** Of the mutator's calls, [`TAPE_SHARE`] in [`SHARE_OF`] apply one
+//! structure-aware tape operator ([`crate::mutate`]); the rest are libFuzzer's own byte
+//! mutations, which keep its comparison-guided and dictionary mutations available.
+
+mod glue;
+mod macros;
+
+pub use glue::{SHARE_OF, TAPE_SHARE, check, crossover, mutate, record};
