@@ -15,6 +15,7 @@ pub mod engine;
 pub mod explain;
 pub mod fuzz;
 pub mod generators;
+pub mod greybox;
 pub mod mutate;
 pub mod property;
 pub mod shrink;

@@ -34,6 +34,9 @@ pub struct Summary {
     pub shrunk: Option<String>,
     /// Entries added to `corpus/`.
     pub corpus_added: u64,
+    /// Coverage features reached (edge × hit-count bucket): greybox mode only, `null` in
+    /// the others.
+    pub features: Option<u64>,
 }
 
 impl Summary {

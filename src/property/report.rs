@@ -52,6 +52,7 @@ impl Report {
             best_utility: None,
             shrunk: self.value.clone(),
             corpus_added: 0,
+            features: None,
         }
     }
 }

@@ -1,0 +1,185 @@
+//! The greybox engine with a fake coverage source: counters the test bumps itself, so no
+//! instrumentation is needed.
+
+use tapefuzz::corpus::{Corpus, Folder};
+use tapefuzz::engine::{self, Config, Found};
+use tapefuzz::greybox::{self, Coverage, ManualCounters, Options};
+use tapefuzz::prelude::*;
+use tapefuzz::property::{Test, property};
+
+/// The bytes the staged bug wants, in order.
+const KEY: [u8; 4] = [0xC0, 0xFF, 0xEE, 0x42];
+
+/// A list of bytes; edge `k` is bumped when the first `k + 1` bytes match [`KEY`], and the
+/// property fails when all four do. Random lists match with probability about 2⁻³².
+fn staged(counters: &ManualCounters) -> impl Test + use<> {
+    let c = counters.clone();
+    property(vecs(ints::<u8>(..), 0..=8), move |v: Vec<u8>| {
+        let matched = v.iter().zip(KEY).take_while(|(a, b)| **a == *b).count();
+        for edge in 0..matched {
+            c.hit(edge);
+        }
+        ensure!(matched < KEY.len(), "unlocked by {v:?}");
+        Ok(())
+    })
+}
+
+fn config(seed: u64, tests: u64) -> Config {
+    Config {
+        tests,
+        seed: Some(seed),
+        ..Config::default()
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tapefuzz-greybox-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn coverage_feedback_finds_what_random_testing_does_not() {
+    let mut counters = ManualCounters::new(KEY.len());
+    let test = staged(&counters);
+    for seed in 1..=3 {
+        let report = greybox::run(
+            &test,
+            &mut counters,
+            &config(seed, 300_000),
+            &Options::default(),
+            None,
+        );
+        assert!(
+            !report.passed(),
+            "seed {seed}: not found in {:?}",
+            report.run
+        );
+        assert_eq!(report.value.as_deref(), Some("[192, 255, 238, 66]"));
+        assert_eq!(report.features, 3);
+        assert_eq!(
+            report.edges, 3,
+            "the last edge is reached only by the failure"
+        );
+        let n = report.first_failure_test().unwrap();
+        assert!(n < 300_000);
+        assert_eq!(
+            report.run.failure.as_ref().unwrap().found,
+            Found::Generate(n)
+        );
+        assert_eq!(
+            report.shrunk_bytes().unwrap(),
+            &[1, 0xC0, 1, 0xFF, 1, 0xEE, 1, 0x42]
+        );
+        let s = report.summary("staged");
+        assert_eq!(
+            (s.mode.as_str(), s.strategy.as_str()),
+            ("greybox", "greybox")
+        );
+        assert_eq!(s.features, Some(report.features));
+        assert_eq!(s.first_failure_test, Some(n));
+    }
+    // The same budget of random tests, through the blackbox engine.
+    let mut f = |t: &mut Tape<'_>| test.run(t);
+    let random = engine::run(&config(1, 300_000), None, &mut f);
+    assert!(random.failure.is_none());
+}
+
+#[test]
+fn same_seed_same_run() {
+    let mut counters = ManualCounters::new(KEY.len());
+    let test = staged(&counters);
+    let mut run = |seed| {
+        let r = greybox::run(
+            &test,
+            &mut counters,
+            &config(seed, 300_000),
+            &Options::default(),
+            None,
+        );
+        (r.first_failure_test(), r.run.valid, r.features, r.kept)
+    };
+    assert_eq!(run(7), run(7));
+}
+
+#[test]
+fn a_passing_run_counts_and_keeps_only_new_coverage() {
+    // Without the staged edges nothing is ever new after the first test case.
+    let mut counters = ManualCounters::new(1);
+    let c = counters.clone();
+    let test = property(vecs(ints::<u8>(..), 0..=8), move |_v: Vec<u8>| {
+        c.hit(0);
+    });
+    let r = greybox::run(
+        &test,
+        &mut counters,
+        &config(3, 2_000),
+        &Options::default(),
+        None,
+    );
+    assert!(r.passed());
+    assert_eq!(r.run.tests, 2_000);
+    assert_eq!(r.run.valid, 2_000);
+    assert!(r.run.unique_valid > 200, "{}", r.run.unique_valid);
+    assert_eq!((r.features, r.edges, r.kept), (1, 1, 1));
+    assert_eq!(r.first_failure_test(), None);
+    assert_eq!(counters.edges(), 1);
+}
+
+#[test]
+fn failures_are_saved_and_replayed_first() {
+    let dir = temp_dir("save");
+    let mut counters = ManualCounters::new(KEY.len());
+    let test = staged(&counters);
+    let mut corpus = Corpus::open(&dir);
+    let r = greybox::run(
+        &test,
+        &mut counters,
+        &config(2, 300_000),
+        &Options::default(),
+        Some(&mut corpus),
+    );
+    let saved = r.run.failure.as_ref().unwrap().saved.clone().unwrap();
+    assert!(saved.starts_with(dir.join("regressions")));
+    // Valid kept tapes (those that passed part of the key) went to corpus/.
+    assert!(r.corpus_added >= 1, "{}", r.corpus_added);
+    assert_eq!(
+        corpus.load(Folder::Corpus).len() as u64,
+        r.corpus_added,
+        "one file per saved tape"
+    );
+
+    // The next run fails on the saved tape before generating anything.
+    let mut corpus = Corpus::open(&dir);
+    let again = greybox::run(
+        &test,
+        &mut counters,
+        &config(9, 300_000),
+        &Options::default(),
+        Some(&mut corpus),
+    );
+    assert_eq!(
+        again.run.failure.as_ref().unwrap().found,
+        Found::Reuse(saved)
+    );
+    assert_eq!((again.run.tests, again.first_failure_test()), (0, Some(1)));
+
+    // A cap of 0 saves no corpus entry.
+    let dir = temp_dir("cap");
+    let mut corpus = Corpus::open(&dir);
+    let options = Options {
+        corpus_cap: 0,
+        ..Options::default()
+    };
+    let r = greybox::run(
+        &test,
+        &mut counters,
+        &config(2, 300_000),
+        &options,
+        Some(&mut corpus),
+    );
+    assert_eq!(r.corpus_added, 0);
+    assert!(corpus.load(Folder::Corpus).is_empty());
+    let _ = std::fs::remove_dir_all(temp_dir("save"));
+    let _ = std::fs::remove_dir_all(dir);
+}
