@@ -83,6 +83,15 @@ pub fn targets() -> Vec<Target> {
             bugs: &[("factor_swap", "a*b - a*c is factored as a*(c - b)")],
             build: crate::expr::test,
         },
+        Target {
+            name: "magic_chain",
+            description: "a packet handler behind a 4-record handshake accepts no more records than it got (greybox)",
+            bugs: &[(
+                "magic",
+                "after the handshake T, A, P, E the handler accepts one record too many",
+            )],
+            build: crate::magic::test,
+        },
     ]
 }
 

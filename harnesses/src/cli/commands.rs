@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAX_ENTRY_BYTES, read_bounded};
 use tapefuzz::engine::Config;
 use tapefuzz::explain::span_tree;
+use tapefuzz::greybox::{self, Sancov, counter_count};
 use tapefuzz::property::{Explained, Property, Report, Test};
 use tapefuzz::shrink::Shrinker;
 use tapefuzz::summary::Summary;
@@ -52,20 +53,25 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     Ok(p.config(config))
 }
 
-fn check_strategy(args: &Args) -> Result<(), String> {
-    match args.strategy.as_deref() {
-        None | Some("random") => {}
-        Some(s) => return Err(format!("unknown strategy `{s}` (valid: random)")),
-    }
-    match args.mode.as_deref() {
-        None | Some("blackbox") => Ok(()),
-        Some(m) => Err(format!("unknown mode `{m}` (valid: blackbox)")),
+/// Whether the run is in greybox mode (checked against the strategy).
+fn check_strategy(args: &Args) -> Result<bool, String> {
+    let greybox = match args.mode.as_deref() {
+        None | Some("blackbox") => false,
+        Some("greybox") => true,
+        Some(m) => return Err(format!("unknown mode `{m}` (valid: blackbox, greybox)")),
+    };
+    match (args.strategy.as_deref(), greybox) {
+        (None, _) | (Some("random"), false) | (Some("greybox"), true) => Ok(greybox),
+        (Some(s), false) => Err(format!("unknown strategy `{s}` (valid: random)")),
+        (Some(s), true) => Err(format!(
+            "unknown strategy `{s}` for --mode greybox (valid: greybox)"
+        )),
     }
 }
 
 /// `run`: reuse, generate, shrink, save for one target or all; one JSON line per target.
 pub fn run(args: &Args) -> Result<i32, String> {
-    check_strategy(args)?;
+    let greybox = check_strategy(args)?;
     let chosen: Vec<Target> = if args.all {
         no_positional(args, 0)?;
         if args.bug.is_some() {
@@ -83,6 +89,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
         .iter()
         .map(|t| property(t, args))
         .collect::<Result<_, _>>()?;
+    if greybox {
+        return run_greybox(args, &chosen, &props);
+    }
     let jobs = args.jobs.unwrap_or(1).min(chosen.len()).max(1);
     let bug = args.bug.clone();
     let run_one = |k: usize| -> (Summary, bool) {
@@ -122,6 +131,68 @@ pub fn run(args: &Args) -> Result<i32, String> {
     for (summary, passed) in &results {
         println!("{}", summary.to_json());
         failed |= !passed;
+    }
+    Ok(failed as i32)
+}
+
+/// `run --mode greybox`: the in-process coverage-guided loop over each chosen target in
+/// turn (the counters are global to the process, so one target at a time).
+fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32, String> {
+    if args.jobs.is_some_and(|j| j > 1) {
+        return Err("--mode greybox runs one target at a time (no --jobs)".into());
+    }
+    let Some(mut coverage) = Sancov::new() else {
+        return Err("this binary has no coverage counters: build it with scripts/greybox-build and run the binary it prints".into());
+    };
+    let mut summaries = Vec::new();
+    let mut failed = false;
+    for (target, p) in chosen.iter().zip(props) {
+        eprintln!(
+            "tapefuzz: running {} (greybox, {} counters)",
+            target.name,
+            counter_count()
+        );
+        let test = target.test(args.bug.as_deref())?;
+        let mut corpus = p.open_corpus();
+        let gb = greybox::run(
+            test.as_ref(),
+            &mut coverage,
+            p.config_ref(),
+            &greybox::Options::default(),
+            corpus.as_mut(),
+        );
+        let bug_flag = args
+            .bug
+            .as_deref()
+            .map(|b| format!(" --bug {b}"))
+            .unwrap_or_default();
+        let replay = gb.run.failure.as_ref().map(|f| {
+            let file = f
+                .saved
+                .as_ref()
+                .map_or_else(|| "FILE".to_string(), |path| path.display().to_string());
+            format!(
+                "cargo run --release -p harnesses -- replay {}{bug_flag} {file}",
+                target.name
+            )
+        });
+        let report = Report {
+            name: target.name.into(),
+            run: gb.run.clone(),
+            value: gb.value.clone(),
+            message: gb.message.clone(),
+            replay,
+        };
+        print_report(&report);
+        eprintln!(
+            "tapefuzz: greybox: {} features on {} edges, {} tapes kept, {} saved to corpus/",
+            gb.features, gb.edges, gb.kept, gb.corpus_added
+        );
+        failed |= !gb.passed();
+        summaries.push(gb.summary(target.name));
+    }
+    for s in &summaries {
+        println!("{}", s.to_json());
     }
     Ok(failed as i32)
 }
@@ -211,6 +282,7 @@ pub fn replay(args: &Args) -> Result<i32, String> {
         best_utility: None,
         shrunk: None,
         corpus_added: 0,
+        features: None,
     };
     for (file, bytes) in files.iter().zip(&tapes) {
         let (e, _) = explain_bytes(test.as_ref(), bytes);
@@ -351,6 +423,7 @@ pub fn import(args: &Args) -> Result<i32, String> {
         best_utility: None,
         shrunk: None,
         corpus_added: 0,
+        features: None,
     };
     for (file, bytes) in files.iter().zip(&tapes) {
         summary.tests += 1;

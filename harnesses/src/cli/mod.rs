@@ -8,8 +8,10 @@ pub use args::Args;
 const USAGE: &str = "usage: harnesses <command> [options]
 commands:
   list                                   targets, with their planted bugs
-  run <target|--all> [--strategy random] [--mode blackbox] [--tests N | --seconds S]
+  run <target|--all> [--strategy random] [--mode blackbox|greybox] [--tests N | --seconds S]
       [--seed N] [--bug NAME] [--corpora DIR] [--jobs N]
+      --mode greybox: coverage-guided, in-process (strategy greybox, one job); run the
+      binary that scripts/greybox-build prints
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
   shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
   import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
