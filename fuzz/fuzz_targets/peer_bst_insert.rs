@@ -44,6 +44,9 @@ fn bug() -> Option<Bug> {
 
 fuzz_target!(|input: (Node, u8)| -> Corpus {
     let t = tree(&input.0, 0);
+    if !bst::is_bst(&t) {
+        return Corpus::Reject;
+    }
     match bst::check(&t, input.1 % 11, bug()) {
         Ok(()) => Corpus::Keep,
         Err(Fail::Rejected) => Corpus::Reject,

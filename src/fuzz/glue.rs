@@ -4,6 +4,8 @@ use crate::mutate::{Mutator, Operator};
 use crate::property::Test;
 use crate::tape::{BytesSource, Recording, Rng, Status, Tape, encoding};
 use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 
 /// Calls out of [`SHARE_OF`] that mutate on the tape; the rest use libFuzzer's byte mutator.
 pub const TAPE_SHARE: u64 = 2;
@@ -17,9 +19,13 @@ pub const SHARE_OF: u64 = 3;
 /// When the property fails, with the value and the message, so that libFuzzer saves the input
 /// as a crash (`import` then shrinks it on the tape).
 pub fn check(test: &dyn Test, data: &[u8]) -> bool {
+    // Recorded, because libFuzzer's next mutation is usually of this very input: the
+    // mutator then finds its spans in the cache instead of running the generator again.
     let mut src = BytesSource::new(data);
-    let mut tape = Tape::new(&mut src, false);
-    match test.run(&mut tape) {
+    let mut tape = Tape::recording(&mut src);
+    let status = test.run(&mut tape);
+    remember(data, tape.finish());
+    match status {
         Status::Valid => true,
         Status::Invalid | Status::Overrun => false,
         Status::Interesting => {
@@ -42,19 +48,46 @@ pub fn record(test: &dyn Test, data: &[u8]) -> Recording {
     tape.finish()
 }
 
-thread_local! {
-    /// The last input recorded, and its recording: libFuzzer mutates the same input several
-    /// times in a row.
-    static LAST: RefCell<Option<(Vec<u8>, Recording)>> = const { RefCell::new(None) };
+/// Recordings of recent inputs: libFuzzer mutates the same input several times in a row and
+/// crosses over with the same corpus entries again and again, and recording is most of a
+/// mutation's cost.
+struct Recordings {
+    map: HashMap<Vec<u8>, Rc<Recording>>,
+    order: VecDeque<Vec<u8>>,
 }
 
-fn with_recording<R>(test: &dyn Test, data: &[u8], f: impl FnOnce(&Recording) -> R) -> R {
-    LAST.with(|last| {
-        let mut last = last.borrow_mut();
-        if last.as_ref().is_none_or(|(d, _)| d != data) {
-            *last = Some((data.to_vec(), record(test, data)));
+/// How many recordings [`Recordings`] keeps.
+const KEEP: usize = 1024;
+
+thread_local! {
+    static RECORDINGS: RefCell<Recordings> = RefCell::new(Recordings {
+        map: HashMap::new(),
+        order: VecDeque::new(),
+    });
+}
+
+/// The recording of `data`, from the cache when it is there.
+fn recording(test: &dyn Test, data: &[u8]) -> Rc<Recording> {
+    let cached = RECORDINGS.with(|r| r.borrow().map.get(data).cloned());
+    cached.unwrap_or_else(|| remember(data, record(test, data)))
+}
+
+/// Caches the recording of `data` (the oldest entry makes room).
+fn remember(data: &[u8], rec: Recording) -> Rc<Recording> {
+    RECORDINGS.with(|r| {
+        let mut r = r.borrow_mut();
+        if let Some(rec) = r.map.get(data) {
+            return Rc::clone(rec);
         }
-        f(&last.as_ref().expect("just set").1)
+        let rec = Rc::new(rec);
+        if r.order.len() >= KEEP
+            && let Some(old) = r.order.pop_front()
+        {
+            r.map.remove(&old);
+        }
+        r.order.push_back(data.to_vec());
+        r.map.insert(data.to_vec(), Rc::clone(&rec));
+        rec
     })
 }
 
@@ -74,11 +107,10 @@ pub fn mutate(
     if rng.below_or_eq(SHARE_OF - 1) >= TAPE_SHARE {
         return bytes(data, size, max_size);
     }
-    let edited = with_recording(test, &data[..size], |base| {
-        Mutator::default()
-            .mutate(base, None, &mut rng)
-            .map(|(_, c)| encoding::encode(&c))
-    });
+    let base = recording(test, &data[..size]);
+    let edited = Mutator::default()
+        .mutate(&base, None, &mut rng)
+        .map(|(_, c)| encoding::encode(&c));
     match edited {
         Some(out) if out.len() <= max_size && out[..] != data[..size] => {
             data[..out.len()].copy_from_slice(&out);
@@ -93,12 +125,10 @@ pub fn mutate(
 /// fits).
 pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
     let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x0063_726f_7373));
-    let donor = record(test, b);
-    let edited = with_recording(test, a, |base| {
-        Operator::SpliceSpan
-            .apply(base, Some(&donor), &mut rng)
-            .map(|c| encoding::encode(&c))
-    });
+    let (base, donor) = (recording(test, a), recording(test, b));
+    let edited = Operator::SpliceSpan
+        .apply(&base, Some(&donor), &mut rng)
+        .map(|c| encoding::encode(&c));
     match edited {
         Some(bytes) if bytes.len() <= out.len() => {
             out[..bytes.len()].copy_from_slice(&bytes);

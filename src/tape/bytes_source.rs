@@ -28,4 +28,7 @@ impl Source for BytesSource<'_> {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         read_index(self.bytes, &mut self.pos, ctx.max)
     }
+    fn needs_context(&self) -> bool {
+        false
+    }
 }

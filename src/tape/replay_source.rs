@@ -60,4 +60,7 @@ impl Source for ReplaySource {
             },
         }
     }
+    fn needs_context(&self) -> bool {
+        false
+    }
 }

@@ -60,6 +60,13 @@ pub trait Source {
     fn is_random(&self) -> bool {
         false
     }
+
+    /// Whether the source reads the draw context beyond `max` and `hint`. Sources that do not
+    /// (bytes, replay) say `false`, and a non-recording tape then skips choice-point ids and
+    /// spans for them, passing a context with an empty path and no choices.
+    fn needs_context(&self) -> bool {
+        true
+    }
 }
 
 impl<S: Source + ?Sized> Source for &mut S {
@@ -72,6 +79,9 @@ impl<S: Source + ?Sized> Source for &mut S {
     fn is_random(&self) -> bool {
         (**self).is_random()
     }
+    fn needs_context(&self) -> bool {
+        (**self).needs_context()
+    }
 }
 
 impl<S: Source + ?Sized> Source for Box<S> {
@@ -83,5 +93,8 @@ impl<S: Source + ?Sized> Source for Box<S> {
     }
     fn is_random(&self) -> bool {
         (**self).is_random()
+    }
+    fn needs_context(&self) -> bool {
+        (**self).needs_context()
     }
 }

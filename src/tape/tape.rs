@@ -23,6 +23,9 @@ const PRINT_START: [u64; 2] = [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15];
 enum Origin<'s> {
     /// A random source on a non-recording tape: drawn directly, no context.
     Fast(&'s mut RandomSource),
+    /// A source that ignores the draw context (bytes, replay) on a non-recording tape: drawn
+    /// without choice-point ids or spans.
+    Plain(&'s mut dyn Source),
     /// Any source, given the full draw context.
     Context(&'s mut dyn Source),
 }
@@ -89,6 +92,8 @@ impl<'s> Tape<'s> {
     pub fn new(source: &'s mut dyn Source, record: bool) -> Tape<'s> {
         let origin = if !record && source.is_random() {
             Origin::Fast(source.as_random().expect("is_random"))
+        } else if !record && !source.needs_context() {
+            Origin::Plain(source)
         } else {
             Origin::Context(source)
         };
@@ -136,6 +141,24 @@ impl<'s> Tape<'s> {
             self.count_draw(index);
             return Ok(index);
         }
+        if let Origin::Plain(src) = &mut self.origin {
+            let index = if max == 0 {
+                0
+            } else {
+                let ctx = DrawContext {
+                    point: PointId(0),
+                    label,
+                    max,
+                    hint,
+                    position: self.drawn,
+                    path: &[],
+                    choices: &[],
+                };
+                src.draw(&ctx).min(max)
+            };
+            self.count_draw(index);
+            return Ok(index);
+        }
         self.draw_with_context(label, max, hint)
     }
 
@@ -179,7 +202,7 @@ impl<'s> Tape<'s> {
         if self.drawn >= self.max_choices {
             return Err(Reject::Overrun);
         }
-        if let Origin::Fast(_) = self.origin {
+        if self.is_fast() {
             self.count_draw(index);
             return Ok(index);
         }
@@ -219,7 +242,7 @@ impl<'s> Tape<'s> {
     /// Opens a span; every choice until the matching [`Tape::end_span`] belongs to it.
     #[inline(always)]
     pub fn start_span(&mut self, label: Label) {
-        if let Origin::Fast(_) = self.origin {
+        if self.is_fast() {
             self.fast_depth += 1;
             return;
         }
@@ -245,7 +268,7 @@ impl<'s> Tape<'s> {
     /// Closes the innermost open span (does nothing when none is open).
     #[inline]
     pub fn end_span(&mut self) {
-        if let Origin::Fast(_) = self.origin {
+        if self.is_fast() {
             self.fast_depth = self.fast_depth.saturating_sub(1);
             return;
         }
@@ -268,7 +291,7 @@ impl<'s> Tape<'s> {
         label: Label,
         f: impl FnOnce(&mut Self) -> Result<T, Reject>,
     ) -> Result<T, Reject> {
-        if let Origin::Fast(_) = self.origin {
+        if self.is_fast() {
             return f(self);
         }
         let depth = self.stack.len();
@@ -281,7 +304,7 @@ impl<'s> Tape<'s> {
     /// Closes open spans until `depth` remain.
     #[inline(always)]
     pub fn close_to(&mut self, depth: usize) {
-        if let Origin::Fast(_) = self.origin {
+        if self.is_fast() {
             self.fast_depth = self.fast_depth.min(depth);
             return;
         }
@@ -399,17 +422,17 @@ impl<'s> Tape<'s> {
         Some(result)
     }
 
-    /// Whether this tape is on the fast path (non-recording, random source): spans and
-    /// choice-point ids are not tracked, only the draws themselves.
+    /// Whether this tape is on a fast path (non-recording, over a random source or one that
+    /// ignores the draw context): spans and choice-point ids are not tracked, only the draws.
     #[inline(always)]
     pub fn is_fast(&self) -> bool {
-        matches!(self.origin, Origin::Fast(_))
+        !matches!(self.origin, Origin::Context(_))
     }
 
     /// Number of open spans.
     pub fn depth(&self) -> usize {
         match self.origin {
-            Origin::Fast(_) => self.fast_depth,
+            Origin::Fast(_) | Origin::Plain(_) => self.fast_depth,
             Origin::Context(_) => self.stack.len(),
         }
     }
