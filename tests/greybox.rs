@@ -62,6 +62,7 @@ fn coverage_feedback_finds_what_random_testing_does_not() {
             "the last edge is reached only by the failure"
         );
         let n = report.first_failure_test().unwrap();
+        assert!(report.failure_seconds.unwrap() <= report.run.seconds);
         assert!(n < 300_000);
         assert_eq!(
             report.run.failure.as_ref().unwrap().found,

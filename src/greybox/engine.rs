@@ -188,7 +188,8 @@ pub fn run(
             .seconds
             .and_then(|s| crate::engine::seconds(s.max(0.0)))
             .and_then(|d| started.checked_add(d));
-        let every = Duration::from_secs_f64(options.progress_every.max(0.05));
+        let every =
+            Duration::try_from_secs_f64(options.progress_every.max(0.05)).unwrap_or(Duration::MAX);
         let mut last_progress = Instant::now();
         let mut rng = Rng::new(Rng::derive(seed, u64::MAX));
         let random_one_in = options.random_one_in.max(1);
@@ -270,6 +271,7 @@ pub fn run(
     report.kept = lp.queue.len() as u64;
 
     if let Some((where_found, original)) = found {
+        report.failure_seconds = Some(started.elapsed().as_secs_f64());
         shrink_and_save(
             &mut report,
             test,

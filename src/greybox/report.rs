@@ -18,6 +18,8 @@ pub struct GreyboxReport {
     pub kept: u64,
     /// Kept tapes saved to `corpus/`.
     pub corpus_added: u64,
+    /// Seconds from the start of the run to the failure, before shrinking and saving.
+    pub failure_seconds: Option<f64>,
     /// The shrunk failing value (Debug, from [`crate::property::Test::explain`]).
     pub value: Option<String>,
     /// The shrunk failure's message.

@@ -184,8 +184,12 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
             replay,
         };
         print_report(&report);
+        let found = gb
+            .failure_seconds
+            .map(|s| format!("; failure found after {s:.3}s"))
+            .unwrap_or_default();
         eprintln!(
-            "tapefuzz: greybox: {} features on {} edges, {} tapes kept, {} saved to corpus/",
+            "tapefuzz: greybox: {} features on {} edges, {} tapes kept, {} saved to corpus/{found}",
             gb.features, gb.edges, gb.kept, gb.corpus_added
         );
         failed |= !gb.passed();
