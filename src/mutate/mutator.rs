@@ -11,11 +11,11 @@ pub struct Mutator {
 }
 
 impl Default for Mutator {
-    /// Moves and span edits about equally often: `move_choice` 4, `randomize_span` 2, each
-    /// other operator 1 (`splice_span` only with a donor).
+    /// Moves and span edits about equally often: `move_choice` 4, `randomize_span` 2,
+    /// `copy_span` 2, each other operator 1 (`splice_span` only with a donor).
     fn default() -> Mutator {
         Mutator {
-            weights: [1, 1, 1, 4, 2, 1],
+            weights: [1, 1, 1, 4, 2, 1, 2],
         }
     }
 }

@@ -18,17 +18,21 @@ pub enum Operator {
     RandomizeSpan,
     /// Replaces a span with a span of the same label from another tape (crossover).
     SpliceSpan,
+    /// Overwrites a span with a copy of another span of the same label in the same tape
+    /// (equal subtrees, repeated fields: structure that byte mutations rarely build).
+    CopySpan,
 }
 
 impl Operator {
     /// Every operator, in a fixed order.
-    pub const ALL: [Operator; 6] = [
+    pub const ALL: [Operator; 7] = [
         Operator::DeleteSpan,
         Operator::DuplicateSpan,
         Operator::SwapSpans,
         Operator::MoveChoice,
         Operator::RandomizeSpan,
         Operator::SpliceSpan,
+        Operator::CopySpan,
     ];
 
     /// A short name, for statistics and logs.
@@ -40,6 +44,7 @@ impl Operator {
             Operator::MoveChoice => "move_choice",
             Operator::RandomizeSpan => "randomize_span",
             Operator::SpliceSpan => "splice_span",
+            Operator::CopySpan => "copy_span",
         }
     }
 
@@ -102,6 +107,21 @@ impl Operator {
                     }
                 }
                 Some(out)
+            }
+            Operator::CopySpan => {
+                let to = pick_span(base, rng)?;
+                let from: Vec<&Span> = base
+                    .spans
+                    .iter()
+                    .filter(|s| s.label == to.label && !s.is_empty())
+                    .filter(|s| (s.start, s.end) != (to.start, to.end))
+                    .filter(|s| s.end <= to.start || to.end <= s.start)
+                    .collect();
+                if from.is_empty() {
+                    return None;
+                }
+                let s = from[rng.below_or_eq(from.len() as u64 - 1) as usize];
+                Some(splice(c, to.start, to.end, &c[s.start..s.end]))
             }
             Operator::SpliceSpan => {
                 let donor = donor?;
@@ -210,6 +230,15 @@ mod tests {
             let m = idx(&Operator::MoveChoice.apply(&r, None, &mut rng).unwrap());
             assert!(m.iter().zip(0..).filter(|(a, b)| **a != *b).count() <= 1);
             assert!(m.iter().all(|&i| i <= 9));
+        }
+        for _ in 0..20 {
+            let c = idx(&Operator::CopySpan.apply(&r, None, &mut rng).unwrap());
+            assert_eq!(c.len(), 6);
+            assert!(c.chunks(2).all(|p| p[1] == p[0] + 1), "{c:?}");
+            assert!(
+                c[..2] == c[2..4] || c[2..4] == c[4..] || c[..2] == c[4..],
+                "{c:?}"
+            );
         }
         assert_eq!(Operator::SpliceSpan.apply(&r, None, &mut rng), None);
         let spliced = Operator::SpliceSpan.apply(&r, Some(&r), &mut rng).unwrap();
