@@ -225,8 +225,9 @@ pub fn run(
                     (o.status == Status::Interesting, lp.worth_keeping(o.status));
                 if interesting || keep {
                     // Values are a function of the per-test seed: re-run recording. The
-                    // novel features stay those of the first run (`execute` would overwrite
-                    // them with the re-run's, which are the same, so keep them aside).
+                    // features credited stay the first run's: a re-run may cover less (code
+                    // that runs once per process, such as a lazy initialisation, does not run
+                    // again), and those features were reached by this tape all the same.
                     let novel = std::mem::take(&mut lp.novel);
                     let mut src = RandomSource::new(test_seed);
                     let again = lp.execute(&mut src, true);
