@@ -45,8 +45,24 @@ fn graph_sink() {
 }
 
 #[test]
+fn expr_simplify() {
+    check("expr_simplify");
+}
+
+#[test]
+fn magic_chain() {
+    check("magic_chain");
+}
+
+#[test]
 fn every_target_has_a_test_here() {
-    let here = ["sorted_insert", "bst_insert", "graph_sink"];
+    let here = [
+        "sorted_insert",
+        "bst_insert",
+        "graph_sink",
+        "expr_simplify",
+        "magic_chain",
+    ];
     for t in targets() {
         assert!(here.contains(&t.name), "target {} has no #[test]", t.name);
     }
