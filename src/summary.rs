@@ -40,6 +40,27 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// A summary of nothing run yet: zero counts, every optional field `null`.
+    pub fn empty(target: &str, strategy: &str, mode: &str) -> Summary {
+        Summary {
+            target: target.into(),
+            strategy: strategy.into(),
+            mode: mode.into(),
+            seed: 0,
+            tests: 0,
+            valid: 0,
+            unique_valid: 0,
+            failures: 0,
+            first_failure_test: None,
+            seconds: 0.0,
+            tests_per_second: 0.0,
+            best_utility: None,
+            shrunk: None,
+            corpus_added: 0,
+            features: None,
+        }
+    }
+
     /// The summary as one line of JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("summary serializes")

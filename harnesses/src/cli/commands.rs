@@ -271,23 +271,7 @@ pub fn replay(args: &Args) -> Result<i32, String> {
         .map(|f| read_tape(f))
         .collect::<Result<_, _>>()?;
     let started = std::time::Instant::now();
-    let mut summary = Summary {
-        target: target.name.into(),
-        strategy: "replay".into(),
-        mode: "blackbox".into(),
-        seed: 0,
-        tests: 0,
-        valid: 0,
-        unique_valid: 0,
-        failures: 0,
-        first_failure_test: None,
-        seconds: 0.0,
-        tests_per_second: 0.0,
-        best_utility: None,
-        shrunk: None,
-        corpus_added: 0,
-        features: None,
-    };
+    let mut summary = Summary::empty(target.name, "replay", "blackbox");
     for (file, bytes) in files.iter().zip(&tapes) {
         let (e, _) = explain_bytes(test.as_ref(), bytes);
         summary.tests += 1;
@@ -412,23 +396,7 @@ pub fn import(args: &Args) -> Result<i32, String> {
         .map(|f| read_tape(f))
         .collect::<Result<_, _>>()?;
     let started = std::time::Instant::now();
-    let mut summary = Summary {
-        target: target.name.into(),
-        strategy: "import".into(),
-        mode: "greybox".into(),
-        seed: 0,
-        tests: 0,
-        valid: 0,
-        unique_valid: 0,
-        failures: 0,
-        first_failure_test: None,
-        seconds: 0.0,
-        tests_per_second: 0.0,
-        best_utility: None,
-        shrunk: None,
-        corpus_added: 0,
-        features: None,
-    };
+    let mut summary = Summary::empty(target.name, "import", "greybox");
     for (file, bytes) in files.iter().zip(&tapes) {
         summary.tests += 1;
         match shrink_and_save(&target, test.as_ref(), bytes, "libfuzzer", args)? {
