@@ -1,7 +1,7 @@
 //! The run loop.
 
 use super::{Config, Failure, Found, RunReport};
-use crate::corpus::{Corpus, EntryMeta, Folder};
+use crate::corpus::{Corpus, Folder};
 use crate::shrink::Shrinker;
 use crate::tape::{
     BytesSource, RandomSource, Recording, ReplaySource, Rng, Source, Status, Tape, encoding,
@@ -170,15 +170,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
         if config.save
             && let Some(c) = corpus
         {
-            let meta = EntryMeta {
-                strategy: "random".into(),
-                status: "interesting".into(),
-                ..EntryMeta::default()
-            };
-            match c.save(Folder::Regressions, &failure.bytes, meta) {
-                Ok(p) => failure.saved = Some(p),
-                Err(e) => failure.save_error = Some(e.to_string()),
-            }
+            failure.save(c, "random");
         }
         report.failure = Some(failure);
     }

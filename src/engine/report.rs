@@ -1,5 +1,6 @@
 //! What a run found.
 
+use crate::corpus::{Corpus, EntryMeta, Folder};
 use crate::tape::Recording;
 use std::path::PathBuf;
 
@@ -35,6 +36,22 @@ pub struct Failure {
     pub timed_out: bool,
 }
 
+impl Failure {
+    /// Saves the shrunk tape to `corpus`'s `regressions/`, noting `strategy` in the manifest;
+    /// records where it went ([`Failure::saved`]) or why it could not ([`Failure::save_error`]).
+    pub fn save(&mut self, corpus: &mut Corpus, strategy: &str) {
+        let meta = EntryMeta {
+            strategy: strategy.into(),
+            status: "interesting".into(),
+            ..EntryMeta::default()
+        };
+        match corpus.save(Folder::Regressions, &self.bytes, meta) {
+            Ok(p) => self.saved = Some(p),
+            Err(e) => self.save_error = Some(e.to_string()),
+        }
+    }
+}
+
 /// The counts and outcome of a run.
 #[derive(Clone, Debug, Default)]
 pub struct RunReport {
@@ -56,4 +73,14 @@ pub struct RunReport {
     pub seconds: f64,
     /// The failure, if one was found.
     pub failure: Option<Failure>,
+}
+
+impl RunReport {
+    /// The test case (1-based, replayed tapes first) that first failed.
+    pub fn first_failure_test(&self) -> Option<u64> {
+        self.failure.as_ref().map(|f| match f.found {
+            Found::Reuse(_) => self.replayed,
+            Found::Generate(n) => self.replayed + n,
+        })
+    }
 }

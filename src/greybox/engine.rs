@@ -338,15 +338,7 @@ fn shrink_and_save(
     if config.save
         && let Some(c) = corpus.as_deref_mut()
     {
-        let meta = EntryMeta {
-            strategy: "greybox".into(),
-            status: "interesting".into(),
-            ..EntryMeta::default()
-        };
-        match c.save(Folder::Regressions, &failure.bytes, meta) {
-            Ok(p) => failure.saved = Some(p),
-            Err(e) => failure.save_error = Some(e.to_string()),
-        }
+        failure.save(c, "greybox");
     }
     report.run.failure = Some(failure);
 }

@@ -1,6 +1,6 @@
 //! What a greybox run did and found.
 
-use crate::engine::{Found, RunReport};
+use crate::engine::RunReport;
 use crate::summary::Summary;
 
 /// A greybox run: the engine's counts and failure (the same [`RunReport`] a blackbox run
@@ -34,11 +34,7 @@ impl GreyboxReport {
 
     /// The test case (1-based, replayed tapes first) that first failed.
     pub fn first_failure_test(&self) -> Option<u64> {
-        let r = &self.run;
-        r.failure.as_ref().map(|f| match f.found {
-            Found::Reuse(_) => r.replayed,
-            Found::Generate(n) => r.replayed + n,
-        })
+        self.run.first_failure_test()
     }
 
     /// The shrunk failing tape's bytes.

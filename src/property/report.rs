@@ -28,10 +28,7 @@ impl Report {
     /// The JSON summary of the run (see the design page).
     pub fn summary(&self, strategy: &str, mode: &str) -> Summary {
         let r = &self.run;
-        let first_failure_test = r.failure.as_ref().map(|f| match f.found {
-            Found::Reuse(_) => r.replayed,
-            Found::Generate(n) => r.replayed + n,
-        });
+        let first_failure_test = r.first_failure_test();
         let tests = r.replayed + r.tests;
         Summary {
             target: self.name.clone(),
