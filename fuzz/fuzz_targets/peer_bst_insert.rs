@@ -42,7 +42,7 @@ fn bug() -> Option<Bug> {
     })
 }
 
-fuzz_target!(|input: (Node, u8)| -> Corpus {
+fuzz_target!(init: bug(), |input: (Node, u8)| -> Corpus {
     let t = tree(&input.0, 0);
     if !bst::is_bst(&t) {
         return Corpus::Reject;

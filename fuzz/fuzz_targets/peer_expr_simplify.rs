@@ -42,7 +42,7 @@ fn bug() -> Option<Bug> {
     })
 }
 
-fuzz_target!(|input: AExpr| {
+fuzz_target!(init: bug(), |input: AExpr| {
     let e = expr(&input, 0);
     if let Err(f) = expr::check(&e, bug()) {
         panic!("expr_simplify failed on {e:?}: {f:?}");

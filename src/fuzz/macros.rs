@@ -16,7 +16,9 @@ macro_rules! fuzz_target {
                 ::std::boxed::Box::new($make);
         }
 
-        ::libfuzzer_sys::fuzz_target!(|data: &[u8]| -> ::libfuzzer_sys::Corpus {
+        // Built at start-up, before libFuzzer runs any input: a test that cannot be built
+        // (an unknown planted bug, say) stops the run with its error and no crash file.
+        ::libfuzzer_sys::fuzz_target!(init: __TAPEFUZZ_TEST.with(|_| ()), |data: &[u8]| -> ::libfuzzer_sys::Corpus {
             if __TAPEFUZZ_TEST.with(|t| $crate::fuzz::check(&**t, data)) {
                 ::libfuzzer_sys::Corpus::Keep
             } else {
