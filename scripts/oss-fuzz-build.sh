@@ -29,6 +29,9 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 export RUSTC_WRAPPER="$ROOT/scripts/fuzz-rustc"
+# Cargo does not fingerprint the wrapper: this flag (which nothing reads) keeps these builds
+# apart from plain `cargo fuzz build` ones, which would otherwise be reused as they are.
+export RUSTFLAGS="${RUSTFLAGS:-} --cfg tapefuzz_fuzz_rustc"
 cargo "${TOOLCHAIN[@]}" fuzz build -O "${SAN[@]}"
 BIN="target/x86_64-unknown-linux-gnu/release"
 for t in $(cargo fuzz list); do

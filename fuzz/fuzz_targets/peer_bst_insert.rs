@@ -37,6 +37,7 @@ fn bug() -> Option<Bug> {
             Some("duplicate") => Some(Bug::Duplicate),
             Some("lose_right") => Some(Bug::LoseRight),
             Some("wrong_side") => Some(Bug::WrongSide),
+            Some("crowded") => Some(Bug::Crowded),
             _ => None,
         }
     })

@@ -100,6 +100,23 @@ pub enum Bug {
     LoseRight,
     /// Below the root, a larger key goes left when the right subtree is empty.
     WrongSide,
+    /// Inserting into a tree that already holds [`CROWDED`] keys or more drops its smallest
+    /// key (a size-triggered clean-up gone wrong): only large valid trees reach it.
+    Crowded,
+}
+
+/// Size at which [`Bug::Crowded`] strikes.
+pub const CROWDED: usize = 7;
+
+/// Removes the leftmost (smallest) node of `t`.
+fn drop_min(mut t: Box<Tree>) -> Option<Box<Tree>> {
+    match t.left.take() {
+        None => t.right.take(),
+        Some(l) => {
+            t.left = drop_min(l);
+            Some(t)
+        }
+    }
 }
 
 /// Inserts `k` into the BST `t`.
@@ -128,7 +145,19 @@ pub fn insert(t: Tree, k: u8, bug: Option<Bug>) -> Tree {
         }
         t
     }
-    *go(Some(Box::new(t)), k, bug, 0)
+    let crowded = bug == Some(Bug::Crowded) && keys(&t).len() >= CROWDED;
+    let out = go(Some(Box::new(t)), k, bug, 0);
+    if crowded {
+        return drop_min(out).map_or(
+            Tree {
+                value: k,
+                left: None,
+                right: None,
+            },
+            |t| *t,
+        );
+    }
+    *out
 }
 
 /// The property: for a valid BST (others are rejected), inserting keeps it a strict BST
@@ -152,6 +181,7 @@ pub fn test(bug: Option<&str>) -> Box<dyn Test> {
         Some("duplicate") => Some(Bug::Duplicate),
         Some("lose_right") => Some(Bug::LoseRight),
         Some("wrong_side") => Some(Bug::WrongSide),
+        Some("crowded") => Some(Bug::Crowded),
         _ => None,
     };
     Box::new(property(

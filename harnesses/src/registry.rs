@@ -68,6 +68,10 @@ pub fn targets() -> Vec<Target> {
                     "wrong_side",
                     "below the root, a larger key goes left when the right is empty",
                 ),
+                (
+                    "crowded",
+                    "inserting into a tree of 9 or more keys drops the smallest key",
+                ),
             ],
             build: crate::bst::test,
         },

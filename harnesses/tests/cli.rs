@@ -41,7 +41,7 @@ fn bad_input_gets_a_one_line_error_and_status_2() {
         ),
         (
             vec!["run", "bst_insert", "--bug", "nope"],
-            "(valid: duplicate, lose_right, wrong_side)",
+            "(valid: duplicate, lose_right, wrong_side, crowded)",
         ),
         (
             vec!["run", "bst_insert", "--frobnicate"],

@@ -167,3 +167,26 @@ fn unique_valid_counts_distinct_trees() {
     }
     assert_eq!(prints.len(), trees.len());
 }
+
+#[test]
+fn crowded_needs_a_tree_of_seven_keys() {
+    use bst::{Bug, Tree, check, insert};
+    // A valid BST holding the keys given, built by plain insertion.
+    let tree = |keys: &[u8]| {
+        let mut t = Tree {
+            value: keys[0],
+            left: None,
+            right: None,
+        };
+        for &k in &keys[1..] {
+            t = insert(t, k, None);
+        }
+        t
+    };
+    let six = tree(&[5, 2, 8, 1, 3, 9]);
+    let seven = tree(&[5, 2, 8, 1, 3, 9, 6]);
+    assert_eq!(bst::CROWDED, 7);
+    assert!(check(&six, 10, Some(Bug::Crowded)).is_ok());
+    assert!(check(&seven, 10, Some(Bug::Crowded)).is_err());
+    assert!(check(&seven, 10, None).is_ok());
+}

@@ -19,12 +19,20 @@ pub const SHARE_OF: u64 = 3;
 /// When the property fails, with the value and the message, so that libFuzzer saves the input
 /// as a crash (`import` then shrinks it on the tape).
 pub fn check(test: &dyn Test, data: &[u8]) -> bool {
-    // Recorded, because libFuzzer's next mutation is usually of this very input: the
-    // mutator then finds its spans in the cache instead of running the generator again.
-    let mut src = BytesSource::new(data);
-    let mut tape = Tape::recording(&mut src);
-    let status = test.run(&mut tape);
-    remember(data, tape.finish());
+    // Recorded, because libFuzzer's next mutation is usually of this very input (it mutates a
+    // mutant again, up to `-mutate_depth` times): the mutator then finds its spans in
+    // [`LAST`] instead of running the generator again. The buffers are reused, so recording
+    // costs no allocation.
+    let status = LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        let mut src = BytesSource::new(data);
+        let mut tape = Tape::recording_into(&mut src, std::mem::take(&mut last.recording));
+        let status = test.run(&mut tape);
+        last.recording = tape.finish();
+        last.data.clear();
+        last.data.extend_from_slice(data);
+        status
+    });
     match status {
         Status::Valid => true,
         Status::Invalid | Status::Overrun => false,
@@ -48,47 +56,88 @@ pub fn record(test: &dyn Test, data: &[u8]) -> Recording {
     tape.finish()
 }
 
-/// Recordings of recent inputs: libFuzzer mutates the same input several times in a row and
-/// crosses over with the same corpus entries again and again, and recording is most of a
-/// mutation's cost.
+/// The input [`check`] ran last, with its recording.
+#[derive(Default)]
+struct Last {
+    data: Vec<u8>,
+    recording: Recording,
+}
+
+/// Recordings of corpus entries: inputs the mutator or crossover was handed that were not the
+/// last one checked. libFuzzer picks its mutation bases and crossover partners from the corpus
+/// again and again, and recording is most of a mutation's cost. Filled only on such misses,
+/// so the executions themselves do not churn it.
 struct Recordings {
-    map: HashMap<Vec<u8>, Rc<Recording>>,
-    order: VecDeque<Vec<u8>>,
+    map: HashMap<u64, (Vec<u8>, Rc<Recording>)>,
+    order: VecDeque<u64>,
 }
 
 /// How many recordings [`Recordings`] keeps.
-const KEEP: usize = 1024;
+const KEEP: usize = 4096;
 
 thread_local! {
+    static LAST: RefCell<Last> = RefCell::new(Last::default());
     static RECORDINGS: RefCell<Recordings> = RefCell::new(Recordings {
         map: HashMap::new(),
         order: VecDeque::new(),
     });
 }
 
-/// The recording of `data`, from the cache when it is there.
-fn recording(test: &dyn Test, data: &[u8]) -> Rc<Recording> {
-    let cached = RECORDINGS.with(|r| r.borrow().map.get(data).cloned());
-    cached.unwrap_or_else(|| remember(data, record(test, data)))
+/// A 64-bit hash of `data` (the cache key; the bytes themselves are compared on a hit).
+fn key(data: &[u8]) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3_u64 ^ data.len() as u64;
+    let mut chunks = data.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    for &b in chunks.remainder() {
+        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    h
 }
 
-/// Caches the recording of `data` (the oldest entry makes room).
-fn remember(data: &[u8], rec: Recording) -> Rc<Recording> {
+/// Calls `f` with the recording of `data`: the last checked input's, a cached one, or a new
+/// one (then cached).
+fn with_recording<R>(test: &dyn Test, data: &[u8], f: impl FnOnce(&Recording) -> R) -> R {
+    let mut f = Some(f);
+    let hit = LAST.with(|last| {
+        let last = last.borrow();
+        (last.data == data).then(|| f.take().expect("unused")(&last.recording))
+    });
+    match hit {
+        Some(r) => r,
+        None => f.take().expect("unused")(&cached(test, data)),
+    }
+}
+
+/// The recording of `data` from the cache, recorded and cached on a miss (the oldest entry
+/// makes room).
+fn cached(test: &dyn Test, data: &[u8]) -> Rc<Recording> {
+    let k = key(data);
+    let hit = RECORDINGS.with(|r| {
+        r.borrow()
+            .map
+            .get(&k)
+            .filter(|(d, _)| d[..] == *data)
+            .map(|(_, rec)| Rc::clone(rec))
+    });
+    if let Some(rec) = hit {
+        return rec;
+    }
+    let rec = Rc::new(record(test, data));
     RECORDINGS.with(|r| {
         let mut r = r.borrow_mut();
-        if let Some(rec) = r.map.get(data) {
-            return Rc::clone(rec);
-        }
-        let rec = Rc::new(rec);
         if r.order.len() >= KEEP
             && let Some(old) = r.order.pop_front()
         {
             r.map.remove(&old);
         }
-        r.order.push_back(data.to_vec());
-        r.map.insert(data.to_vec(), Rc::clone(&rec));
-        rec
-    })
+        if r.map.insert(k, (data.to_vec(), Rc::clone(&rec))).is_none() {
+            r.order.push_back(k);
+        }
+    });
+    rec
 }
 
 /// libFuzzer's custom mutator: mutates `data[..size]` in place into at most `max_size` bytes
@@ -107,10 +156,11 @@ pub fn mutate(
     if rng.below_or_eq(SHARE_OF - 1) >= TAPE_SHARE {
         return bytes(data, size, max_size);
     }
-    let base = recording(test, &data[..size]);
-    let edited = Mutator::default()
-        .mutate(&base, None, &mut rng)
-        .map(|(_, c)| encoding::encode(&c));
+    let edited = with_recording(test, &data[..size], |base| {
+        Mutator::default()
+            .mutate(base, None, &mut rng)
+            .map(|(_, c)| encoding::encode(&c))
+    });
     match edited {
         Some(out) if out.len() <= max_size && out[..] != data[..size] => {
             data[..out.len()].copy_from_slice(&out);
@@ -125,10 +175,13 @@ pub fn mutate(
 /// fits).
 pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
     let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x0063_726f_7373));
-    let (base, donor) = (recording(test, a), recording(test, b));
-    let edited = Operator::SpliceSpan
-        .apply(&base, Some(&donor), &mut rng)
-        .map(|c| encoding::encode(&c));
+    let edited = with_recording(test, a, |base| {
+        with_recording(test, b, |donor| {
+            Operator::SpliceSpan
+                .apply(base, Some(donor), &mut rng)
+                .map(|c| encoding::encode(&c))
+        })
+    });
     match edited {
         Some(bytes) if bytes.len() <= out.len() => {
             out[..bytes.len()].copy_from_slice(&bytes);

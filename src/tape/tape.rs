@@ -120,6 +120,25 @@ impl<'s> Tape<'s> {
         Tape::new(source, true)
     }
 
+    /// A recording tape over `source` that records into `reuse`'s buffers (cleared first), so a
+    /// loop that records run after run allocates nothing once the buffers have grown.
+    pub fn recording_into(source: &'s mut dyn Source, reuse: Recording) -> Tape<'s> {
+        let mut tape = Tape::new(source, true);
+        let Recording {
+            mut choices,
+            mut spans,
+            mut labels,
+            ..
+        } = reuse;
+        choices.clear();
+        spans.clear();
+        labels.clear();
+        tape.choices = choices;
+        tape.spans = spans;
+        tape.labels = labels;
+        tape
+    }
+
     /// Sets the size budget (number of choices before [`Reject::Overrun`]).
     pub fn with_max_choices(mut self, max: usize) -> Tape<'s> {
         self.max_choices = max;
@@ -131,7 +150,8 @@ impl<'s> Tape<'s> {
     ///
     /// Running out: a bytes source past its end and a replay source past its prefix give 0,
     /// the simplest index. Past the size budget this returns [`Reject::Overrun`].
-    #[inline(always)]
+    #[cfg_attr(not(fuzzing), inline(always))]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn draw(&mut self, label: Label, max: u64, hint: Hint) -> Result<u64, Reject> {
         if self.drawn >= self.max_choices {
             return Err(Reject::Overrun);
@@ -190,14 +210,16 @@ impl<'s> Tape<'s> {
 
     /// Draws a boolean (index 1 is `true`) that a random source makes true with probability `p`.
     /// Runs out like [`Tape::draw`]: `false`.
-    #[inline]
+    #[cfg_attr(not(fuzzing), inline)]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn draw_bool(&mut self, label: Label, p: f64) -> Result<bool, Reject> {
         self.draw(label, 1, Hint::Coin(p)).map(|i| i == 1)
     }
 
     /// Records a choice the generator had no freedom in: the source is not asked, no bytes are
     /// read, and mutators and shrinkers leave it alone. Counts against the size budget.
-    #[inline]
+    #[cfg_attr(not(fuzzing), inline)]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn force(&mut self, label: Label, max: u64, index: u64) -> Result<u64, Reject> {
         if self.drawn >= self.max_choices {
             return Err(Reject::Overrun);
@@ -212,7 +234,8 @@ impl<'s> Tape<'s> {
     }
 
     /// [`Tape::force`] for a boolean.
-    #[inline]
+    #[cfg_attr(not(fuzzing), inline)]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn force_bool(&mut self, label: Label, value: bool) -> Result<bool, Reject> {
         self.force(label, 1, value as u64).map(|_| value)
     }
@@ -240,7 +263,8 @@ impl<'s> Tape<'s> {
     }
 
     /// Opens a span; every choice until the matching [`Tape::end_span`] belongs to it.
-    #[inline(always)]
+    #[cfg_attr(not(fuzzing), inline(always))]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn start_span(&mut self, label: Label) {
         if self.is_fast() {
             self.fast_depth += 1;
@@ -266,7 +290,8 @@ impl<'s> Tape<'s> {
     }
 
     /// Closes the innermost open span (does nothing when none is open).
-    #[inline]
+    #[cfg_attr(not(fuzzing), inline)]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn end_span(&mut self) {
         if self.is_fast() {
             self.fast_depth = self.fast_depth.saturating_sub(1);
@@ -302,7 +327,8 @@ impl<'s> Tape<'s> {
     }
 
     /// Closes open spans until `depth` remain.
-    #[inline(always)]
+    #[cfg_attr(not(fuzzing), inline(always))]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn close_to(&mut self, depth: usize) {
         if self.is_fast() {
             self.fast_depth = self.fast_depth.min(depth);
@@ -424,12 +450,14 @@ impl<'s> Tape<'s> {
 
     /// Whether this tape is on a fast path (non-recording, over a random source or one that
     /// ignores the draw context): spans and choice-point ids are not tracked, only the draws.
-    #[inline(always)]
+    #[cfg_attr(not(fuzzing), inline(always))]
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn is_fast(&self) -> bool {
         !matches!(self.origin, Origin::Context(_))
     }
 
     /// Number of open spans.
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn depth(&self) -> usize {
         match self.origin {
             Origin::Fast(_) | Origin::Plain(_) => self.fast_depth,
@@ -438,6 +466,7 @@ impl<'s> Tape<'s> {
     }
 
     /// Records that the value was rejected here and returns [`Reject::Invalid`].
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn reject(&mut self) -> Reject {
         if self.rejected_at.is_none() {
             self.rejected_at = Some(self.drawn);
@@ -446,6 +475,7 @@ impl<'s> Tape<'s> {
     }
 
     /// Counts one node of a recursive structure and returns the count so far.
+    #[cfg_attr(fuzzing, inline(never))]
     pub fn count_node(&mut self) -> usize {
         self.nodes += 1;
         self.nodes
