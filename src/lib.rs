@@ -26,7 +26,10 @@ pub mod tape;
 pub mod prelude {
     pub use crate::engine::Config;
     pub use crate::generators::*;
-    pub use crate::property::{Fail, Property, check, property};
+    pub use crate::property::{
+        Direction, Fail, Property, check, minimize, minimize_labelled, property, target,
+        target_labelled,
+    };
     pub use crate::tape::{Reject, Status, Tape};
     pub use crate::{assume, ensure, ensure_eq, one_of};
 }

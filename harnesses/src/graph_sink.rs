@@ -50,12 +50,46 @@ pub fn longest_distance(edges: &Edges) -> usize {
     best
 }
 
-/// The target's test: the distance is below 21 (below 5 with the `threshold5` bug).
+/// The target's test: the distance is below 21 (below 5 with the `threshold5` bug). The
+/// distance is the utility value (maximized).
 pub fn test(bug: Option<&str>) -> Box<dyn Test> {
     let limit = if bug == Some("threshold5") { 5 } else { 21 };
     Box::new(property(generator(), move |edges: Edges| {
         let d = longest_distance(&edges);
+        target(d as f64);
         ensure!(d < limit, "distance {d} from the sink");
         Ok(())
     }))
+}
+
+/// The paper's `graph_duplicated_edges` (§IV): the number of vertices `n` is drawn first
+/// (2..=42), then edges as pairs of vertices in 1..=n (ordered, loops and duplicates
+/// dropped). The shape of everything after the first choice depends on it.
+pub fn dependent_generator() -> impl Gen<Value = (u8, Edges)> {
+    ints::<u8>(2..=N).flat_map(|n| {
+        vecs((ints::<u8>(1..=n), ints::<u8>(1..=n)), 0..=200).map(move |pairs: Vec<(u8, u8)>| {
+            let mut edges: Edges = Vec::new();
+            for (a, b) in pairs {
+                let e = (a.min(b), a.max(b));
+                if e.0 != e.1 && !edges.contains(&e) {
+                    edges.push(e);
+                }
+            }
+            (n, edges)
+        })
+    })
+}
+
+/// `graph_sink_dependent`'s test: the same property and utility over [`dependent_generator`].
+pub fn dependent_test(bug: Option<&str>) -> Box<dyn Test> {
+    let limit = if bug == Some("threshold5") { 5 } else { 21 };
+    Box::new(property(
+        dependent_generator(),
+        move |(_, edges): (u8, Edges)| {
+            let d = longest_distance(&edges);
+            target(d as f64);
+            ensure!(d < limit, "distance {d} from the sink");
+            Ok(())
+        },
+    ))
 }

@@ -82,6 +82,12 @@ pub fn targets() -> Vec<Target> {
             build: crate::graph_sink::test,
         },
         Target {
+            name: "graph_sink_dependent",
+            description: "graph_sink with the vertex count drawn first, 2..=42 (paper's graph_duplicated_edges)",
+            bugs: &[("threshold5", "the property claims the distance is < 5")],
+            build: crate::graph_sink::dependent_test,
+        },
+        Target {
             name: "expr_simplify",
             description: "simplifying an arithmetic expression keeps its value",
             bugs: &[("factor_swap", "a*b - a*c is factored as a*(c - b)")],

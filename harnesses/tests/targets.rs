@@ -45,6 +45,11 @@ fn graph_sink() {
 }
 
 #[test]
+fn graph_sink_dependent() {
+    check("graph_sink_dependent");
+}
+
+#[test]
 fn expr_simplify() {
     check("expr_simplify");
 }
@@ -60,6 +65,7 @@ fn every_target_has_a_test_here() {
         "sorted_insert",
         "bst_insert",
         "graph_sink",
+        "graph_sink_dependent",
         "expr_simplify",
         "magic_chain",
     ];

@@ -1,5 +1,6 @@
 //! Run configuration: a struct with defaults, overridable by environment variables.
 
+use super::Anneal;
 use crate::shrink::Budget;
 use crate::tape::DEFAULT_MAX_CHOICES;
 use std::fmt;
@@ -16,8 +17,11 @@ use std::time::Duration;
 /// | `TAPEFUZZ_TIMEOUT_MS` | `timeout` |
 /// | `TAPEFUZZ_SHRINK_CALLS` | `shrink.calls` |
 /// | `TAPEFUZZ_SHRINK_SECONDS` | `shrink.time` |
+/// | `TAPEFUZZ_STRATEGY` | `strategy` (`random` or `sa`) |
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
+    /// How test cases are generated.
+    pub strategy: Strategy,
     /// Most generated test cases (the generate phase ends at the first failure too).
     pub tests: u64,
     /// Time budget of the generate phase, if any.
@@ -42,6 +46,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
+            strategy: Strategy::Random,
             tests: 256,
             seconds: None,
             seed: None,
@@ -51,6 +56,34 @@ impl Default for Config {
             reuse: true,
             save: true,
             progress: false,
+        }
+    }
+}
+
+/// How the generate phase makes its test cases.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Strategy {
+    /// Independent random tapes, one per test (the default).
+    Random,
+    /// Simulated annealing on the utility values the property reports (`sa`).
+    Anneal(Anneal),
+}
+
+impl Strategy {
+    /// The strategy's name, as the CLI and the JSON summary spell it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::Anneal(_) => "sa",
+        }
+    }
+
+    /// The strategy called `name`, with default settings.
+    pub fn named(name: &str) -> Option<Strategy> {
+        match name {
+            "random" => Some(Strategy::Random),
+            "sa" => Some(Strategy::Anneal(Anneal::default())),
+            _ => None,
         }
     }
 }
@@ -66,6 +99,13 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.var == "TAPEFUZZ_STRATEGY" {
+            return write!(
+                f,
+                "{}={:?} is not a strategy (valid: random, sa)",
+                self.var, self.value
+            );
+        }
         write!(f, "{}={:?} is not a valid number", self.var, self.value)
     }
 }
@@ -121,6 +161,15 @@ impl Config {
         }
         if let Some(s) = seconds_var("TAPEFUZZ_SHRINK_SECONDS")? {
             self.shrink.time = seconds(s).unwrap_or_default();
+        }
+        if let Ok(name) = std::env::var("TAPEFUZZ_STRATEGY") {
+            self.strategy = Strategy::named(name.trim()).ok_or(ConfigError {
+                var: "TAPEFUZZ_STRATEGY".into(),
+                value: name,
+            })?;
+        }
+        if let Strategy::Anneal(a) = &mut self.strategy {
+            a.apply_env()?;
         }
         Ok(self)
     }

@@ -1,11 +1,13 @@
 //! The run loop.
 
-use super::{Config, Failure, Found, RunReport};
-use crate::corpus::{Corpus, Folder};
+use super::anneal::{self, Step};
+use super::{Best, Config, Failure, Found, RunReport, Strategy, Utility};
+use crate::corpus::{Corpus, EntryMeta, Folder};
 use crate::shrink::Shrinker;
 use crate::tape::{
     BytesSource, RandomSource, Recording, ReplaySource, Rng, Source, Status, Tape, encoding,
 };
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -36,6 +38,72 @@ fn with_timeout<'a>(
             }
         }
     }
+}
+
+/// Where a best tape is: a random test's seed (re-recorded at the end, so the hot loop never
+/// records) or its bytes.
+enum Tape_ {
+    Seed(u64),
+    Bytes(Vec<u8>),
+}
+
+/// Keeps, per label, the better of the best so far and `us` (valid test cases only).
+fn note_bests(
+    bests: &RefCell<Vec<(Utility, Tape_)>>,
+    us: Vec<Utility>,
+    status: Status,
+    tape: impl Fn() -> Tape_,
+) {
+    if !matches!(status, Status::Valid | Status::Interesting) {
+        return;
+    }
+    let mut bests = bests.borrow_mut();
+    for u in us {
+        match bests.iter_mut().find(|(b, _)| b.label == u.label) {
+            Some((b, t)) if u.score() > b.score() => {
+                *b = u;
+                *t = tape();
+            }
+            Some(_) => {}
+            None => bests.push((u, tape())),
+        }
+    }
+}
+
+/// Saves each label's best tape to `corpus/` when it beats every utility the manifest holds
+/// for a `corpus/` entry (utility is a characteristic: a new best is kept). Returns how many
+/// were new.
+fn save_bests(corpus: &mut Corpus, bests: &[Best], strategy: &str) -> u64 {
+    let mut added = 0;
+    for b in bests {
+        let known: Vec<f64> = corpus
+            .manifest()
+            .entries
+            .iter()
+            .filter(|(k, _)| k.starts_with("corpus/"))
+            .filter_map(|(_, m)| m.utility)
+            .collect();
+        let score = |v: f64| {
+            Utility {
+                value: v,
+                ..b.utility
+            }
+            .score()
+        };
+        if known.iter().any(|&v| score(v) >= b.utility.score()) {
+            continue;
+        }
+        let meta = EntryMeta {
+            strategy: strategy.into(),
+            status: "valid".into(),
+            utility: Some(b.utility.value),
+            ..EntryMeta::default()
+        };
+        if corpus.save(Folder::Corpus, &b.bytes, meta).is_ok() {
+            added += 1;
+        }
+    }
+    added
 }
 
 struct Runner<'c, 't, 'f> {
@@ -71,6 +139,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     };
 
     let mut found: Option<(Found, Recording)> = None;
+    let bests: RefCell<Vec<(Utility, Tape_)>> = RefCell::new(Vec::new());
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
     {
@@ -95,45 +164,132 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
             .and_then(|d| started.checked_add(d));
         let mut unique = HashSet::new();
         let mut last_progress = Instant::now();
-        let mut i = 0u64;
-        while i < config.tests {
-            if i.is_multiple_of(64) {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                if config.progress && last_progress.elapsed() >= Duration::from_secs(1) {
-                    last_progress = Instant::now();
-                    eprintln!(
-                        "tapefuzz: {} tests, {} valid, {} unique valid, {:.1}s",
-                        i,
-                        report.valid,
-                        unique.len(),
-                        started.elapsed().as_secs_f64()
-                    );
-                }
+        let mut progress = |tests: u64, report: &RunReport, unique: usize| {
+            if config.progress && last_progress.elapsed() >= Duration::from_secs(1) {
+                last_progress = Instant::now();
+                let best = bests
+                    .borrow()
+                    .first()
+                    .map(|(u, _): &(Utility, Tape_)| format!(", best {} {}", u.label, u.value))
+                    .unwrap_or_default();
+                eprintln!(
+                    "tapefuzz: {} tests, {} valid, {} unique valid{best}, {:.1}s",
+                    tests,
+                    report.valid,
+                    unique,
+                    started.elapsed().as_secs_f64()
+                );
             }
-            let test_seed = Rng::derive(seed, i);
-            let mut src = RandomSource::new(test_seed);
-            let (status, _, fingerprint) = runner.call(&mut src, false);
-            i += 1;
-            match status {
-                Status::Valid => {
-                    report.valid += 1;
-                    unique.insert(fingerprint);
-                }
-                Status::Invalid => report.invalid += 1,
-                Status::Overrun => report.overrun += 1,
-                Status::Interesting => {
-                    // Values are a function of the per-test seed: re-run recording.
+        };
+        super::clear_utilities();
+        match &config.strategy {
+            Strategy::Random => {
+                let mut i = 0u64;
+                while i < config.tests {
+                    if i.is_multiple_of(64) {
+                        if deadline.is_some_and(|d| Instant::now() >= d) {
+                            break;
+                        }
+                        progress(i, &report, unique.len());
+                    }
+                    let test_seed = Rng::derive(seed, i);
                     let mut src = RandomSource::new(test_seed);
-                    let (_, rec, _) = runner.call(&mut src, true);
-                    found = Some((Found::Generate(i), rec));
-                    break;
+                    let (status, _, fingerprint) = runner.call(&mut src, false);
+                    i += 1;
+                    if super::has_utilities() {
+                        note_bests(&bests, super::take_utilities(), status, || {
+                            Tape_::Seed(test_seed)
+                        });
+                    }
+                    match status {
+                        Status::Valid => {
+                            report.valid += 1;
+                            unique.insert(fingerprint);
+                        }
+                        Status::Invalid => report.invalid += 1,
+                        Status::Overrun => report.overrun += 1,
+                        Status::Interesting => {
+                            // Values are a function of the per-test seed: re-run recording.
+                            let mut src = RandomSource::new(test_seed);
+                            let (_, rec, _) = runner.call(&mut src, true);
+                            found = Some((Found::Generate(i), rec));
+                            break;
+                        }
+                    }
+                }
+                report.tests = i;
+            }
+            Strategy::Anneal(settings) => {
+                let mut call = |src: &mut dyn Source| {
+                    let (status, recording, fingerprint) = runner.call(src, true);
+                    let us = super::take_utilities();
+                    let score = super::total_score(&us);
+                    note_bests(&bests, us, status, || {
+                        Tape_::Bytes(encoding::encode(&recording.choices))
+                    });
+                    Step {
+                        status,
+                        recording,
+                        fingerprint,
+                        score,
+                    }
+                };
+                let mut stop = |tests: u64| {
+                    tests.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d)
+                };
+                let mut each = |step: &Step| {
+                    match step.status {
+                        Status::Valid => {
+                            report.valid += 1;
+                            unique.insert(step.fingerprint);
+                        }
+                        Status::Invalid => report.invalid += 1,
+                        Status::Overrun => report.overrun += 1,
+                        Status::Interesting => {}
+                    }
+                    let tests = report.valid + report.invalid + report.overrun;
+                    if tests.is_multiple_of(64) {
+                        progress(tests, &report, unique.len());
+                    }
+                };
+                let searched = anneal::search(
+                    settings,
+                    seed,
+                    config.tests,
+                    &mut call,
+                    &mut stop,
+                    &mut each,
+                );
+                report.tests = searched.tests;
+                if let Some((n, rec)) = searched.found {
+                    found = Some((Found::Generate(n), rec));
                 }
             }
         }
-        report.tests = i;
         report.unique_valid = unique.len() as u64;
+    }
+    report.strategy = config.strategy.name();
+
+    // The best tape of each utility label, as bytes.
+    for (utility, tape) in bests.into_inner() {
+        let bytes = match tape {
+            Tape_::Bytes(b) => b,
+            Tape_::Seed(s) => {
+                let mut src = RandomSource::new(s);
+                let (_, rec, _) = runner.call(&mut src, true);
+                super::clear_utilities();
+                encoding::encode(&rec.choices)
+            }
+        };
+        report.best.push(Best { utility, bytes });
+    }
+    // Only a targeted search keeps its bests: plain random runs (every `cargo test`) leave
+    // `corpus/` alone.
+    if config.save
+        && matches!(config.strategy, Strategy::Anneal(_))
+        && let Some(c) = corpus.as_deref_mut()
+    {
+        report.corpus_added = save_bests(c, &report.best, config.strategy.name());
     }
 
     if let Some((where_found, original)) = found {
@@ -170,7 +326,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
         if config.save
             && let Some(c) = corpus
         {
-            failure.save(c, "random");
+            failure.save(c, config.strategy.name());
         }
         report.failure = Some(failure);
     }

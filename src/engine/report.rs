@@ -73,9 +73,31 @@ pub struct RunReport {
     pub seconds: f64,
     /// The failure, if one was found.
     pub failure: Option<Failure>,
+    /// The best value of each utility label the property reported, in order of first
+    /// report, with the tape that reached it.
+    pub best: Vec<Best>,
+    /// The strategy's name (`random`, `sa`).
+    pub strategy: &'static str,
+    /// Best tapes saved to `corpus/` (a new best utility per label).
+    pub corpus_added: u64,
+}
+
+/// The best value of one utility label in a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Best {
+    /// The utility as reported.
+    pub utility: super::Utility,
+    /// The tape that reached it (byte encoding).
+    pub bytes: Vec<u8>,
 }
 
 impl RunReport {
+    /// The best value of the first utility label reported, if any (the JSON summary's
+    /// `best_utility`).
+    pub fn best_utility(&self) -> Option<f64> {
+        self.best.first().map(|b| b.utility.value)
+    }
+
     /// The test case (1-based, replayed tapes first) that first failed.
     pub fn first_failure_test(&self) -> Option<u64> {
         self.failure.as_ref().map(|f| match f.found {

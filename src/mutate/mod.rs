@@ -9,7 +9,9 @@
 //! engines share these operators. This module knows the tape and nothing else.
 
 mod mutator;
+mod neighbour;
 mod operator;
 
 pub use mutator::Mutator;
+pub use neighbour::{Aligned, Neighbour, Neighbourhood};
 pub use operator::{Operator, nudge};

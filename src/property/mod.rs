@@ -21,6 +21,10 @@ mod property;
 mod report;
 mod test;
 
+pub use crate::engine::{
+    Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
+    take_utilities, target, target_labelled, total_score,
+};
 pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
 pub use property::{Property, check, target_dir_name};

@@ -46,9 +46,9 @@ impl Report {
             } else {
                 0.0
             },
-            best_utility: None,
+            best_utility: r.best_utility(),
             shrunk: self.value.clone(),
-            corpus_added: 0,
+            corpus_added: r.corpus_added,
             features: None,
         }
     }

@@ -50,6 +50,14 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     if let Some(s) = args.seed {
         config.seed = Some(s);
     }
+    if let Some(name) = args.strategy.as_deref()
+        && let Some(strategy) = tapefuzz::engine::Strategy::named(name)
+    {
+        config.strategy = strategy;
+        if let tapefuzz::engine::Strategy::Anneal(a) = &mut config.strategy {
+            a.apply_env().map_err(|e| e.to_string())?;
+        }
+    }
     Ok(p.config(config))
 }
 
@@ -61,8 +69,8 @@ fn check_strategy(args: &Args) -> Result<bool, String> {
         Some(m) => return Err(format!("unknown mode `{m}` (valid: blackbox, greybox)")),
     };
     match (args.strategy.as_deref(), greybox) {
-        (None, _) | (Some("random"), false) | (Some("greybox"), true) => Ok(greybox),
-        (Some(s), false) => Err(format!("unknown strategy `{s}` (valid: random)")),
+        (None, _) | (Some("random" | "sa"), false) | (Some("greybox"), true) => Ok(greybox),
+        (Some(s), false) => Err(format!("unknown strategy `{s}` (valid: random, sa)")),
         (Some(s), true) => Err(format!(
             "unknown strategy `{s}` for --mode greybox (valid: greybox)"
         )),
@@ -100,7 +108,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
         let test = target.test(bug.as_deref()).expect("bug name checked");
         let report = props[k].run_test(test.as_ref());
         print_report(&report);
-        (report.summary("random", "blackbox"), report.passed())
+        let strategy = report.run.strategy;
+        (report.summary(strategy, "blackbox"), report.passed())
     };
     let results: Vec<(Summary, bool)> = if jobs == 1 {
         (0..chosen.len()).map(run_one).collect()
