@@ -1,6 +1,6 @@
 //! What the fuzz-target macros call.
 
-use crate::mutate::{Mutator, Operator};
+use crate::mutate::{Aligned, Mutator, Neighbour, Neighbourhood, Operator, nudge};
 use crate::property::Test;
 use crate::tape::{BytesSource, Recording, Rng, Status, Tape, encoding};
 use std::cell::RefCell;
@@ -156,7 +156,11 @@ pub fn mutate(
     if rng.below_or_eq(SHARE_OF - 1) >= TAPE_SHARE {
         return bytes(data, size, max_size);
     }
+    let realign = rng.below_or_eq(REALIGN_OF - 1) < REALIGN_SHARE;
     let edited = with_recording(test, &data[..size], |base| {
+        if realign {
+            return realigned_move(test, base, &mut rng);
+        }
         Mutator::default()
             .mutate(base, None, &mut rng)
             .map(|(_, c)| encoding::encode(&c))
@@ -168,6 +172,37 @@ pub fn mutate(
         }
         _ => bytes(data, size, max_size),
     }
+}
+
+/// Of the tape mutations, [`REALIGN_SHARE`] in [`REALIGN_OF`] move one choice and realign
+/// the rest by span path ([`realigned_move`]); the others use the [`Mutator`]'s operators.
+pub const REALIGN_SHARE: u64 = 1;
+/// See [`REALIGN_SHARE`].
+pub const REALIGN_OF: u64 = 2;
+
+/// Moves one free choice of `base` ([`nudge`]) and re-runs the generator with the rest of
+/// the tape aligned by span path ([`Neighbour::with_edits`]): flipping a "child?" coin adds
+/// a fresh subtree and leaves the rest of the tree as it was, where a positional replay
+/// would shift every later choice.
+fn realigned_move(test: &dyn Test, base: &Recording, rng: &mut Rng) -> Option<Vec<u8>> {
+    let free: Vec<usize> = (0..base.choices.len())
+        .filter(|&i| !base.choices[i].forced)
+        .collect();
+    if free.is_empty() {
+        return None;
+    }
+    let i = free[rng.below_or_eq(free.len() as u64 - 1) as usize];
+    let c = base.choices[i];
+    let mut index = nudge(c.index, c.max, rng);
+    if index == c.index {
+        index = if c.index == 0 { c.max.min(1) } else { 0 };
+    }
+    let aligned = Aligned::new(base);
+    let mut src =
+        Neighbour::new(&aligned, Neighbourhood::default(), 0.0, rng.next_u64()).with_edits([(i, index)]);
+    let mut tape = Tape::recording(&mut src);
+    test.generate_only(&mut tape);
+    Some(encoding::encode(&tape.finish().choices))
 }
 
 /// libFuzzer's custom crossover: a span of `a` replaced by a span of `b` with the same label
