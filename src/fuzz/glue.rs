@@ -198,8 +198,8 @@ fn realigned_move(test: &dyn Test, base: &Recording, rng: &mut Rng) -> Option<Ve
         index = if c.index == 0 { c.max.min(1) } else { 0 };
     }
     let aligned = Aligned::new(base);
-    let mut src =
-        Neighbour::new(&aligned, Neighbourhood::default(), 0.0, rng.next_u64()).with_edits([(i, index)]);
+    let mut src = Neighbour::new(&aligned, Neighbourhood::default(), 0.0, rng.next_u64())
+        .with_edits([(i, index)]);
     let mut tape = Tape::recording(&mut src);
     test.generate_only(&mut tape);
     Some(encoding::encode(&tape.finish().choices))
