@@ -58,33 +58,34 @@ impl Anneal {
     /// `RESTART` (0 = never), `RESIZE`, `MODIFY`, `FIELD`, `LEAF`, `WINDOW` (the
     /// neighbourhood's rates).
     pub fn apply_env(&mut self) -> Result<(), super::ConfigError> {
-        fn f64_var(name: &str, slot: &mut f64) -> Result<(), super::ConfigError> {
-            if let Ok(v) = std::env::var(name) {
-                *slot = v
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|x: &f64| x.is_finite() && *x >= 0.0)
-                    .ok_or(super::ConfigError {
+        use super::config::var;
+        // A rate or temperature: finite and not negative.
+        let rate = |name: &str, slot: &mut f64| -> Result<(), super::ConfigError> {
+            match var::<f64>(name)? {
+                Some(x) if x.is_finite() && x >= 0.0 => *slot = x,
+                Some(_) => {
+                    return Err(super::ConfigError {
                         var: name.into(),
-                        value: v,
-                    })?;
+                        value: std::env::var(name).unwrap_or_default(),
+                    });
+                }
+                None => {}
             }
             Ok(())
-        }
+        };
         let n = &mut self.neighbourhood;
-        f64_var("TAPEFUZZ_SA_T0", &mut self.temperature)?;
-        f64_var("TAPEFUZZ_SA_RESIZE", &mut n.resize)?;
-        f64_var("TAPEFUZZ_SA_MODIFY", &mut n.modify)?;
-        f64_var("TAPEFUZZ_SA_FIELD", &mut n.field)?;
-        f64_var("TAPEFUZZ_SA_LEAF", &mut n.leaf)?;
-        f64_var("TAPEFUZZ_SA_WINDOW", &mut n.window)?;
-        let mut cycle = self.cycle as f64;
-        f64_var("TAPEFUZZ_SA_CYCLE", &mut cycle)?;
-        self.cycle = (cycle as u64).max(1);
-        let mut restart = self.restart_after.unwrap_or(0) as f64;
-        f64_var("TAPEFUZZ_SA_RESTART", &mut restart)?;
-        self.restart_after = (restart >= 1.0).then_some(restart as u64);
+        rate("TAPEFUZZ_SA_T0", &mut self.temperature)?;
+        rate("TAPEFUZZ_SA_RESIZE", &mut n.resize)?;
+        rate("TAPEFUZZ_SA_MODIFY", &mut n.modify)?;
+        rate("TAPEFUZZ_SA_FIELD", &mut n.field)?;
+        rate("TAPEFUZZ_SA_LEAF", &mut n.leaf)?;
+        rate("TAPEFUZZ_SA_WINDOW", &mut n.window)?;
+        if let Some(c) = var::<u64>("TAPEFUZZ_SA_CYCLE")? {
+            self.cycle = c.max(1);
+        }
+        if let Some(r) = var::<u64>("TAPEFUZZ_SA_RESTART")? {
+            self.restart_after = (r > 0).then_some(r);
+        }
         Ok(())
     }
 

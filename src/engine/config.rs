@@ -128,7 +128,8 @@ fn seconds_var(name: &str) -> Result<Option<f64>, ConfigError> {
 
 impl std::error::Error for ConfigError {}
 
-fn var<T: std::str::FromStr>(name: &str) -> Result<Option<T>, ConfigError> {
+/// The environment variable `name` parsed as a `T` (`None` when unset).
+pub(super) fn var<T: std::str::FromStr>(name: &str) -> Result<Option<T>, ConfigError> {
     match std::env::var(name) {
         Ok(v) => v.trim().parse().map(Some).map_err(|_| ConfigError {
             var: name.into(),

@@ -42,17 +42,18 @@ fn with_timeout<'a>(
 
 /// Where a best tape is: a random test's seed (re-recorded at the end, so the hot loop never
 /// records) or its bytes.
-enum Tape_ {
+enum BestTape {
     Seed(u64),
     Bytes(Vec<u8>),
 }
 
-/// Keeps, per label, the better of the best so far and `us` (valid test cases only).
+/// Keeps, per label, the better of the best so far and `us` (valid and failing test cases;
+/// rejected ones do not count).
 fn note_bests(
-    bests: &RefCell<Vec<(Utility, Tape_)>>,
+    bests: &RefCell<Vec<(Utility, BestTape)>>,
     us: Vec<Utility>,
     status: Status,
-    tape: impl Fn() -> Tape_,
+    tape: impl Fn() -> BestTape,
 ) {
     if !matches!(status, Status::Valid | Status::Interesting) {
         return;
@@ -139,7 +140,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     };
 
     let mut found: Option<(Found, Recording)> = None;
-    let bests: RefCell<Vec<(Utility, Tape_)>> = RefCell::new(Vec::new());
+    let bests: RefCell<Vec<(Utility, BestTape)>> = RefCell::new(Vec::new());
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
     {
@@ -170,7 +171,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                 let best = bests
                     .borrow()
                     .first()
-                    .map(|(u, _): &(Utility, Tape_)| format!(", best {} {}", u.label, u.value))
+                    .map(|(u, _): &(Utility, BestTape)| format!(", best {} {}", u.label, u.value))
                     .unwrap_or_default();
                 eprintln!(
                     "tapefuzz: {} tests, {} valid, {} unique valid{best}, {:.1}s",
@@ -198,7 +199,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     i += 1;
                     if super::has_utilities() {
                         note_bests(&bests, super::take_utilities(), status, || {
-                            Tape_::Seed(test_seed)
+                            BestTape::Seed(test_seed)
                         });
                     }
                     match status {
@@ -225,7 +226,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     let us = super::take_utilities();
                     let score = super::total_score(&us);
                     note_bests(&bests, us, status, || {
-                        Tape_::Bytes(encoding::encode(&recording.choices))
+                        BestTape::Bytes(encoding::encode(&recording.choices))
                     });
                     Step {
                         status,
@@ -273,8 +274,8 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     // The best tape of each utility label, as bytes.
     for (utility, tape) in bests.into_inner() {
         let bytes = match tape {
-            Tape_::Bytes(b) => b,
-            Tape_::Seed(s) => {
+            BestTape::Bytes(b) => b,
+            BestTape::Seed(s) => {
                 let mut src = RandomSource::new(s);
                 let (_, rec, _) = runner.call(&mut src, true);
                 super::clear_utilities();
