@@ -5,6 +5,7 @@
 pub mod bst;
 pub mod expr;
 pub mod graph_sink;
+pub mod ifc;
 pub mod magic;
 pub mod registry;
 pub mod sorted_insert;

@@ -70,7 +70,7 @@ pub fn targets() -> Vec<Target> {
                 ),
                 (
                     "crowded",
-                    "inserting into a tree of 9 or more keys drops the smallest key",
+                    "inserting into a tree of 7 or more keys drops the smallest key",
                 ),
             ],
             build: crate::bst::test,
@@ -86,6 +86,19 @@ pub fn targets() -> Vec<Target> {
             description: "graph_sink with the vertex count drawn first, 2..=42 (paper's graph_duplicated_edges)",
             bugs: &[("threshold5", "the property claims the distance is < 5")],
             build: crate::graph_sink::dependent_test,
+        },
+        Target {
+            name: "ifc",
+            description: "an information-flow stack machine is noninterferent (EENI, targeted PBT)",
+            bugs: &[
+                ("add", "Add labels its result low"),
+                ("push", "Push ignores the immediate's level"),
+                ("load", "Load ignores the address's level"),
+                ("store_no_check", "Store skips the no-sensitive-upgrade check"),
+                ("store_no_taint", "Store does not taint the value with the address's level"),
+                ("store_both", "both store bugs"),
+            ],
+            build: crate::ifc::test,
         },
         Target {
             name: "expr_simplify",

@@ -193,8 +193,19 @@ fn crowded_needs_a_tree_of_seven_keys() {
 
 /// Runs `name` (no bug, no corpus) with `strategy`.
 fn run_with(strategy: &str, name: &str, seed: u64, tests: u64) -> tapefuzz::property::Report {
+    run_bug_with(strategy, name, None, seed, tests)
+}
+
+/// Runs `name` with `bug` planted (no corpus) with `strategy`.
+fn run_bug_with(
+    strategy: &str,
+    name: &str,
+    bug: Option<&str>,
+    seed: u64,
+    tests: u64,
+) -> tapefuzz::property::Report {
     let target = find(name).unwrap();
-    let test = target.test(None).unwrap();
+    let test = target.test(bug).unwrap();
     let config = Config {
         strategy: tapefuzz::engine::Strategy::named(strategy).unwrap(),
         tests,
@@ -228,4 +239,40 @@ fn sa_finds_the_graph_sink_counterexample_random_does_not() {
         .best_utility()
         .expect("random runs report the best utility too");
     assert!((1.0..21.0).contains(&best), "{best}");
+}
+
+/// Top-level items of the first `[...]` after `key` in a `Debug` string.
+fn items_after(text: &str, key: &str) -> usize {
+    let rest = &text[text.find(key).expect(key) + key.len()..];
+    let (mut depth, mut items) = (0, 0);
+    for c in rest.chars() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' if depth == 0 => break,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth == 0 => items += 1,
+            _ => {}
+        }
+    }
+    items + 1
+}
+
+#[test]
+fn sa_finds_the_ifc_add_bug_and_shrinks_the_program() {
+    // The correct machine is noninterferent: no failure under either strategy.
+    for strategy in ["random", "sa"] {
+        let r = run_with(strategy, "ifc", 1, 20_000);
+        assert!(r.run.failure.is_none(), "{strategy}: {:?}", r.value);
+    }
+    // `add` needs a high immediate summed with a low one, stored into low memory, then a
+    // halt in both runs: random testing needs 145,000 tests on average (BENCHMARKS.md).
+    for seed in 1..=3 {
+        let r = run_bug_with("sa", "ifc", Some("add"), seed, 60_000);
+        let value = r
+            .value
+            .unwrap_or_else(|| panic!("seed {seed}: add not found in 60,000 sa tests"));
+        assert!(value.contains("Add") && value.ends_with("Halt]"), "{value}");
+        let n = items_after(&value, "program [");
+        assert!(n <= 7, "seed {seed}: {n} instructions: {value}");
+    }
 }

@@ -50,6 +50,11 @@ fn graph_sink_dependent() {
 }
 
 #[test]
+fn ifc() {
+    check("ifc");
+}
+
+#[test]
 fn expr_simplify() {
     check("expr_simplify");
 }
@@ -66,6 +71,7 @@ fn every_target_has_a_test_here() {
         "bst_insert",
         "graph_sink",
         "graph_sink_dependent",
+        "ifc",
         "expr_simplify",
         "magic_chain",
     ];

@@ -1,7 +1,7 @@
 //! The run loop.
 
 use super::anneal::{self, Step};
-use super::{Best, Config, Failure, Found, RunReport, Strategy, Utility};
+use super::{Best, Config, Failure, Found, Improvement, RunReport, Strategy, Utility};
 use crate::corpus::{Corpus, EntryMeta, Folder};
 use crate::shrink::Shrinker;
 use crate::tape::{
@@ -51,8 +51,10 @@ enum BestTape {
 /// rejected ones do not count).
 fn note_bests(
     bests: &RefCell<Vec<(Utility, BestTape)>>,
+    improvements: &RefCell<Vec<Improvement>>,
     us: Vec<Utility>,
     status: Status,
+    test: u64,
     tape: impl Fn() -> BestTape,
 ) {
     if !matches!(status, Status::Valid | Status::Interesting) {
@@ -65,9 +67,14 @@ fn note_bests(
                 *b = u;
                 *t = tape();
             }
-            Some(_) => {}
+            Some(_) => continue,
             None => bests.push((u, tape())),
         }
+        improvements.borrow_mut().push(Improvement {
+            test,
+            label: u.label,
+            value: u.value,
+        });
     }
 }
 
@@ -141,6 +148,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
 
     let mut found: Option<(Found, Recording)> = None;
     let bests: RefCell<Vec<(Utility, BestTape)>> = RefCell::new(Vec::new());
+    let improvements: RefCell<Vec<Improvement>> = RefCell::new(Vec::new());
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
     {
@@ -198,7 +206,8 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     let (status, _, fingerprint) = runner.call(&mut src, false);
                     i += 1;
                     if super::has_utilities() {
-                        note_bests(&bests, super::take_utilities(), status, || {
+                        let us = super::take_utilities();
+                        note_bests(&bests, &improvements, us, status, i, || {
                             BestTape::Seed(test_seed)
                         });
                     }
@@ -221,11 +230,13 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                 report.tests = i;
             }
             Strategy::Anneal(settings) => {
+                let mut calls = 0u64;
                 let mut call = |src: &mut dyn Source| {
                     let (status, recording, fingerprint) = runner.call(src, true);
+                    calls += 1;
                     let us = super::take_utilities();
                     let score = super::total_score(&us);
-                    note_bests(&bests, us, status, || {
+                    note_bests(&bests, &improvements, us, status, calls, || {
                         BestTape::Bytes(encoding::encode(&recording.choices))
                     });
                     Step {
@@ -271,6 +282,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     }
     report.strategy = config.strategy.name();
 
+    report.improvements = improvements.into_inner();
     // The best tape of each utility label, as bytes.
     for (utility, tape) in bests.into_inner() {
         let bytes = match tape {

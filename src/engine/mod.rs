@@ -11,7 +11,7 @@ mod utility;
 pub use anneal::{Anneal, Schedule};
 pub use config::{Config, ConfigError, Strategy, seconds};
 pub use engine::{TestFn, run};
-pub use report::{Best, Failure, Found, RunReport};
+pub use report::{Best, Failure, Found, Improvement, RunReport};
 pub use utility::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
     take_utilities, target, target_labelled, total_score,

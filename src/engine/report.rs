@@ -76,6 +76,9 @@ pub struct RunReport {
     /// The best value of each utility label the property reported, in order of first
     /// report, with the tape that reached it.
     pub best: Vec<Best>,
+    /// Every time a utility label reached a new best (its first report included), in order:
+    /// the utility over tests, for plots.
+    pub improvements: Vec<Improvement>,
     /// The strategy's name (`random`, `sa`).
     pub strategy: &'static str,
     /// Best tapes saved to `corpus/` (a new best utility per label).
@@ -105,4 +108,16 @@ impl RunReport {
             Found::Generate(n) => self.replayed + n,
         })
     }
+}
+
+/// A utility label's new best value and the test (1-based, in the generate phase) that
+/// reached it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Improvement {
+    /// The test that reached it.
+    pub test: u64,
+    /// The utility's label.
+    pub label: &'static str,
+    /// The value as reported.
+    pub value: f64,
 }

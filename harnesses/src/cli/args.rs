@@ -15,6 +15,7 @@ pub struct Args {
     pub bug: Option<String>,
     pub corpora: Option<PathBuf>,
     pub jobs: Option<usize>,
+    pub utility_trace: Option<PathBuf>,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -51,6 +52,9 @@ impl Args {
                 "--seed" => a.seed = Some(number(arg, value(arg, &mut it)?)?),
                 "--bug" => a.bug = Some(value(arg, &mut it)?.clone()),
                 "--corpora" => a.corpora = Some(PathBuf::from(value(arg, &mut it)?)),
+                "--utility-trace" => {
+                    a.utility_trace = Some(PathBuf::from(value(arg, &mut it)?));
+                }
                 "--jobs" => {
                     let j: usize = number(arg, value(arg, &mut it)?)?;
                     if j == 0 {
@@ -60,7 +64,7 @@ impl Args {
                 }
                 s if s.starts_with("--") => {
                     return Err(format!(
-                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs)"
+                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace)"
                     ));
                 }
                 _ => a.positional.push(arg.clone()),

@@ -102,20 +102,21 @@ pub fn run(args: &Args) -> Result<i32, String> {
     }
     let jobs = args.jobs.unwrap_or(1).min(chosen.len()).max(1);
     let bug = args.bug.clone();
-    let run_one = |k: usize| -> (Summary, bool) {
+    let run_one = |k: usize| -> (Summary, bool, String) {
         let target = &chosen[k];
         eprintln!("tapefuzz: running {}", target.name);
         let test = target.test(bug.as_deref()).expect("bug name checked");
         let report = props[k].run_test(test.as_ref());
         print_report(&report);
         let strategy = report.run.strategy;
-        (report.summary(strategy, "blackbox"), report.passed())
+        let trace = utility_trace(target.name, strategy, &report.run.improvements);
+        (report.summary(strategy, "blackbox"), report.passed(), trace)
     };
-    let results: Vec<(Summary, bool)> = if jobs == 1 {
+    let results: Vec<(Summary, bool, String)> = if jobs == 1 {
         (0..chosen.len()).map(run_one).collect()
     } else {
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let slots: Vec<std::sync::Mutex<Option<(Summary, bool)>>> = (0..chosen.len())
+        let slots: Vec<std::sync::Mutex<Option<(Summary, bool, String)>>> = (0..chosen.len())
             .map(|_| std::sync::Mutex::new(None))
             .collect();
         std::thread::scope(|s| {
@@ -137,11 +138,37 @@ pub fn run(args: &Args) -> Result<i32, String> {
             .collect()
     };
     let mut failed = false;
-    for (summary, passed) in &results {
+    for (summary, passed, _) in &results {
         println!("{}", summary.to_json());
         failed |= !passed;
     }
+    if let Some(path) = &args.utility_trace {
+        let text: String = results.iter().map(|(_, _, t)| t.as_str()).collect();
+        std::fs::write(path, text)
+            .map_err(|e| format!("cannot write the utility trace {}: {e}", path.display()))?;
+    }
     Ok(failed as i32)
+}
+
+/// `run --utility-trace`: one JSON line per new best of a utility label.
+fn utility_trace(
+    target: &str,
+    strategy: &str,
+    improvements: &[tapefuzz::engine::Improvement],
+) -> String {
+    let mut out = String::new();
+    for i in improvements {
+        let line = serde_json::json!({
+            "target": target,
+            "strategy": strategy,
+            "test": i.test,
+            "label": i.label,
+            "value": i.value,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
 }
 
 /// `run --mode greybox`: the in-process coverage-guided loop over each chosen target in

@@ -8,8 +8,9 @@ pub use args::Args;
 const USAGE: &str = "usage: harnesses <command> [options]
 commands:
   list                                   targets, with their planted bugs
-  run <target|--all> [--strategy random] [--mode blackbox|greybox] [--tests N | --seconds S]
-      [--seed N] [--bug NAME] [--corpora DIR] [--jobs N]
+  run <target|--all> [--strategy random|sa] [--mode blackbox|greybox] [--tests N | --seconds S]
+      [--seed N] [--bug NAME] [--corpora DIR] [--jobs N] [--utility-trace FILE]
+      --utility-trace: one JSON line per new best utility value (test, label, value)
       --mode greybox: coverage-guided, in-process (strategy greybox, one job); run the
       binary that scripts/greybox-build prints
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
