@@ -350,7 +350,10 @@ pub fn run(pair: &Pair, side: usize, bug: Option<Bug>) -> Run {
         if steps == MAX_STEPS {
             break End::OutOfSteps;
         }
-        if let Some(s) = usize::try_from(m.pc.value).ok().and_then(|i| seen.get_mut(i)) {
+        if let Some(s) = usize::try_from(m.pc.value)
+            .ok()
+            .and_then(|i| seen.get_mut(i))
+        {
             *s = true;
         }
         match m.step() {
@@ -435,9 +438,7 @@ pub fn generator() -> impl Gen<Value = Pair> {
         ),
         (
             1,
-            (target, call)
-                .map(|(t, c)| vec![Instr::Push(t), c])
-                .boxed(),
+            (target, call).map(|(t, c)| vec![Instr::Push(t), c]).boxed(),
         ),
     ]);
     let program = vecs(group, 0..=20).map(|groups: Vec<Vec<Instr>>| groups.concat());

@@ -94,8 +94,14 @@ pub fn targets() -> Vec<Target> {
                 ("add", "Add labels its result low"),
                 ("push", "Push ignores the immediate's level"),
                 ("load", "Load ignores the address's level"),
-                ("store_no_check", "Store skips the no-sensitive-upgrade check"),
-                ("store_no_taint", "Store does not taint the value with the address's level"),
+                (
+                    "store_no_check",
+                    "Store skips the no-sensitive-upgrade check",
+                ),
+                (
+                    "store_no_taint",
+                    "Store does not taint the value with the address's level",
+                ),
                 ("store_both", "both store bugs"),
             ],
             build: crate::ifc::test,

@@ -1,6 +1,6 @@
 //! The generator trait and its conveniences.
 
-use super::{Boxed, Filter, FlatMap, Labelled, Map, SizeRange};
+use super::{Boxed, Filter, FlatMap, Labelled, Map, SizeRange, Step, WithNeighbour};
 use crate::tape::{Label, Reject, Tape};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -81,6 +81,21 @@ pub trait GenExt: Gen + Sized {
     /// ids of their own.
     fn labelled(self, name: &'static str) -> Labelled<Self> {
         Labelled::new(self, Label::new(name))
+    }
+
+    /// Gives the generator a hand-written neighbourhood for simulated annealing (`sa`):
+    /// `neighbour(&base, step)` returns a value near `base`, drawing its decisions from
+    /// `step.tape()` (so that the result replays and shrinks). A neighbour of this span is
+    /// always one such step, while the rest of the input keeps the constructed neighbourhood.
+    ///
+    /// On the tape a value is the wrapped generator's value followed by the steps taken from
+    /// it (at most [`super::MAX_STEPS`]; a neighbour at the bound starts afresh). Random
+    /// generation takes no step, so the distribution is the wrapped generator's.
+    fn with_neighbour<F>(self, neighbour: F) -> WithNeighbour<Self, F>
+    where
+        F: Fn(&Self::Value, &mut Step<'_, '_>) -> Result<Self::Value, Reject>,
+    {
+        WithNeighbour::new(self, neighbour)
     }
 
     /// Type-erases the generator (cheap to clone).

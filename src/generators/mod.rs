@@ -31,6 +31,7 @@ mod size;
 mod strings;
 mod tuple;
 mod weighted;
+mod with_neighbour;
 
 pub use arbitrary::{FromArbitrary, from_arbitrary};
 pub use bools::{Bools, bools, weighted_bools};
@@ -55,3 +56,4 @@ pub use sampled_from::{SampledFrom, sampled_from};
 pub use size::SizeRange;
 pub use strings::{Strings, string_of, strings};
 pub use weighted::{Weighted, weighted};
+pub use with_neighbour::{MAX_STEPS, Step, WithNeighbour};

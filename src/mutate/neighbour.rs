@@ -30,6 +30,13 @@ use std::collections::HashMap;
 const ELEMENT: Label = Label::new("element");
 /// The "one more element?" coin at the start of each list element.
 const MORE: Label = Label::new("more");
+/// A generator with a hand-written neighbourhood (`GenExt::with_neighbour`): its span, the
+/// "one more step?" coin and the temperature drawn at the start of each step.
+const NEIGHBOURED: Label = Label::new("neighboured");
+const ANOTHER: Label = Label::new("neighboured.another");
+const TEMPERATURE: Label = Label::new("neighboured.temperature");
+/// `generators::MAX_STEPS`: a base with this many hand-written steps gets a fresh span.
+const MAX_STEPS: u32 = 1000;
 /// Choice labels of unions: switching the index switches the variant.
 const UNIONS: [Label; 3] = [
     Label::new("one_of"),
@@ -196,6 +203,9 @@ enum Mode {
     Keep,
     /// No base: drawn at random.
     Fresh,
+    /// A span with a hand-written neighbourhood: its base and steps are kept and one more
+    /// step is taken (drawn at random by the user's function).
+    User,
 }
 
 /// One open span of the neighbour, with the base key it is aligned to.
@@ -205,6 +215,8 @@ struct Frame {
     start: usize,
     key: u64,
     mode: Mode,
+    /// For [`Mode::User`]: the hand-written steps the base took.
+    steps: u32,
     spans: Counters,
     choices: Counters,
 }
@@ -248,6 +260,7 @@ impl<'a> Neighbour<'a> {
                 start: 0,
                 key: ROOT,
                 mode: Mode::Fields,
+                steps: 0,
                 spans: Counters::default(),
                 choices: Counters::default(),
             },
@@ -295,11 +308,32 @@ impl<'a> Neighbour<'a> {
         let s = self.settings;
         let parent_mode = self.stack.last().map_or(self.root.mode, |f| f.mode);
         let parent_key = self.stack.last().map_or(ROOT, |f| f.key);
-        let mut mode = parent_mode;
+        // Inside a span with a hand-written neighbourhood, the base and its steps are kept.
+        let mut mode = if parent_mode == Mode::User {
+            Mode::Keep
+        } else {
+            parent_mode
+        };
         let mut ordinal = self.top().spans.peek(open.label);
         let mut k = key(parent_key, open.label, ordinal);
         if mode != Mode::Fresh && !self.base.spans.contains_key(&k) {
             mode = Mode::Fresh;
+        }
+        let mut steps = 0;
+        if open.label == NEIGHBOURED && matches!(mode, Mode::Fields | Mode::Modify) && t > 0.0 {
+            while self
+                .base
+                .choices
+                .get(&key(k, ANOTHER, steps))
+                .is_some_and(|c| c.index == 1)
+            {
+                steps += 1;
+            }
+            mode = if steps >= MAX_STEPS {
+                Mode::Fresh
+            } else {
+                Mode::User
+            };
         }
         let mut consume = 1;
         if open.label == ELEMENT && matches!(mode, Mode::Fields | Mode::Modify) {
@@ -338,6 +372,7 @@ impl<'a> Neighbour<'a> {
             start: open.start,
             key: k,
             mode,
+            steps,
             spans: Counters::default(),
             choices: Counters::default(),
         }
@@ -376,6 +411,13 @@ impl Source for Neighbour<'_> {
         let mode = frame.mode;
         let ordinal = frame.choices.bump(ctx.label, 1);
         let k = key(frame.key, ctx.label, ordinal);
+        if mode == Mode::User && ctx.label == ANOTHER {
+            // Keep the base's steps, take one more.
+            return u64::from(ordinal <= frame.steps).min(ctx.max);
+        }
+        if ctx.label == TEMPERATURE && mode == Mode::Fresh {
+            return ((self.t * ctx.max as f64).round() as u64).min(ctx.max);
+        }
         if mode == Mode::Fresh {
             return self.fresh.draw(ctx);
         }
@@ -391,7 +433,7 @@ impl Source for Neighbour<'_> {
         let p = match mode {
             Mode::Fields => self.settings.field * self.t,
             Mode::Modify => self.settings.leaf,
-            Mode::Keep | Mode::Fresh => 0.0,
+            Mode::Keep | Mode::Fresh | Mode::User => 0.0,
         };
         // A list's `more` coin follows the list operations, not a flip.
         if ctx.label == MORE || ctx.max == 0 || !self.chance(p) {
@@ -416,9 +458,9 @@ impl Source for Neighbour<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generators::{Gen, GenExt, ints, vecs};
+    use crate::generators::{Gen, GenExt, Step, bools, ints, vecs};
     use crate::one_of;
-    use crate::tape::Tape;
+    use crate::tape::{ReplaySource, Tape};
 
     fn record<G: Gen>(g: &G, src: &mut dyn Source) -> (G::Value, Recording) {
         let mut tape = Tape::recording(src);
@@ -441,6 +483,77 @@ mod tests {
             let mut n = Neighbour::new(&aligned, Neighbourhood::default(), 0.0, seed);
             let (w, _) = record(&g, &mut n);
             assert_eq!(v, w);
+        }
+    }
+
+    /// A list of six numbers whose hand-written neighbourhood moves one element by ±1, next
+    /// to a number with the constructed neighbourhood.
+    fn plus_minus_one() -> impl Gen<Value = (u8, Vec<i32>)> {
+        let list = vecs(ints::<i32>(-1000..=1000), 6..=6).with_neighbour(
+            |v: &Vec<i32>, step: &mut Step<'_, '_>| {
+                let i = ints::<usize>(0..=v.len() - 1).generate(step.tape())?;
+                let up = bools().generate(step.tape())?;
+                let mut w = v.clone();
+                w[i] += if up { 1 } else { -1 };
+                Ok(w)
+            },
+        );
+        (ints::<u8>(0..=255), list)
+    }
+
+    #[test]
+    fn a_hand_written_neighbourhood_is_honoured_inside_its_span() {
+        let g = plus_minus_one();
+        let mut outside_changed = 0;
+        for seed in 0..20 {
+            let (mut base, mut rec) = record(&g, &mut RandomSource::new(seed));
+            for step in 0..150u64 {
+                let aligned = Aligned::new(&rec);
+                let t = 0.2 + 0.8 * (step % 5) as f64 / 4.0;
+                let mut n =
+                    Neighbour::new(&aligned, Neighbourhood::default(), t, seed * 1000 + step);
+                let (next, next_rec) = record(&g, &mut n);
+                let moved: Vec<i32> = base.1.iter().zip(&next.1).map(|(a, b)| b - a).collect();
+                assert_eq!(
+                    moved.iter().filter(|&&d| d != 0).count(),
+                    1,
+                    "seed {seed} step {step}: {:?} -> {:?}",
+                    base.1,
+                    next.1
+                );
+                assert!(moved.iter().all(|d| d.abs() <= 1));
+                outside_changed += usize::from(base.0 != next.0);
+                // The neighbour's tape replays to the neighbour.
+                let (again, _) = record(&g, &mut ReplaySource::of(&next_rec.choices));
+                assert_eq!(again, next);
+                // Accept every neighbour: the next one is drawn from it.
+                (base, rec) = (next, next_rec);
+            }
+        }
+        assert!(
+            outside_changed > 0,
+            "the rest keeps the constructed neighbourhood"
+        );
+        // Random generation takes no hand-written step.
+        for seed in 0..100 {
+            let (_, rec) = record(&g, &mut RandomSource::new(seed));
+            assert!(
+                rec.labels
+                    .iter()
+                    .zip(&rec.choices)
+                    .all(|(l, c)| *l != ANOTHER || c.index == 0)
+            );
+        }
+    }
+
+    #[test]
+    fn zero_temperature_takes_no_hand_written_step() {
+        let g = plus_minus_one();
+        for seed in 0..20 {
+            let (v, rec) = record(&g, &mut RandomSource::new(seed));
+            let aligned = Aligned::new(&rec);
+            let mut n = Neighbour::new(&aligned, Neighbourhood::default(), 0.0, seed);
+            assert_eq!(record(&g, &mut n).0, v);
         }
     }
 

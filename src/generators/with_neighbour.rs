@@ -1,0 +1,85 @@
+//! A generator with a hand-written neighbourhood for targeted search (paper 000 §III).
+
+use super::Gen;
+use crate::tape::{Hint, Label, Reject, Tape};
+
+/// The span of a generator with a hand-written neighbourhood.
+pub(crate) const NEIGHBOURED: Label = Label::new("neighboured");
+/// Its first part: the wrapped generator's own value.
+pub(crate) const BASE: Label = Label::new("neighboured.base");
+/// "One more hand-written step?" (probability 0 for random sources: only a neighbourhood
+/// answers 1).
+pub(crate) const ANOTHER: Label = Label::new("neighboured.another");
+/// One hand-written step: the temperature, then the neighbourhood function's draws.
+pub(crate) const STEP: Label = Label::new("neighboured.step");
+/// The temperature a step was drawn at, in thousandths.
+pub(crate) const TEMPERATURE: Label = Label::new("neighboured.temperature");
+
+/// Steps a value carries at most; a neighbour of a value at the bound is a fresh value.
+pub const MAX_STEPS: usize = 1000;
+
+/// What a hand-written neighbourhood function gets besides the base value: the tape to draw
+/// its decisions from and the temperature.
+pub struct Step<'a, 't> {
+    tape: &'a mut Tape<'t>,
+    temperature: f64,
+}
+
+impl<'t> Step<'_, 't> {
+    /// The tape to draw this step's decisions from (with any generator), so that the step
+    /// replays and shrinks like every other choice.
+    pub fn tape(&mut self) -> &mut Tape<'t> {
+        self.tape
+    }
+
+    /// The search's temperature when the step was taken, in `0..=1` (recorded on the tape,
+    /// so a replay sees the same value).
+    pub fn temperature(&self) -> f64 {
+        self.temperature
+    }
+}
+
+/// See [`super::GenExt::with_neighbour`].
+#[derive(Clone, Debug)]
+pub struct WithNeighbour<G, F> {
+    inner: G,
+    neighbour: F,
+}
+
+impl<G, F> WithNeighbour<G, F> {
+    pub(crate) fn new(inner: G, neighbour: F) -> Self {
+        WithNeighbour { inner, neighbour }
+    }
+}
+
+impl<G, F> Gen for WithNeighbour<G, F>
+where
+    G: Gen,
+    F: Fn(&G::Value, &mut Step<'_, '_>) -> Result<G::Value, Reject>,
+{
+    type Value = G::Value;
+
+    /// The wrapped generator's value (span `neighboured.base`), then, while the
+    /// `neighboured.another` coin says so (never for random sources), a hand-written step
+    /// applied to the value so far (span `neighboured.step`, at most [`MAX_STEPS`]).
+    /// Simplest and running out: the wrapped generator's simplest value, no step.
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
+        tape.span(NEIGHBOURED, |t| {
+            let mut value = t.span(BASE, |t| self.inner.generate(t))?;
+            for _ in 0..MAX_STEPS {
+                if t.draw(ANOTHER, 1, Hint::Coin(0.0))? == 0 {
+                    break;
+                }
+                value = t.span(STEP, |t| {
+                    let temperature = t.draw(TEMPERATURE, 1000, Hint::Uniform)? as f64 / 1000.0;
+                    let mut step = Step {
+                        tape: t,
+                        temperature,
+                    };
+                    (self.neighbour)(&value, &mut step)
+                })?;
+            }
+            Ok(value)
+        })
+    }
+}
