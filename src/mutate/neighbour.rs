@@ -24,7 +24,29 @@
 //! positional edit made by an [`super::Operator`]: see [`Neighbour::with_edits`].
 
 use crate::tape::{DrawContext, Hint, Label, OpenSpan, RandomSource, Recording, Rng, Source};
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys are already well-mixed path hashes: hash them as themselves (SipHash dominated the
+/// cost of indexing a base).
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
 /// The span label of one list element (`SizeRange::repeat`): its `more` coin and the element.
 const ELEMENT: Label = Label::new("element");
@@ -145,7 +167,7 @@ impl Aligned {
         let mut span_counters: Vec<Counters> = vec![Counters::default(); base.spans.len()];
         let mut root_counters = Counters::default();
         let mut owner = vec![usize::MAX; n];
-        let mut spans = HashMap::new();
+        let mut spans = HashMap::default();
         for (i, s) in base.spans.iter().enumerate() {
             if !visible(s) {
                 continue;
@@ -161,7 +183,7 @@ impl Aligned {
                 *o = i;
             }
         }
-        let mut choices = HashMap::with_capacity(n);
+        let mut choices = HashMap::with_capacity_and_hasher(n, Default::default());
         let mut keys = vec![None; n];
         let mut root_choice_counters = Counters::default();
         let mut choice_counters: Vec<Counters> = vec![Counters::default(); base.spans.len()];
@@ -264,7 +286,7 @@ impl<'a> Neighbour<'a> {
                 spans: Counters::default(),
                 choices: Counters::default(),
             },
-            edits: HashMap::new(),
+            edits: HashMap::default(),
         }
     }
 
