@@ -521,22 +521,25 @@ mod tests {
         assert_eq!(run(&p, 0, None).steps, 6);
     }
 
+    /// `body` at 3, called from a low pc (`Push 3, Call, Halt`): returning halts at 2.
+    fn called(body: Vec<Instr>) -> Pair {
+        let call = Instr::Call {
+            args: 0,
+            returns: false,
+        };
+        pair(
+            [Instr::Push(low(3)), call, Instr::Halt]
+                .into_iter()
+                .chain(body)
+                .collect(),
+        )
+    }
+
     #[test]
-    fn high_jump_then_halt_is_vacuous_but_return_restores_the_pc() {
+    fn return_restores_the_low_pc_after_a_high_jump() {
         use Instr::*;
-        // Call 3 (low); at 3 jump to a high target 5 or 6, each returning; halt at 2.
-        let p = pair(vec![
-            Push(low(3)),
-            Call {
-                args: 0,
-                returns: false,
-            },
-            Halt,
-            Push(high(5, 6)),
-            Jump,
-            Return,
-            Return,
-        ]);
+        // At 3 jump to a high target 5 or 6, each returning.
+        let p = called(vec![Push(high(5, 6)), Jump, Return, Return]);
         let r = run(&p, 0, None);
         assert_eq!(r.end, End::Halted(Level::Low));
         assert_eq!(r.steps, 6);
@@ -545,13 +548,7 @@ mod tests {
     #[test]
     fn store_check_stops_a_high_pc_writing_low_memory() {
         use Instr::*;
-        let p = pair(vec![
-            Push(low(3)),
-            Call {
-                args: 0,
-                returns: false,
-            },
-            Halt,
+        let p = called(vec![
             Push(high(5, 9)),
             Jump,
             Push(low(7)),
