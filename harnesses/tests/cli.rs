@@ -59,6 +59,10 @@ fn bad_input_gets_a_one_line_error_and_status_2() {
             vec!["explain", "bst_insert", "/no/such/file"],
             "cannot read /no/such/file",
         ),
+        (
+            vec!["run", "ifc", "--utility-trace", "/no/such/dir/trace.jsonl"],
+            "cannot write the utility trace /no/such/dir/trace.jsonl",
+        ),
         (vec!["frob"], "unknown command `frob`"),
         (vec![], "no command given"),
     ] {
@@ -75,6 +79,41 @@ fn bad_input_gets_a_one_line_error_and_status_2() {
     let out = cli(&d, &["replay", "bst_insert", big.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("over the"));
+}
+
+#[test]
+fn utility_trace_has_a_line_per_new_best() {
+    let d = temp_dir("trace");
+    let trace = d.join("trace.jsonl");
+    let args = [
+        "run",
+        "graph_sink",
+        "--strategy",
+        "sa",
+        "--tests",
+        "500",
+        "--seed",
+        "3",
+    ];
+    let out = cli(
+        &d,
+        &[&args[..], &["--utility-trace", trace.to_str().unwrap()]].concat(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!lines.is_empty());
+    for pair in lines.windows(2) {
+        assert!(pair[0]["test"].as_u64() < pair[1]["test"].as_u64());
+        assert!(pair[0]["value"].as_f64() < pair[1]["value"].as_f64());
+    }
+    let last = lines.last().unwrap();
+    assert_eq!(last["target"], "graph_sink");
+    assert_eq!(last["label"], "utility");
+    assert_eq!(last["value"], last_json(&out)["best_utility"]);
 }
 
 #[test]

@@ -47,34 +47,35 @@ enum BestTape {
     Bytes(Vec<u8>),
 }
 
-/// Keeps, per label, the better of the best so far and `us` (valid and failing test cases;
-/// rejected ones do not count).
-fn note_bests(
-    bests: &RefCell<Vec<(Utility, BestTape)>>,
-    improvements: &RefCell<Vec<Improvement>>,
-    us: Vec<Utility>,
-    status: Status,
-    test: u64,
-    tape: impl Fn() -> BestTape,
-) {
-    if !matches!(status, Status::Valid | Status::Interesting) {
-        return;
-    }
-    let mut bests = bests.borrow_mut();
-    for u in us {
-        match bests.iter_mut().find(|(b, _)| b.label == u.label) {
-            Some((b, t)) if u.score() > b.score() => {
-                *b = u;
-                *t = tape();
-            }
-            Some(_) => continue,
-            None => bests.push((u, tape())),
+/// The best utility of each label so far, with its tape, and every improvement in order.
+#[derive(Default)]
+struct Bests {
+    best: Vec<(Utility, BestTape)>,
+    improvements: Vec<Improvement>,
+}
+
+impl Bests {
+    /// Keeps, per label, the better of the best so far and `us` from test number `test`
+    /// (valid and failing test cases; rejected ones do not count).
+    fn note(&mut self, us: Vec<Utility>, status: Status, test: u64, tape: impl Fn() -> BestTape) {
+        if !matches!(status, Status::Valid | Status::Interesting) {
+            return;
         }
-        improvements.borrow_mut().push(Improvement {
-            test,
-            label: u.label,
-            value: u.value,
-        });
+        for u in us {
+            match self.best.iter_mut().find(|(b, _)| b.label == u.label) {
+                Some((b, t)) if u.score() > b.score() => {
+                    *b = u;
+                    *t = tape();
+                }
+                Some(_) => continue,
+                None => self.best.push((u, tape())),
+            }
+            self.improvements.push(Improvement {
+                test,
+                label: u.label,
+                value: u.value,
+            });
+        }
     }
 }
 
@@ -147,8 +148,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     };
 
     let mut found: Option<(Found, Recording)> = None;
-    let bests: RefCell<Vec<(Utility, BestTape)>> = RefCell::new(Vec::new());
-    let improvements: RefCell<Vec<Improvement>> = RefCell::new(Vec::new());
+    let bests: RefCell<Bests> = RefCell::default();
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
     {
@@ -178,6 +178,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                 last_progress = Instant::now();
                 let best = bests
                     .borrow()
+                    .best
                     .first()
                     .map(|(u, _): &(Utility, BestTape)| format!(", best {} {}", u.label, u.value))
                     .unwrap_or_default();
@@ -207,9 +208,9 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     i += 1;
                     if super::has_utilities() {
                         let us = super::take_utilities();
-                        note_bests(&bests, &improvements, us, status, i, || {
-                            BestTape::Seed(test_seed)
-                        });
+                        bests
+                            .borrow_mut()
+                            .note(us, status, i, || BestTape::Seed(test_seed));
                     }
                     match status {
                         Status::Valid => {
@@ -236,7 +237,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     calls += 1;
                     let us = super::take_utilities();
                     let score = super::total_score(&us);
-                    note_bests(&bests, &improvements, us, status, calls, || {
+                    bests.borrow_mut().note(us, status, calls, || {
                         BestTape::Bytes(encoding::encode(&recording.choices))
                     });
                     Step {
@@ -282,9 +283,10 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
     }
     report.strategy = config.strategy.name();
 
-    report.improvements = improvements.into_inner();
+    let Bests { best, improvements } = bests.into_inner();
+    report.improvements = improvements;
     // The best tape of each utility label, as bytes.
-    for (utility, tape) in bests.into_inner() {
+    for (utility, tape) in best {
         let bytes = match tape {
             BestTape::Bytes(b) => b,
             BestTape::Seed(s) => {

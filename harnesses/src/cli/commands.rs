@@ -100,6 +100,15 @@ pub fn run(args: &Args) -> Result<i32, String> {
     if greybox {
         return run_greybox(args, &chosen, &props);
     }
+    // Opened before the campaign, so that a bad path costs nothing.
+    let trace_file = match &args.utility_trace {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write the utility trace {}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
     let jobs = args.jobs.unwrap_or(1).min(chosen.len()).max(1);
     let bug = args.bug.clone();
     let run_one = |k: usize| -> (Summary, bool, String) {
@@ -142,9 +151,9 @@ pub fn run(args: &Args) -> Result<i32, String> {
         println!("{}", summary.to_json());
         failed |= !passed;
     }
-    if let Some(path) = &args.utility_trace {
+    if let Some((path, mut file)) = trace_file {
         let text: String = results.iter().map(|(_, _, t)| t.as_str()).collect();
-        std::fs::write(path, text)
+        std::io::Write::write_all(&mut file, text.as_bytes())
             .map_err(|e| format!("cannot write the utility trace {}: {e}", path.display()))?;
     }
     Ok(failed as i32)
