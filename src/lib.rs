@@ -16,6 +16,7 @@ pub mod explain;
 pub mod fuzz;
 pub mod generators;
 pub mod greybox;
+pub mod guide;
 pub mod mutate;
 pub mod property;
 pub mod shrink;

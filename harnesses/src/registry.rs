@@ -40,6 +40,26 @@ impl Target {
     }
 }
 
+/// The planted bugs of BST insertion (`bst_insert`, `bst_valid`).
+const BST_BUGS: &[(&str, &str)] = &[
+    (
+        "duplicate",
+        "inserting a key already present adds a second node",
+    ),
+    (
+        "lose_right",
+        "inserting into the left subtree drops the right subtree",
+    ),
+    (
+        "wrong_side",
+        "below the root, a larger key goes left when the right is empty",
+    ),
+    (
+        "crowded",
+        "inserting into a tree of 8 or more keys drops the smallest key",
+    ),
+];
+
 /// Every target, in a fixed order.
 pub fn targets() -> Vec<Target> {
     vec![
@@ -55,25 +75,14 @@ pub fn targets() -> Vec<Target> {
         Target {
             name: "bst_insert",
             description: "insert into a strict BST keeps the invariant and the keys (RLCheck BST generator)",
-            bugs: &[
-                (
-                    "duplicate",
-                    "inserting a key already present adds a second node",
-                ),
-                (
-                    "lose_right",
-                    "inserting into the left subtree drops the right subtree",
-                ),
-                (
-                    "wrong_side",
-                    "below the root, a larger key goes left when the right is empty",
-                ),
-                (
-                    "crowded",
-                    "inserting into a tree of 7 or more keys drops the smallest key",
-                ),
-            ],
+            bugs: BST_BUGS,
             build: crate::bst::test,
+        },
+        Target {
+            name: "bst_valid",
+            description: "random trees, valid only when strict BSTs; inserting any key keeps them so (RLCheck, rl)",
+            bugs: BST_BUGS,
+            build: crate::bst::valid_test,
         },
         Target {
             name: "graph_sink",

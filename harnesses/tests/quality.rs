@@ -169,7 +169,7 @@ fn unique_valid_counts_distinct_trees() {
 }
 
 #[test]
-fn crowded_needs_a_tree_of_seven_keys() {
+fn crowded_needs_a_tree_of_eight_keys() {
     use bst::{Bug, Tree, check, insert};
     // A valid BST holding the keys given, built by plain insertion.
     let tree = |keys: &[u8]| {
@@ -183,12 +183,12 @@ fn crowded_needs_a_tree_of_seven_keys() {
         }
         t
     };
-    let six = tree(&[5, 2, 8, 1, 3, 9]);
     let seven = tree(&[5, 2, 8, 1, 3, 9, 6]);
-    assert_eq!(bst::CROWDED, 7);
-    assert!(check(&six, 10, Some(Bug::Crowded)).is_ok());
-    assert!(check(&seven, 10, Some(Bug::Crowded)).is_err());
-    assert!(check(&seven, 10, None).is_ok());
+    let eight = tree(&[5, 2, 8, 1, 3, 9, 6, 4]);
+    assert_eq!(bst::CROWDED, 8);
+    assert!(check(&seven, 10, Some(Bug::Crowded)).is_ok());
+    assert!(check(&eight, 10, Some(Bug::Crowded)).is_err());
+    assert!(check(&eight, 10, None).is_ok());
 }
 
 /// Runs `name` (no bug, no corpus) with `strategy`.

@@ -211,6 +211,12 @@ impl Corpus {
         }
     }
 
+    /// Whether `folder` already holds a file with exactly these bytes.
+    pub fn contains(&self, folder: Folder, bytes: &[u8]) -> bool {
+        let path = self.folder(folder).join(sha1_name(bytes));
+        fs::read(path).ok().as_deref() == Some(bytes)
+    }
+
     /// Saves a tape to a folder under its sha1 name (atomically), records `meta` in the
     /// manifest, and returns the path. Saving the same bytes again is harmless.
     pub fn save(&mut self, folder: Folder, bytes: &[u8], meta: EntryMeta) -> io::Result<PathBuf> {

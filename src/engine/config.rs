@@ -1,6 +1,7 @@
 //! Run configuration: a struct with defaults, overridable by environment variables.
 
 use super::Anneal;
+use crate::guide::Learn;
 use crate::shrink::Budget;
 use crate::tape::DEFAULT_MAX_CHOICES;
 use std::fmt;
@@ -17,7 +18,8 @@ use std::time::Duration;
 /// | `TAPEFUZZ_TIMEOUT_MS` | `timeout` |
 /// | `TAPEFUZZ_SHRINK_CALLS` | `shrink.calls` |
 /// | `TAPEFUZZ_SHRINK_SECONDS` | `shrink.time` |
-/// | `TAPEFUZZ_STRATEGY` | `strategy` (`random` or `sa`) |
+/// | `TAPEFUZZ_STRATEGY` | `strategy` (`random`, `sa` or `rl`) |
+/// | `TAPEFUZZ_KEEP` | `keep` |
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     /// How test cases are generated.
@@ -41,6 +43,9 @@ pub struct Config {
     pub save: bool,
     /// Print progress to stderr about once a second.
     pub progress: bool,
+    /// Most unique valid tapes an `rl` campaign adds to `corpus/` (sampled uniformly from
+    /// all it found; 0, the default, adds none).
+    pub keep: usize,
 }
 
 impl Default for Config {
@@ -56,6 +61,7 @@ impl Default for Config {
             reuse: true,
             save: true,
             progress: false,
+            keep: 0,
         }
     }
 }
@@ -67,6 +73,8 @@ pub enum Strategy {
     Random,
     /// Simulated annealing on the utility values the property reports (`sa`).
     Anneal(Anneal),
+    /// Reinforcement-learning guidance towards unique valid values (`rl`, RLCheck).
+    Learn(Learn),
 }
 
 impl Strategy {
@@ -75,6 +83,7 @@ impl Strategy {
         match self {
             Strategy::Random => "random",
             Strategy::Anneal(_) => "sa",
+            Strategy::Learn(_) => "rl",
         }
     }
 
@@ -83,6 +92,7 @@ impl Strategy {
         match name {
             "random" => Some(Strategy::Random),
             "sa" => Some(Strategy::Anneal(Anneal::default())),
+            "rl" => Some(Strategy::Learn(Learn::default())),
             _ => None,
         }
     }
@@ -102,7 +112,7 @@ impl fmt::Display for ConfigError {
         if self.var == "TAPEFUZZ_STRATEGY" {
             return write!(
                 f,
-                "{}={:?} is not a strategy (valid: random, sa)",
+                "{}={:?} is not a strategy (valid: random, sa, rl)",
                 self.var, self.value
             );
         }
@@ -169,8 +179,13 @@ impl Config {
                 value: name,
             })?;
         }
-        if let Strategy::Anneal(a) = &mut self.strategy {
-            a.apply_env()?;
+        if let Some(k) = var::<usize>("TAPEFUZZ_KEEP")? {
+            self.keep = k;
+        }
+        match &mut self.strategy {
+            Strategy::Anneal(a) => a.apply_env()?,
+            Strategy::Learn(l) => l.apply_env()?,
+            Strategy::Random => {}
         }
         Ok(self)
     }

@@ -1,11 +1,13 @@
 //! The run loop.
 
 use super::anneal::{self, Step};
+use super::learn::{self, Episode};
 use super::{Best, Config, Failure, Found, Improvement, RunReport, Strategy, Utility};
 use crate::corpus::{Corpus, EntryMeta, Folder};
 use crate::shrink::Shrinker;
 use crate::tape::{
-    BytesSource, RandomSource, Recording, ReplaySource, Rng, Source, Status, Tape, encoding,
+    BytesSource, Fallback, RandomSource, Recording, ReplaySource, Rng, Source, Status, Tape,
+    encoding,
 };
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -45,6 +47,8 @@ fn with_timeout<'a>(
 enum BestTape {
     Seed(u64),
     Bytes(Vec<u8>),
+    /// The unforced indices of a guided test case (replayed and recorded at the end).
+    Indices(Vec<u64>),
 }
 
 /// The best utility of each label so far, with its tape, and every improvement in order.
@@ -115,6 +119,38 @@ fn save_bests(corpus: &mut Corpus, bests: &[Best], strategy: &str) -> u64 {
     added
 }
 
+/// Records each kept tape (replaying its indices) and saves the valid ones that `corpus/`
+/// does not hold yet. Returns how many were new.
+fn save_kept(
+    corpus: &mut Corpus,
+    runner: &mut Runner<'_, '_, '_>,
+    kept: Vec<Vec<u64>>,
+    strategy: &str,
+) -> u64 {
+    let mut added = 0;
+    for drawn in kept {
+        let mut src = ReplaySource::new(drawn, Fallback::Simplest);
+        let (status, rec, _) = runner.call(&mut src, true);
+        super::clear_utilities();
+        if status != Status::Valid {
+            continue;
+        }
+        let bytes = encoding::encode(&rec.choices);
+        if corpus.contains(Folder::Corpus, &bytes) {
+            continue;
+        }
+        let meta = EntryMeta {
+            strategy: strategy.into(),
+            status: "valid".into(),
+            ..EntryMeta::default()
+        };
+        if corpus.save(Folder::Corpus, &bytes, meta).is_ok() {
+            added += 1;
+        }
+    }
+    added
+}
+
 struct Runner<'c, 't, 'f> {
     config: &'c Config,
     test: &'t mut TestFn<'f>,
@@ -149,6 +185,9 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
 
     let mut found: Option<(Found, Recording)> = None;
     let bests: RefCell<Bests> = RefCell::default();
+    // Valid `corpus/` tapes, kept to teach an `rl` guide that bootstraps.
+    let bootstrap = matches!(&config.strategy, Strategy::Learn(l) if l.bootstrap);
+    let mut teach: Vec<Vec<u8>> = Vec::new();
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
     {
@@ -161,10 +200,14 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     found = Some((Found::Reuse(entry.path), rec));
                     break 'reuse;
                 }
+                if bootstrap && folder == Folder::Corpus && status == Status::Valid {
+                    teach.push(entry.bytes);
+                }
             }
         }
     }
 
+    let mut kept: Vec<Vec<u64>> = Vec::new();
     if found.is_none() {
         // A budget too large to represent is no deadline at all.
         let deadline = config
@@ -278,6 +321,61 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     found = Some((Found::Generate(n), rec));
                 }
             }
+            Strategy::Learn(settings) => {
+                let mut call = |src: &mut dyn Source| {
+                    let (status, _, fingerprint) = runner.call(src, false);
+                    Episode {
+                        status,
+                        characteristic: fingerprint,
+                    }
+                };
+                let mut stop = |tests: u64| {
+                    tests.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d)
+                };
+                let mut each = |e: &Episode, drawn: &[u64]| {
+                    match e.status {
+                        Status::Valid => {
+                            report.valid += 1;
+                            unique.insert(e.characteristic);
+                        }
+                        Status::Invalid => report.invalid += 1,
+                        Status::Overrun => report.overrun += 1,
+                        Status::Interesting => {}
+                    }
+                    let tests = report.valid + report.invalid + report.overrun;
+                    if super::has_utilities() {
+                        let us = super::take_utilities();
+                        bests.borrow_mut().note(us, e.status, tests + 1, || {
+                            BestTape::Indices(drawn.to_vec())
+                        });
+                    }
+                    if tests.is_multiple_of(64) {
+                        progress(tests, &report, unique.len());
+                    }
+                };
+                let mut teachers = teach
+                    .iter()
+                    .map(|b| Box::new(BytesSource::new(b)) as Box<dyn Source + '_>);
+                let learned = learn::search(
+                    settings,
+                    seed,
+                    config.tests,
+                    if config.save { config.keep } else { 0 },
+                    &mut teachers,
+                    &mut call,
+                    &mut stop,
+                    &mut each,
+                );
+                report.tests = learned.tests;
+                report.learners = learned.states as u64;
+                report.taught = learned.taught;
+                if let Some((n, drawn)) = learned.found {
+                    let mut src = ReplaySource::new(drawn, Fallback::Simplest);
+                    let (_, rec, _) = runner.call(&mut src, true);
+                    found = Some((Found::Generate(n), rec));
+                }
+                kept = learned.kept;
+            }
         }
         report.unique_valid = unique.len() as u64;
     }
@@ -295,6 +393,12 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                 super::clear_utilities();
                 encoding::encode(&rec.choices)
             }
+            BestTape::Indices(drawn) => {
+                let mut src = ReplaySource::new(drawn, Fallback::Simplest);
+                let (_, rec, _) = runner.call(&mut src, true);
+                super::clear_utilities();
+                encoding::encode(&rec.choices)
+            }
         };
         report.best.push(Best { utility, bytes });
     }
@@ -305,6 +409,13 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
         && let Some(c) = corpus.as_deref_mut()
     {
         report.corpus_added = save_bests(c, &report.best, config.strategy.name());
+    }
+    // An `rl` campaign keeps a sample of the unique valid tapes it found.
+    if config.save
+        && !kept.is_empty()
+        && let Some(c) = corpus.as_deref_mut()
+    {
+        report.corpus_added += save_kept(c, &mut runner, kept, config.strategy.name());
     }
 
     if let Some((where_found, original)) = found {

@@ -5,6 +5,7 @@ mod anneal;
 mod config;
 #[allow(clippy::module_inception)]
 mod engine;
+mod learn;
 mod report;
 mod utility;
 

@@ -79,10 +79,15 @@ pub struct RunReport {
     /// Every time a utility label reached a new best (its first report included), in order:
     /// the utility over tests, for plots.
     pub improvements: Vec<Improvement>,
-    /// The strategy's name (`random`, `sa`).
+    /// The strategy's name (`random`, `sa`, `rl`).
     pub strategy: &'static str,
-    /// Best tapes saved to `corpus/` (a new best utility per label).
+    /// Tapes saved to `corpus/`: a new best utility per label, and an `rl` campaign's
+    /// sample of unique valid tapes.
     pub corpus_added: u64,
+    /// `rl`: learners (choice point × state) the guide made.
+    pub learners: u64,
+    /// `rl`: valid `corpus/` tapes taught to the guide before the campaign.
+    pub taught: u64,
 }
 
 /// The best value of one utility label in a run.

@@ -32,6 +32,7 @@ mod tape;
 pub use bytes_source::BytesSource;
 pub use choice::Choice;
 pub use encoding::ENCODING_VERSION;
+pub(crate) use label::mix as mix_hashes;
 pub use label::{Label, PointId};
 pub use random_source::{RandomSource, coin_threshold};
 pub use replay_source::{Fallback, ReplaySource};

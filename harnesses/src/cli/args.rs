@@ -16,6 +16,7 @@ pub struct Args {
     pub corpora: Option<PathBuf>,
     pub jobs: Option<usize>,
     pub utility_trace: Option<PathBuf>,
+    pub keep: Option<usize>,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -55,6 +56,7 @@ impl Args {
                 "--utility-trace" => {
                     a.utility_trace = Some(PathBuf::from(value(arg, &mut it)?));
                 }
+                "--keep" => a.keep = Some(number(arg, value(arg, &mut it)?)?),
                 "--jobs" => {
                     let j: usize = number(arg, value(arg, &mut it)?)?;
                     if j == 0 {
@@ -64,7 +66,7 @@ impl Args {
                 }
                 s if s.starts_with("--") => {
                     return Err(format!(
-                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace)"
+                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace, --keep)"
                     ));
                 }
                 _ => a.positional.push(arg.clone()),

@@ -54,9 +54,14 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
         && let Some(strategy) = tapefuzz::engine::Strategy::named(name)
     {
         config.strategy = strategy;
-        if let tapefuzz::engine::Strategy::Anneal(a) = &mut config.strategy {
-            a.apply_env().map_err(|e| e.to_string())?;
+        match &mut config.strategy {
+            tapefuzz::engine::Strategy::Anneal(a) => a.apply_env().map_err(|e| e.to_string())?,
+            tapefuzz::engine::Strategy::Learn(l) => l.apply_env().map_err(|e| e.to_string())?,
+            tapefuzz::engine::Strategy::Random => {}
         }
+    }
+    if let Some(k) = args.keep {
+        config.keep = k;
     }
     Ok(p.config(config))
 }
@@ -69,8 +74,8 @@ fn check_strategy(args: &Args) -> Result<bool, String> {
         Some(m) => return Err(format!("unknown mode `{m}` (valid: blackbox, greybox)")),
     };
     match (args.strategy.as_deref(), greybox) {
-        (None, _) | (Some("random" | "sa"), false) | (Some("greybox"), true) => Ok(greybox),
-        (Some(s), false) => Err(format!("unknown strategy `{s}` (valid: random, sa)")),
+        (None, _) | (Some("random" | "sa" | "rl"), false) | (Some("greybox"), true) => Ok(greybox),
+        (Some(s), false) => Err(format!("unknown strategy `{s}` (valid: random, sa, rl)")),
         (Some(s), true) => Err(format!(
             "unknown strategy `{s}` for --mode greybox (valid: greybox)"
         )),

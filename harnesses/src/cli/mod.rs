@@ -8,8 +8,10 @@ pub use args::Args;
 const USAGE: &str = "usage: harnesses <command> [options]
 commands:
   list                                   targets, with their planted bugs
-  run <target|--all> [--strategy random|sa] [--mode blackbox|greybox] [--tests N | --seconds S]
-      [--seed N] [--bug NAME] [--corpora DIR] [--jobs N] [--utility-trace FILE]
+  run <target|--all> [--strategy random|sa|rl] [--mode blackbox|greybox] [--tests N | --seconds S]
+      [--seed N] [--bug NAME] [--corpora DIR] [--jobs N] [--utility-trace FILE] [--keep N]
+      --strategy rl: RLCheck guidance towards unique valid values (TAPEFUZZ_RL_* settings)
+      --keep N: an rl campaign adds at most N of its unique valid tapes to corpus/
       --utility-trace: one JSON line per new best utility value (test, label, value)
       --mode greybox: coverage-guided, in-process (strategy greybox, one job); run the
       binary that scripts/greybox-build prints

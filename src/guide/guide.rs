@@ -1,0 +1,158 @@
+//! The guide: a [`Source`] that makes every choice with a Monte Carlo Control learner
+//! (RLCheck, paper 002 §4.2).
+
+use super::learner::Table;
+use super::state::{Influence, token};
+use super::{Arms, Learn, Learners};
+use crate::tape::{DrawContext, Hint, RandomSource, Source, Status, coin_threshold, mix_hashes};
+
+/// Makes each choice with the learner of its choice point and state: with probability ε an
+/// exploring choice drawn as a [`RandomSource`] would (following the generator's hint),
+/// otherwise the arm with the best average reward so far. A state never seen before also
+/// follows the generator, so the first test cases are the random generator's (the paper's
+/// "totally random" first episode). Wide choices are learned over buckets ([`Arms`]).
+///
+/// One test case is one episode: [`Guide::begin`] starts it, draws record which (state, arm)
+/// pairs it took, and [`Guide::finish`] credits them all with the reward (no discount).
+/// Coins a random source never or always takes (`Hint::Coin(0.0)` / `(1.0)`) are left to
+/// the generator and not learned. The guide never runs out: it decides every choice asked.
+pub struct Guide {
+    learn: Learn,
+    table: Table,
+    influence: Influence,
+    random: RandomSource,
+    explore: u64,
+    episode: Vec<u32>,
+    drawn: Vec<u64>,
+}
+
+impl Guide {
+    /// A guide with fresh learners; `seed` makes its exploring choices reproducible.
+    pub fn new(learn: Learn, seed: u64) -> Guide {
+        let explore = coin_threshold(learn.epsilon);
+        Guide {
+            learn,
+            table: Table::default(),
+            influence: Influence::default(),
+            random: RandomSource::new(seed),
+            explore,
+            episode: Vec::new(),
+            drawn: Vec::new(),
+        }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Learn {
+        &self.learn
+    }
+
+    /// Starts an episode (one test case), forgetting an unfinished one.
+    pub fn begin(&mut self) {
+        self.influence.clear();
+        self.episode.clear();
+        self.drawn.clear();
+    }
+
+    /// The indices this episode drew so far, in order: a [`crate::tape::ReplaySource`] over
+    /// them replays the test case.
+    pub fn drawn(&self) -> &[u64] {
+        &self.drawn
+    }
+
+    /// The reward of a test case that ended with `status` and, when valid, a characteristic
+    /// that was `new`.
+    pub fn reward(&self, status: Status, new: bool) -> f64 {
+        let r = &self.learn.rewards;
+        match status {
+            Status::Interesting => r.unique,
+            Status::Valid if new => r.unique,
+            Status::Valid => r.valid,
+            Status::Invalid | Status::Overrun => r.invalid,
+        }
+    }
+
+    /// Ends the episode, crediting every choice it made with `reward`.
+    pub fn finish(&mut self, reward: f64) {
+        for &cell in &self.episode {
+            self.table.credit(cell, reward, self.learn.update);
+        }
+        self.begin();
+    }
+
+    /// How many (choice point, state) pairs have a learner so far.
+    pub fn states(&self) -> usize {
+        self.table.states()
+    }
+
+    /// A source that takes its indices from `teacher` while this guide watches: every choice
+    /// is entered in the episode as if the guide had made it, so [`Guide::finish`] teaches
+    /// the learners that tape (bootstrapping from a corpus).
+    pub fn follow<'a>(&'a mut self, teacher: &'a mut dyn Source) -> Follow<'a> {
+        Follow {
+            guide: self,
+            teacher,
+        }
+    }
+
+    /// Decides (or, following, enters) the choice `ctx`.
+    #[inline]
+    fn decide(&mut self, ctx: &DrawContext<'_>, taught: Option<u64>) -> u64 {
+        if let Hint::Coin(p) = ctx.hint {
+            let t = coin_threshold(p);
+            if taught.is_none() && (t == 0 || t >= 1 << 32) {
+                let index = (t != 0) as u64;
+                self.drawn.push(index);
+                return index;
+            }
+        }
+        let by_label = self.learn.learners == Learners::ByLabel;
+        self.influence.enter(ctx, by_label);
+        let arms = Arms::of(ctx.max);
+        let n = arms.count();
+        let abstraction = self.learn.abstraction_of(ctx.label);
+        let state = self.influence.state(abstraction, self.learn.window, ctx);
+        let who = if by_label {
+            ctx.label.hash()
+        } else {
+            ctx.point.0
+        };
+        let key = mix_hashes(who, mix_hashes(state, ctx.max));
+        let at = self.table.slot(key, n);
+        let index = match taught {
+            Some(i) => i,
+            None if self.random.coin(self.explore) == 1 || self.table.untried(at, n) => {
+                self.random.pick(ctx.max, ctx.hint)
+            }
+            None => {
+                let arm = self
+                    .table
+                    .greedy(at, n, self.learn.bonus, self.random.rng());
+                arms.index(arm, self.random.rng())
+            }
+        };
+        let arm = arms.arm(index);
+        self.episode.push(at + arm as u32);
+        self.influence.note(ctx.position, token(ctx.label, arm));
+        self.drawn.push(index);
+        index
+    }
+}
+
+impl Source for Guide {
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+        self.decide(ctx, None)
+    }
+}
+
+/// See [`Guide::follow`].
+pub struct Follow<'a> {
+    guide: &'a mut Guide,
+    teacher: &'a mut dyn Source,
+}
+
+impl Source for Follow<'_> {
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+        let index = self.teacher.draw(ctx).min(ctx.max);
+        self.guide.decide(ctx, Some(index))
+    }
+}

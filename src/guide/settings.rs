@@ -1,0 +1,177 @@
+//! Settings of the `rl` strategy.
+
+use super::{Abstraction, Update};
+use crate::tape::Label;
+
+/// The reward of a test case, from its status and characteristic (paper 002, Eq. 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rewards {
+    /// Valid, with a characteristic not seen before (default 20). A failing test case counts
+    /// as unique.
+    pub unique: f64,
+    /// Valid, with a characteristic already seen (default 0).
+    pub valid: f64,
+    /// Rejected by a filter or `assume`, or over the size budget (default −1).
+    pub invalid: f64,
+}
+
+impl Default for Rewards {
+    fn default() -> Rewards {
+        Rewards {
+            unique: 20.0,
+            valid: 0.0,
+            invalid: -1.0,
+        }
+    }
+}
+
+/// Which choices share a learner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Learners {
+    /// One learner per choice-point label, as RLCheck has one per program location; the
+    /// labels of the enclosing spans enter the state as tokens (so "left child" and "right
+    /// child" tell states apart, as in the paper's Tree L/R). The default.
+    #[default]
+    ByLabel,
+    /// One learner per choice-point id (label and the whole span path): finer, but each
+    /// learner sees fewer episodes. On bst_valid it found about half as many unique valid
+    /// trees.
+    ByPoint,
+}
+
+/// Settings of the `rl` strategy. The defaults are the paper's — ε = 0.25, rewards
+/// 20 / 0 / −1, the tree abstraction, plain averages — with a window of 5 tokens (span labels
+/// count as tokens here; 5 did best on bst_valid, see BENCHMARKS.md), no exploration bonus
+/// and no bootstrapping.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Learn {
+    /// Probability of an exploring choice (drawn as a random source would, following the
+    /// generator's hint) instead of the greedy one.
+    pub epsilon: f64,
+    /// Rewards for unique valid, valid and invalid test cases.
+    pub rewards: Rewards,
+    /// How many tokens (abstracted choices, and span labels with [`Learners::ByLabel`]) a
+    /// state keeps.
+    pub window: usize,
+    /// Which choices share a learner.
+    pub learners: Learners,
+    /// The state abstraction of every choice point ...
+    pub abstraction: Abstraction,
+    /// ... except those with these labels.
+    pub overrides: Vec<(Label, Abstraction)>,
+    /// How Q-values follow rewards.
+    pub update: Update,
+    /// Count-based exploration bonus: the greedy choice maximizes `Q + bonus / sqrt(n + 1)`
+    /// (0: plain ε-greedy).
+    pub bonus: f64,
+    /// Before the campaign, teach the learners the valid tapes of `corpus/` (as unique
+    /// finds), so a strict validity needs no lucky first find (paper 002 §6).
+    pub bootstrap: bool,
+}
+
+impl Default for Learn {
+    fn default() -> Learn {
+        Learn {
+            epsilon: 0.25,
+            rewards: Rewards::default(),
+            window: 5,
+            learners: Learners::ByLabel,
+            abstraction: Abstraction::Tree,
+            overrides: Vec::new(),
+            update: Update::Average,
+            bonus: 0.0,
+            bootstrap: false,
+        }
+    }
+}
+
+impl Learn {
+    /// Applies the `TAPEFUZZ_RL_*` environment variables: `EPSILON`, `WINDOW`, `STATE`
+    /// (`tree`, `sequence` or `none`), `LEARNERS` (`label` or `point`), `UNIQUE`, `VALID`, `INVALID` (rewards), `DECAY` (alpha
+    /// of [`Update::Decayed`]; 0 = plain averages), `BONUS`, `BOOTSTRAP` (0 or 1).
+    pub fn apply_env(&mut self) -> Result<(), crate::engine::ConfigError> {
+        use crate::engine::ConfigError;
+        let bad = |name: &str| ConfigError {
+            var: name.into(),
+            value: std::env::var(name).unwrap_or_default(),
+        };
+        let number = |name: &str| -> Result<Option<f64>, ConfigError> {
+            match std::env::var(name) {
+                Err(_) => Ok(None),
+                Ok(v) => match v.trim().parse::<f64>() {
+                    Ok(x) if x.is_finite() => Ok(Some(x)),
+                    _ => Err(bad(name)),
+                },
+            }
+        };
+        if let Some(e) = number("TAPEFUZZ_RL_EPSILON")? {
+            if !(0.0..=1.0).contains(&e) {
+                return Err(bad("TAPEFUZZ_RL_EPSILON"));
+            }
+            self.epsilon = e;
+        }
+        if let Some(w) = number("TAPEFUZZ_RL_WINDOW")? {
+            if w < 0.0 || w.fract() != 0.0 || w > 64.0 {
+                return Err(bad("TAPEFUZZ_RL_WINDOW"));
+            }
+            self.window = w as usize;
+        }
+        if let Ok(s) = std::env::var("TAPEFUZZ_RL_STATE") {
+            self.abstraction = match s.trim() {
+                "tree" => Abstraction::Tree,
+                "sequence" => Abstraction::Sequence,
+                "none" => Abstraction::None,
+                _ => return Err(bad("TAPEFUZZ_RL_STATE")),
+            };
+        }
+        if let Ok(s) = std::env::var("TAPEFUZZ_RL_LEARNERS") {
+            self.learners = match s.trim() {
+                "label" => Learners::ByLabel,
+                "point" => Learners::ByPoint,
+                _ => return Err(bad("TAPEFUZZ_RL_LEARNERS")),
+            };
+        }
+        for (name, slot) in [
+            ("TAPEFUZZ_RL_UNIQUE", &mut self.rewards.unique),
+            ("TAPEFUZZ_RL_VALID", &mut self.rewards.valid),
+            ("TAPEFUZZ_RL_INVALID", &mut self.rewards.invalid),
+        ] {
+            if let Some(r) = number(name)? {
+                *slot = r;
+            }
+        }
+        if let Some(a) = number("TAPEFUZZ_RL_DECAY")? {
+            self.update = match a {
+                0.0 => Update::Average,
+                a if a > 0.0 && a <= 1.0 => Update::Decayed(a),
+                _ => return Err(bad("TAPEFUZZ_RL_DECAY")),
+            };
+        }
+        if let Some(b) = number("TAPEFUZZ_RL_BONUS")? {
+            if b < 0.0 {
+                return Err(bad("TAPEFUZZ_RL_BONUS"));
+            }
+            self.bonus = b;
+        }
+        if let Some(b) = number("TAPEFUZZ_RL_BOOTSTRAP")? {
+            self.bootstrap = match b {
+                0.0 => false,
+                1.0 => true,
+                _ => return Err(bad("TAPEFUZZ_RL_BOOTSTRAP")),
+            };
+        }
+        Ok(())
+    }
+
+    /// The abstraction of the choice point labelled `label`.
+    #[inline]
+    pub(crate) fn abstraction_of(&self, label: Label) -> &Abstraction {
+        if self.overrides.is_empty() {
+            return &self.abstraction;
+        }
+        self.overrides
+            .iter()
+            .find(|(l, _)| *l == label)
+            .map_or(&self.abstraction, |(_, a)| a)
+    }
+}
