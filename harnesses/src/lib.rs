@@ -7,6 +7,7 @@ pub mod expr;
 pub mod graph_sink;
 pub mod ifc;
 pub mod magic;
+pub mod peers;
 pub mod registry;
 pub mod sorted_insert;
 

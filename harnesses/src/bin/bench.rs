@@ -7,9 +7,10 @@
 //! stdout.
 
 use arbitrary::{Arbitrary, Unstructured};
-use harnesses::bst::{MAX_DEPTH, Tree, tree_gen};
+use harnesses::bst::{Tree, tree_gen};
+use harnesses::peers::{arbitrary_tree, proptest_tree};
 use proptest::prelude::*;
-use proptest::strategy::{BoxedStrategy, ValueTree};
+use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -117,19 +118,6 @@ fn bst_tapefuzz(n: usize, run_seed: u64) -> Sample {
     })
 }
 
-fn arbitrary_tree(u: &mut Unstructured<'_>, depth: usize) -> arbitrary::Result<Tree> {
-    let value: u8 = u.int_in_range(0..=10)?;
-    let mut left = None;
-    let mut right = None;
-    if depth < MAX_DEPTH && bool::arbitrary(u)? {
-        left = Some(Box::new(arbitrary_tree(u, depth + 1)?));
-    }
-    if depth < MAX_DEPTH && bool::arbitrary(u)? {
-        right = Some(Box::new(arbitrary_tree(u, depth + 1)?));
-    }
-    Ok(Tree { value, left, right })
-}
-
 fn bst_arbitrary(n: usize, run_seed: u64) -> Sample {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(run_seed);
     let mut buf = [0u8; TREE_BUF];
@@ -140,30 +128,6 @@ fn bst_arbitrary(n: usize, run_seed: u64) -> Sample {
         black_box(t.value);
         nodes(&t)
     })
-}
-
-fn proptest_tree(depth: usize) -> BoxedStrategy<Tree> {
-    if depth >= MAX_DEPTH {
-        return (0u8..=10)
-            .prop_map(|value| Tree {
-                value,
-                left: None,
-                right: None,
-            })
-            .boxed();
-    }
-    let sub = proptest_tree(depth + 1);
-    (
-        0u8..=10,
-        proptest::option::of(sub.clone()),
-        proptest::option::of(sub),
-    )
-        .prop_map(|(value, l, r)| Tree {
-            value,
-            left: l.map(Box::new),
-            right: r.map(Box::new),
-        })
-        .boxed()
 }
 
 fn bst_proptest(n: usize, run_seed: u64) -> Sample {

@@ -1,0 +1,206 @@
+//! RLCheck benchmark (benchmarks §3): unique valid binary search trees in N generations,
+//! random against the `rl` guide and its variants, with proptest as the Rust peer, all in one
+//! run. One JSON line per (tool, seed) on stdout; progress on stderr. `scripts/rl-bench`
+//! runs it and writes the table in BENCHMARKS.md.
+//!
+//! Usage: rl-bench [--seeds N] [--generations N]
+
+use harnesses::bst::{Tree, is_bst, tree_gen};
+use harnesses::peers::proptest_tree;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
+use std::collections::HashSet;
+use std::hint::black_box;
+use std::time::Instant;
+use tapefuzz::generators::Gen;
+use tapefuzz::guide::{Abstraction, Guide, Learn, Learners, Update};
+use tapefuzz::tape::{RandomSource, Rng, Status, Tape};
+
+/// What one run counted.
+struct Counts {
+    valid: u64,
+    unique: usize,
+    seconds: f64,
+    /// Mean nodes of the unique valid trees.
+    mean_size: f64,
+    /// Learners (choice point × state) the guide made; 0 without a guide.
+    states: usize,
+}
+
+fn nodes(t: &Tree) -> usize {
+    1 + t.left.as_deref().map_or(0, nodes) + t.right.as_deref().map_or(0, nodes)
+}
+
+/// Counts valid and unique valid trees; `next` makes one tree and learns from whether it was
+/// a new valid one.
+fn count(n: u64, mut next: impl FnMut(u64, &mut dyn FnMut(&Tree) -> bool)) -> Counts {
+    let mut seen: HashSet<Tree> = HashSet::new();
+    let mut valid = 0;
+    let mut size = 0usize;
+    let start = Instant::now();
+    for i in 0..n {
+        next(i, &mut |t: &Tree| {
+            if !is_bst(t) {
+                return false;
+            }
+            valid += 1;
+            if seen.contains(t) {
+                return false;
+            }
+            size += nodes(t);
+            seen.insert(t.clone())
+        });
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let unique = seen.len();
+    Counts {
+        valid,
+        unique,
+        seconds,
+        mean_size: size as f64 / unique.max(1) as f64,
+        states: 0,
+    }
+}
+
+fn random(n: u64, seed: u64) -> Counts {
+    let g = tree_gen();
+    count(n, |i, judge| {
+        let mut src = RandomSource::new(Rng::derive(seed, i));
+        let mut tape = Tape::new(&mut src, false);
+        let t = g.generate(&mut tape).expect("a tree");
+        black_box(judge(&t));
+    })
+}
+
+fn guided(n: u64, seed: u64, learn: &Learn) -> Counts {
+    let g = tree_gen();
+    let mut guide = Guide::new(learn.clone(), seed);
+    let mut c = count(n, |_, judge| {
+        guide.begin();
+        let t = {
+            let mut tape = Tape::new(&mut guide, false);
+            g.generate(&mut tape).expect("a tree")
+        };
+        let new = judge(&t);
+        let status = if is_bst(&t) {
+            Status::Valid
+        } else {
+            Status::Invalid
+        };
+        let reward = guide.reward(status, new);
+        guide.finish(reward);
+    });
+    c.states = guide.states();
+    c
+}
+
+fn proptest(n: u64, seed: u64) -> Counts {
+    let strategy = proptest_tree(0);
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(
+        PtConfig::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    );
+    count(n, |_, judge| {
+        let t = strategy.new_tree(&mut runner).expect("a tree").current();
+        black_box(judge(&t));
+    })
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let opt = |name: &str, default: u64| -> u64 {
+        match args.iter().position(|a| a == name) {
+            Some(i) => args
+                .get(i + 1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| {
+                    eprintln!("rl-bench: {name} takes a number");
+                    std::process::exit(2)
+                }),
+            None => default,
+        }
+    };
+    let seeds = opt("--seeds", 10);
+    let n = opt("--generations", 100_000);
+    let base = Learn::default();
+    let variants: Vec<(&str, Learn)> = vec![
+        ("rl", base.clone()),
+        (
+            "rl window 4",
+            Learn {
+                window: 4,
+                ..base.clone()
+            },
+        ),
+        (
+            "rl window 7",
+            Learn {
+                window: 7,
+                ..base.clone()
+            },
+        ),
+        (
+            "rl by point",
+            Learn {
+                learners: Learners::ByPoint,
+                window: 2,
+                ..base.clone()
+            },
+        ),
+        (
+            "rl sequence",
+            Learn {
+                abstraction: Abstraction::Sequence,
+                ..base.clone()
+            },
+        ),
+        (
+            "rl no state",
+            Learn {
+                abstraction: Abstraction::None,
+                ..base.clone()
+            },
+        ),
+        (
+            "rl decayed 0.01",
+            Learn {
+                update: Update::Decayed(0.01),
+                ..base.clone()
+            },
+        ),
+        (
+            "rl bonus 5",
+            Learn {
+                bonus: 5.0,
+                ..base.clone()
+            },
+        ),
+    ];
+    for seed in 1..=seeds {
+        let mut runs: Vec<(&str, Counts)> = vec![("random", random(n, seed))];
+        runs.push(("proptest", proptest(n, seed)));
+        for (name, learn) in &variants {
+            runs.push((name, guided(n, seed, learn)));
+        }
+        for (tool, c) in runs {
+            eprintln!(
+                "rl-bench: seed {seed} {tool:<16} {:>6} valid {:>6} unique valid, {:.0} ns/value, {} states",
+                c.valid,
+                c.unique,
+                c.seconds * 1e9 / n as f64,
+                c.states
+            );
+            println!(
+                "{}",
+                serde_json::json!({
+                    "bench": "rl", "workload": "bst_valid", "tool": tool, "seed": seed,
+                    "generations": n, "valid": c.valid, "unique_valid": c.unique,
+                    "ns_per_value": c.seconds * 1e9 / n as f64, "mean_size": c.mean_size,
+                    "states": c.states,
+                })
+            );
+        }
+    }
+}
