@@ -97,13 +97,13 @@ impl Guide {
     /// Decides (or, following, enters) the choice `ctx`.
     #[inline]
     fn decide(&mut self, ctx: &DrawContext<'_>, taught: Option<u64>) -> u64 {
-        if let Hint::Coin(p) = ctx.hint {
-            let t = coin_threshold(p);
-            if taught.is_none() && (t == 0 || t >= 1 << 32) {
-                let index = (t != 0) as u64;
-                self.drawn.push(index);
-                return index;
-            }
+        if let Hint::Coin(p) = ctx.hint
+            && taught.is_none()
+            && !(p > 0.0 && p < 1.0)
+        {
+            let index = (p >= 1.0) as u64;
+            self.drawn.push(index);
+            return index;
         }
         let by_label = self.learn.learners == Learners::ByLabel;
         self.influence.enter(ctx, by_label);
@@ -120,15 +120,14 @@ impl Guide {
         let at = self.table.slot(key, n);
         let index = match taught {
             Some(i) => i,
-            None if self.random.coin(self.explore) == 1 || self.table.untried(at, n) => {
-                self.random.pick(ctx.max, ctx.hint)
-            }
-            None => {
-                let arm = self
-                    .table
-                    .greedy(at, n, self.learn.bonus, self.random.rng());
-                arms.index(arm, self.random.rng())
-            }
+            None if self.random.coin(self.explore) == 1 => self.random.pick(ctx.max, ctx.hint),
+            None => match self
+                .table
+                .greedy(at, n, self.learn.bonus, self.random.rng())
+            {
+                Some(arm) => arms.index(arm, self.random.rng()),
+                None => self.random.pick(ctx.max, ctx.hint),
+            },
         };
         let arm = arms.arm(index);
         self.episode.push(at + arm as u32);

@@ -61,27 +61,23 @@ impl Table {
         })
     }
 
-    /// Whether no arm of the slot at `at` has had a reward yet (a state never visited).
-    #[inline]
-    pub(crate) fn untried(&self, at: u32, arms: usize) -> bool {
-        self.cells[at as usize..at as usize + arms]
-            .iter()
-            .all(|c| c.n == 0)
-    }
-
     /// The greedy arm of the slot at `at`: the largest Q (plus `bonus / sqrt(n + 1)` when
-    /// `bonus > 0`), ties broken uniformly at random.
+    /// `bonus > 0`), ties broken uniformly at random; `None` when no arm has had a reward yet
+    /// (a state never visited).
     #[inline]
-    pub(crate) fn greedy(&self, at: u32, arms: usize, bonus: f64, rng: &mut Rng) -> usize {
+    pub(crate) fn greedy(&self, at: u32, arms: usize, bonus: f64, rng: &mut Rng) -> Option<usize> {
         let cells = &self.cells[at as usize..at as usize + arms];
-        let mut best = f64::NEG_INFINITY;
+        let mut tried = false;
+        let mut best = f32::NEG_INFINITY;
         let mut chosen = 0;
         let mut ties = 0u64;
         for (arm, c) in cells.iter().enumerate() {
-            let mut v = f64::from(c.q);
-            if bonus > 0.0 {
-                v += bonus / f64::from(c.n + 1).sqrt();
-            }
+            tried |= c.n > 0;
+            let v = if bonus > 0.0 {
+                c.q + (bonus / f64::from(c.n + 1).sqrt()) as f32
+            } else {
+                c.q
+            };
             if v > best {
                 best = v;
                 chosen = arm;
@@ -94,7 +90,7 @@ impl Table {
                 }
             }
         }
-        chosen
+        tried.then_some(chosen)
     }
 
     /// Adds `reward` to the cell at `cell`.
@@ -129,7 +125,7 @@ mod tests {
         }
         assert!((t.cells[at as usize + 1].q - 5.0).abs() < 1e-6);
         let mut rng = Rng::new(1);
-        assert_eq!(t.greedy(at, 3, 0.0, &mut rng), 1);
+        assert_eq!(t.greedy(at, 3, 0.0, &mut rng), Some(1));
     }
 
     #[test]
@@ -151,9 +147,11 @@ mod tests {
         let mut t = Table::default();
         let at = t.slot(1, 4);
         let mut rng = Rng::new(5);
+        assert_eq!(t.greedy(at, 4, 0.0, &mut rng), None, "untried");
+        t.credit(at, 0.0, Update::Average);
         let mut seen = [0; 4];
         for _ in 0..400 {
-            seen[t.greedy(at, 4, 0.0, &mut rng)] += 1;
+            seen[t.greedy(at, 4, 0.0, &mut rng).unwrap()] += 1;
         }
         assert!(seen.iter().all(|&n| n > 50), "{seen:?}");
         for _ in 0..10 {
@@ -161,6 +159,6 @@ mod tests {
             t.credit(at + 1, 0.0, Update::Average);
             t.credit(at + 2, 0.0, Update::Average);
         }
-        assert_eq!(t.greedy(at, 4, 1.0, &mut rng), 3);
+        assert_eq!(t.greedy(at, 4, 1.0, &mut rng), Some(3));
     }
 }

@@ -3,7 +3,7 @@
 //! run. One JSON line per (tool, seed) on stdout; progress on stderr. `scripts/rl-bench`
 //! runs it and writes the table in BENCHMARKS.md.
 //!
-//! Usage: rl-bench [--seeds N] [--generations N]
+//! Usage: rl-bench [--seeds N] [--generations N] [--only TOOL]
 
 use harnesses::bst::{Tree, is_bst, tree_gen};
 use harnesses::peers::proptest_tree;
@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::Instant;
 use tapefuzz::generators::Gen;
 use tapefuzz::guide::{Abstraction, Guide, Learn, Learners, Update};
-use tapefuzz::tape::{RandomSource, Rng, Status, Tape};
+use tapefuzz::tape::{DrawContext, RandomSource, Rng, Source, Status, Tape};
 
 /// What one run counted.
 struct Counts {
@@ -25,6 +25,8 @@ struct Counts {
     mean_size: f64,
     /// Learners (choice point × state) the guide made; 0 without a guide.
     states: usize,
+    /// Mean choices drawn per value (0 when not counted).
+    choices: f64,
 }
 
 fn nodes(t: &Tree) -> usize {
@@ -32,56 +34,95 @@ fn nodes(t: &Tree) -> usize {
 }
 
 /// Counts valid and unique valid trees; `next` makes one tree and learns from whether it was
-/// a new valid one.
-fn count(n: u64, mut next: impl FnMut(u64, &mut dyn FnMut(&Tree) -> bool)) -> Counts {
-    let mut seen: HashSet<Tree> = HashSet::new();
+/// a new valid one. A tree is known by its tape's fingerprint (what the engine uses; one tape
+/// per tree for this generator, see the quality tests), or by the tree itself for proptest.
+fn count(n: u64, mut next: impl FnMut(u64, &mut dyn FnMut(&Tree, Option<u64>) -> bool)) -> Counts {
+    let mut trees: HashSet<Tree> = HashSet::new();
+    let mut prints: HashSet<u64> = HashSet::new();
     let mut valid = 0;
     let mut size = 0usize;
     let start = Instant::now();
     for i in 0..n {
-        next(i, &mut |t: &Tree| {
+        next(i, &mut |t: &Tree, print: Option<u64>| {
             if !is_bst(t) {
                 return false;
             }
             valid += 1;
-            if seen.contains(t) {
-                return false;
+            let new = match print {
+                Some(p) => prints.insert(p),
+                None => !trees.contains(t) && trees.insert(t.clone()),
+            };
+            if new {
+                size += nodes(t);
             }
-            size += nodes(t);
-            seen.insert(t.clone())
+            new
         });
     }
     let seconds = start.elapsed().as_secs_f64();
-    let unique = seen.len();
+    let unique = trees.len() + prints.len();
     Counts {
         valid,
         unique,
         seconds,
         mean_size: size as f64 / unique.max(1) as f64,
         states: 0,
+        choices: 0.0,
     }
 }
 
 fn random(n: u64, seed: u64) -> Counts {
     let g = tree_gen();
-    count(n, |i, judge| {
+    let mut choices = 0;
+    let mut c = count(n, |i, judge| {
         let mut src = RandomSource::new(Rng::derive(seed, i));
         let mut tape = Tape::new(&mut src, false);
         let t = g.generate(&mut tape).expect("a tree");
-        black_box(judge(&t));
-    })
+        choices += tape.drawn();
+        let print = tape.fingerprint();
+        black_box(judge(&t, Some(print)));
+    });
+    c.choices = choices as f64 / n as f64;
+    c
+}
+
+/// A random source behind the full draw context (choice-point ids, span stack), as the guide
+/// gets it: how much of the guide's cost is the tape's, not the learners'.
+struct Contextual(RandomSource);
+
+impl Source for Contextual {
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+        self.0.pick(ctx.max, ctx.hint)
+    }
+}
+
+fn random_with_context(n: u64, seed: u64) -> Counts {
+    let g = tree_gen();
+    let mut choices = 0;
+    let mut c = count(n, |i, judge| {
+        let mut src = Contextual(RandomSource::new(Rng::derive(seed, i)));
+        let mut tape = Tape::new(&mut src, false);
+        let t = g.generate(&mut tape).expect("a tree");
+        choices += tape.drawn();
+        let print = tape.fingerprint();
+        black_box(judge(&t, Some(print)));
+    });
+    c.choices = choices as f64 / n as f64;
+    c
 }
 
 fn guided(n: u64, seed: u64, learn: &Learn) -> Counts {
     let g = tree_gen();
     let mut guide = Guide::new(learn.clone(), seed);
+    let mut choices = 0;
     let mut c = count(n, |_, judge| {
         guide.begin();
-        let t = {
+        let (t, print) = {
             let mut tape = Tape::new(&mut guide, false);
-            g.generate(&mut tape).expect("a tree")
+            let t = g.generate(&mut tape).expect("a tree");
+            choices += tape.drawn();
+            (t, tape.fingerprint())
         };
-        let new = judge(&t);
+        let new = judge(&t, Some(print));
         let status = if is_bst(&t) {
             Status::Valid
         } else {
@@ -91,6 +132,7 @@ fn guided(n: u64, seed: u64, learn: &Learn) -> Counts {
         guide.finish(reward);
     });
     c.states = guide.states();
+    c.choices = choices as f64 / n as f64;
     c
 }
 
@@ -104,7 +146,7 @@ fn proptest(n: u64, seed: u64) -> Counts {
     );
     count(n, |_, judge| {
         let t = strategy.new_tree(&mut runner).expect("a tree").current();
-        black_box(judge(&t));
+        black_box(judge(&t, None));
     })
 }
 
@@ -178,18 +220,35 @@ fn main() {
             },
         ),
     ];
+    // `--only NAME`: just that tool (profiling).
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1).cloned());
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     for seed in 1..=seeds {
-        let mut runs: Vec<(&str, Counts)> = vec![("random", random(n, seed))];
-        runs.push(("proptest", proptest(n, seed)));
+        let mut runs: Vec<(&str, Counts)> = Vec::new();
+        if wanted("random") {
+            runs.push(("random", random(n, seed)));
+        }
+        if wanted("random with context") {
+            runs.push(("random with context", random_with_context(n, seed)));
+        }
+        if wanted("proptest") {
+            runs.push(("proptest", proptest(n, seed)));
+        }
         for (name, learn) in &variants {
-            runs.push((name, guided(n, seed, learn)));
+            if wanted(name) {
+                runs.push((name, guided(n, seed, learn)));
+            }
         }
         for (tool, c) in runs {
             eprintln!(
-                "rl-bench: seed {seed} {tool:<16} {:>6} valid {:>6} unique valid, {:.0} ns/value, {} states",
+                "rl-bench: seed {seed} {tool:<16} {:>6} valid {:>6} unique valid, {:.0} ns/value, {:.1} choices/value, {} states",
                 c.valid,
                 c.unique,
                 c.seconds * 1e9 / n as f64,
+                c.choices,
                 c.states
             );
             println!(
@@ -198,7 +257,7 @@ fn main() {
                     "bench": "rl", "workload": "bst_valid", "tool": tool, "seed": seed,
                     "generations": n, "valid": c.valid, "unique_valid": c.unique,
                     "ns_per_value": c.seconds * 1e9 / n as f64, "mean_size": c.mean_size,
-                    "states": c.states,
+                    "states": c.states, "choices_per_value": c.choices,
                 })
             );
         }
