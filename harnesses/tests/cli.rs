@@ -206,3 +206,122 @@ fn regression_flow_through_the_cli() {
     );
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Every JSON line of stdout.
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn ci_keeps_its_budget_and_its_corpus_cap_and_passes_without_a_bug() {
+    let d = temp_dir("ci-pass");
+    let junit = d.join("junit.xml");
+    let targets = harnesses::targets().len();
+    let started = std::time::Instant::now();
+    let out = cli(
+        &d,
+        &[
+            "ci",
+            "--seconds-per-target",
+            "0.3",
+            "--keep",
+            "3",
+            "--seed",
+            "5",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+    );
+    let wall = started.elapsed().as_secs_f64();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The campaigns take 0.3 s each; start-up, reuse and saving must stay small.
+    assert!(
+        wall < targets as f64 * 0.3 + 5.0,
+        "ci took {wall:.1}s for {targets} targets"
+    );
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), targets);
+    for s in &lines {
+        assert_eq!(s["strategy"], "rl");
+        assert_eq!(s["failures"], 0);
+        assert!(s["seconds"].as_f64().unwrap() < 0.3 + 1.0, "{s}");
+        let added = s["corpus_added"].as_u64().unwrap();
+        assert!(added <= 3, "{s}");
+        let name = s["target"].as_str().unwrap();
+        let on_disk =
+            std::fs::read_dir(d.join(name).join("corpus")).map_or(0, |r| r.count()) as u64;
+        assert_eq!(on_disk, added, "{name}");
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.starts_with("<?xml"));
+    assert_eq!(xml.matches("<testcase ").count(), targets);
+    assert!(xml.contains("failures=\"0\""));
+    assert!(!xml.contains("<failure"));
+    // A second run replays what the first one saved, and adds at most 3 more per target.
+    let again = cli(&d, &["ci", "--seconds-per-target", "0.1", "--keep", "3"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("saved tapes replayed"));
+    for s in json_lines(&again) {
+        assert!(s["corpus_added"].as_u64().unwrap() <= 3, "{s}");
+    }
+}
+
+#[test]
+fn ci_fails_with_a_planted_bug_and_saves_the_regression() {
+    let d = temp_dir("ci-bug");
+    let junit = d.join("junit.xml");
+    let out = cli(
+        &d,
+        &[
+            "ci",
+            "--seconds-per-target",
+            "0.5",
+            "--seed",
+            "1",
+            "--bug",
+            "bst_valid=crowded",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out);
+    let failed: Vec<&str> = lines
+        .iter()
+        .filter(|s| s["failures"] != 0)
+        .map(|s| s["target"].as_str().unwrap())
+        .collect();
+    assert_eq!(failed, ["bst_valid"]);
+    assert_eq!(
+        std::fs::read_dir(d.join("bst_valid").join("regressions"))
+            .unwrap()
+            .count(),
+        1
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<failure ").count(), 1);
+    assert!(xml.contains("replay bst_valid --bug crowded"));
+    // Bad --bug specs are one-line errors.
+    for (spec, needle) in [
+        ("crowded", "ci takes --bug TARGET=BUG"),
+        ("bst_valid=nope", "unknown bug `nope`"),
+        ("nope=crowded", "unknown target `nope`"),
+    ] {
+        let out = cli(&d, &["ci", "--bug", spec]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(needle));
+    }
+}

@@ -17,6 +17,8 @@ pub struct Args {
     pub jobs: Option<usize>,
     pub utility_trace: Option<PathBuf>,
     pub keep: Option<usize>,
+    pub seconds_per_target: Option<f64>,
+    pub junit: Option<PathBuf>,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -50,6 +52,17 @@ impl Args {
                     }
                     a.seconds = Some(s);
                 }
+                "--seconds-per-target" => {
+                    let raw = value(arg, &mut it)?;
+                    let s: f64 = number(arg, raw)?;
+                    if tapefuzz::engine::seconds(s).is_none() {
+                        return Err(format!(
+                            "flag --seconds-per-target takes a non-negative number of seconds, got `{raw}`"
+                        ));
+                    }
+                    a.seconds_per_target = Some(s);
+                }
+                "--junit" => a.junit = Some(PathBuf::from(value(arg, &mut it)?)),
                 "--seed" => a.seed = Some(number(arg, value(arg, &mut it)?)?),
                 "--bug" => a.bug = Some(value(arg, &mut it)?.clone()),
                 "--corpora" => a.corpora = Some(PathBuf::from(value(arg, &mut it)?)),
@@ -66,7 +79,7 @@ impl Args {
                 }
                 s if s.starts_with("--") => {
                     return Err(format!(
-                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace, --keep)"
+                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace, --keep, --seconds-per-target, --junit)"
                     ));
                 }
                 _ => a.positional.push(arg.clone()),

@@ -1,6 +1,7 @@
 //! Command-line parsing and the commands.
 
 mod args;
+mod ci;
 mod commands;
 
 pub use args::Args;
@@ -19,13 +20,17 @@ commands:
   shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
   import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
   explain <target> [--bug NAME] FILE     show the value and the choices behind each part
+  ci [--seconds-per-target S] [--keep N] [--junit FILE] [--seed N] [--bug TARGET=BUG] [--corpora DIR]
+      every target: replay regressions/ and corpus/, then an rl campaign of S seconds (10)
+      that adds at most N (8) new unique valid tapes to corpus/; failures, shrunk, go to
+      regressions/; exit 1 when any target fails; --junit writes a JUnit XML report
 import's --bug defaults to $TAPEFUZZ_BUG, as in the fuzz targets.";
 
 /// Runs the CLI; returns the exit status (0 pass, 1 a failure found) or a usage error.
 pub fn main(argv: &[String]) -> Result<i32, String> {
     let Some((cmd, rest)) = argv.split_first() else {
         return Err(
-            "no command given (valid: list, run, replay, shrink, import, explain; see --help)"
+            "no command given (valid: list, run, replay, shrink, import, explain, ci; see --help)"
                 .into(),
         );
     };
@@ -37,12 +42,13 @@ pub fn main(argv: &[String]) -> Result<i32, String> {
         "shrink" => commands::shrink(&args),
         "import" => commands::import(&args),
         "explain" => commands::explain(&args),
+        "ci" => ci::ci(&args),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(0)
         }
         other => Err(format!(
-            "unknown command `{other}` (valid: list, run, replay, shrink, import, explain)"
+            "unknown command `{other}` (valid: list, run, replay, shrink, import, explain, ci)"
         )),
     }
 }

@@ -1,0 +1,177 @@
+//! `ci`: what a CI job runs on every push. For each target: reuse (`regressions/`, then all
+//! of `corpus/`), then a blackbox `rl` campaign for a time budget that saves a sample of the
+//! new unique valid tapes to `corpus/` and any failure, shrunk, to `regressions/`. One JSON
+//! summary line per target; exit status 1 when any target failed; a JUnit XML report on
+//! request.
+
+use super::Args;
+use harnesses::{Target, property_for, targets};
+use std::fmt::Write as _;
+use tapefuzz::engine::{Config, Strategy};
+use tapefuzz::guide::Learn;
+use tapefuzz::property::Report;
+use tapefuzz::summary::Summary;
+
+/// Default campaign per target, in seconds.
+const SECONDS: f64 = 10.0;
+/// Default cap on the unique valid tapes one target's campaign adds to `corpus/`.
+const KEEP: usize = 8;
+
+/// `ci`: see the module docs.
+pub fn ci(args: &Args) -> Result<i32, String> {
+    if let Some(extra) = args.positional.first() {
+        return Err(format!("unexpected argument `{extra}`"));
+    }
+    if args.strategy.is_some() || args.mode.is_some() || args.tests.is_some() || args.all {
+        return Err("ci runs a blackbox rl campaign on every target: it takes --seconds-per-target, --keep, --seed, --bug TARGET=BUG, --corpora and --junit".into());
+    }
+    let seconds = args.seconds_per_target.unwrap_or(SECONDS);
+    let all = targets();
+    // `--bug TARGET=BUG` plants one bug in one target (a check that CI fails when it should).
+    let planted: Option<(String, String)> = match args.bug.as_deref() {
+        None => None,
+        Some(spec) => {
+            let (t, b) = spec
+                .split_once('=')
+                .ok_or_else(|| format!("ci takes --bug TARGET=BUG, got `{spec}`"))?;
+            let target = harnesses::find(t)?;
+            target.test(Some(b))?;
+            Some((t.to_string(), b.to_string()))
+        }
+    };
+    let junit = match &args.junit {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map(drop)
+                .map(|_| path.clone())
+                .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut base = Config::from_env().map_err(|e| e.to_string())?;
+    let mut learn = match &base.strategy {
+        Strategy::Learn(l) => l.clone(),
+        _ => Learn::default(),
+    };
+    learn.apply_env().map_err(|e| e.to_string())?;
+    base.strategy = Strategy::Learn(learn);
+    base.seconds = Some(seconds);
+    base.tests = u64::MAX;
+    base.keep = args.keep.unwrap_or(KEEP);
+    base.progress = true;
+    base.shrink.time = tapefuzz::engine::seconds(seconds.max(1.0)).unwrap_or_default();
+    if let Some(s) = args.seed {
+        base.seed = Some(s);
+    }
+    let started = std::time::Instant::now();
+    let mut results: Vec<(&Target, Report, Summary)> = Vec::new();
+    for target in &all {
+        let bug = planted
+            .as_ref()
+            .filter(|(t, _)| t == target.name)
+            .map(|(_, b)| b.as_str());
+        let mut p = property_for(target, bug)?;
+        if let Some(dir) = &args.corpora {
+            p = p.corpora(dir);
+        }
+        let p = p.config(base.clone());
+        eprintln!(
+            "tapefuzz ci: {} ({seconds}s rl campaign{})",
+            target.name,
+            bug.map(|b| format!(", bug {b} planted"))
+                .unwrap_or_default()
+        );
+        let test = target.test(bug)?;
+        let report = p.run_test(test.as_ref());
+        eprintln!("tapefuzz: {report}");
+        let summary = report.summary("rl", "blackbox");
+        results.push((target, report, summary));
+    }
+    let failed = results.iter().filter(|(_, r, _)| !r.passed()).count();
+    eprintln!(
+        "tapefuzz ci: {} targets, {failed} failed, {} tapes added to corpora, {:.1}s",
+        results.len(),
+        results.iter().map(|(_, _, s)| s.corpus_added).sum::<u64>(),
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(path) = junit {
+        let xml = junit_xml(&results, started.elapsed().as_secs_f64());
+        tapefuzz::corpus::write_atomic(&path, xml.as_bytes())
+            .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
+    }
+    for (_, _, s) in &results {
+        println!("{}", s.to_json());
+    }
+    Ok((failed > 0) as i32)
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 has no other control characters.
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The JUnit XML report: one test case per target, a `<failure>` with the shrunk value, the
+/// message and the replay command when it failed, the JSON summary as its output.
+fn junit_xml(results: &[(&Target, Report, Summary)], seconds: f64) -> String {
+    let failures = results.iter().filter(|(_, r, _)| !r.passed()).count();
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        x,
+        "<testsuites name=\"tapefuzz\" tests=\"{}\" failures=\"{failures}\" time=\"{seconds:.3}\">",
+        results.len()
+    );
+    let _ = writeln!(
+        x,
+        "  <testsuite name=\"tapefuzz ci\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{seconds:.3}\">",
+        results.len()
+    );
+    for (target, report, summary) in results {
+        let _ = writeln!(
+            x,
+            "    <testcase classname=\"tapefuzz.ci\" name=\"{}\" time=\"{:.3}\">",
+            escape(target.name),
+            summary.seconds
+        );
+        if !report.passed() {
+            let message = report.message.as_deref().unwrap_or("property failed");
+            let mut body = format!(
+                "value: {}\n",
+                report.value.as_deref().unwrap_or("<no value>")
+            );
+            if let Some(m) = &report.message {
+                let _ = writeln!(body, "failure: {m}");
+            }
+            if let Some(r) = &report.replay {
+                let _ = writeln!(body, "replay: {r}");
+            }
+            let _ = writeln!(
+                x,
+                "      <failure type=\"property\" message=\"{}\">{}</failure>",
+                escape(message),
+                escape(&body)
+            );
+        }
+        let _ = writeln!(
+            x,
+            "      <system-out>{}</system-out>",
+            escape(&summary.to_json())
+        );
+        x.push_str("    </testcase>\n");
+    }
+    x.push_str("  </testsuite>\n</testsuites>\n");
+    x
+}
