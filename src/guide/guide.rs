@@ -3,8 +3,8 @@
 
 use super::learner::Table;
 use super::state::{Influence, token};
-use super::{Arms, Learn, Learners};
-use crate::tape::{DrawContext, Hint, RandomSource, Source, Status, coin_threshold, mix_hashes};
+use super::{Abstraction, Arms, Learn, Learners};
+use crate::tape::{DrawContext, Hint, RandomSource, Source, Status, coin_threshold};
 
 /// Makes each choice with the learner of its choice point and state: with probability ε an
 /// exploring choice drawn as a [`RandomSource`] would (following the generator's hint),
@@ -22,6 +22,8 @@ pub struct Guide {
     influence: Influence,
     random: RandomSource,
     explore: u64,
+    /// Whether any choice point's state is [`super::Abstraction::Sequence`].
+    sequence: bool,
     episode: Vec<u32>,
     drawn: Vec<u64>,
 }
@@ -30,7 +32,11 @@ impl Guide {
     /// A guide with fresh learners; `seed` makes its exploring choices reproducible.
     pub fn new(learn: Learn, seed: u64) -> Guide {
         let explore = coin_threshold(learn.epsilon);
+        let sequence = std::iter::once(&learn.abstraction)
+            .chain(learn.overrides.iter().map(|(_, a)| a))
+            .any(|a| *a == Abstraction::Sequence);
         Guide {
+            sequence,
             learn,
             table: Table::default(),
             influence: Influence::default(),
@@ -116,7 +122,8 @@ impl Guide {
         } else {
             ctx.point.0
         };
-        let key = mix_hashes(who, mix_hashes(state, ctx.max));
+        // All three are hashes or small: xor-combined here, mixed by the table's probe.
+        let key = who ^ state.rotate_left(1) ^ ctx.max.rotate_left(41);
         let at = self.table.slot(key, n);
         let index = match taught {
             Some(i) => i,
@@ -131,7 +138,8 @@ impl Guide {
         };
         let arm = arms.arm(index);
         self.episode.push(at + arm as u32);
-        self.influence.note(ctx.position, token(ctx.label, arm));
+        self.influence
+            .note(ctx.position, token(ctx.label, arm), self.sequence);
         self.drawn.push(index);
         index
     }

@@ -2,8 +2,6 @@
 //! point and state, each the average reward of the episodes that made that choice there.
 
 use crate::tape::Rng;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// How a Q-value follows the rewards it is given.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -16,21 +14,62 @@ pub enum Update {
     Decayed(f64),
 }
 
-/// Keys are already hashes: hash them as themselves.
-#[derive(Default)]
-struct KeyHasher(u64);
+/// An open-addressing map from keys that are already hashes to the first cell of their
+/// slot: linear probing, at most half full. The key 0 marks an empty entry (a real key of 0
+/// is stored as 1; two keys meeting that way share a learner, as any two colliding hashes
+/// would). Cheaper per lookup than a general hash map, which is most of a guided draw.
+/// Where `key` starts probing: Fibonacci hashing, the top bits of a multiply.
+#[inline(always)]
+fn home(key: u64, mask: usize) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - mask.count_ones())) as usize
+}
 
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+#[derive(Default)]
+struct Slots {
+    /// (key, first cell) pairs: one cache line read per probe.
+    entries: Vec<(u64, u32)>,
+    len: usize,
+}
+
+impl Slots {
+    /// The slot of `key`, made by `make` on first sight.
+    #[inline]
+    fn get_or_insert(&mut self, key: u64, make: impl FnOnce() -> u32) -> u32 {
+        let key = key.max(1);
+        if (self.len + 1) * 2 > self.entries.len() {
+            self.grow();
+        }
+        let mask = self.entries.len() - 1;
+        let mut i = home(key, mask);
+        loop {
+            let (k, at) = self.entries[i];
+            if k == key {
+                return at;
+            }
+            if k == 0 {
+                let at = make();
+                self.entries[i] = (key, at);
+                self.len += 1;
+                return at;
+            }
+            i = (i + 1) & mask;
         }
     }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = k;
+
+    #[cold]
+    fn grow(&mut self) {
+        let cap = (self.entries.len() * 2).max(1024);
+        let old = std::mem::replace(&mut self.entries, vec![(0, 0); cap]);
+        let mask = cap - 1;
+        for (k, a) in old {
+            if k != 0 {
+                let mut i = home(k, mask);
+                while self.entries[i].0 != 0 {
+                    i = (i + 1) & mask;
+                }
+                self.entries[i] = (k, a);
+            }
+        }
     }
 }
 
@@ -45,7 +84,7 @@ struct Cell {
 /// first of its arms' cells.
 #[derive(Default)]
 pub(crate) struct Table {
-    slots: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    slots: Slots,
     cells: Vec<Cell>,
 }
 
@@ -54,7 +93,7 @@ impl Table {
     #[inline]
     pub(crate) fn slot(&mut self, key: u64, arms: usize) -> u32 {
         let cells = &mut self.cells;
-        *self.slots.entry(key).or_insert_with(|| {
+        self.slots.get_or_insert(key, || {
             let at = cells.len() as u32;
             cells.resize(cells.len() + arms, Cell::default());
             at
@@ -67,17 +106,52 @@ impl Table {
     #[inline]
     pub(crate) fn greedy(&self, at: u32, arms: usize, bonus: f64, rng: &mut Rng) -> Option<usize> {
         let cells = &self.cells[at as usize..at as usize + arms];
-        let mut tried = false;
+        if bonus > 0.0 {
+            return self.greedy_with_bonus(cells, bonus, rng);
+        }
+        // One branch-free pass (Q-values are data: a compare-and-branch per arm mispredicts),
+        // counting the ties of the best; a second pass only to pick among several.
         let mut best = f32::NEG_INFINITY;
+        let mut first = 0usize;
+        let mut ties = 0u64;
+        let mut tried = 0u32;
+        for (arm, c) in cells.iter().enumerate() {
+            let above = c.q > best;
+            let level = c.q == best;
+            first = if above { arm } else { first };
+            ties = if above { 1 } else { ties + level as u64 };
+            best = best.max(c.q);
+            tried |= c.n;
+        }
+        if tried == 0 {
+            return None;
+        }
+        if ties == 1 {
+            return Some(first);
+        }
+        let mut k = rng.below_or_eq(ties - 1);
+        for (arm, c) in cells.iter().enumerate().skip(first) {
+            if c.q == best {
+                if k == 0 {
+                    return Some(arm);
+                }
+                k -= 1;
+            }
+        }
+        unreachable!("the best Q is one of the arms'")
+    }
+
+    /// [`Table::greedy`] with a count-based bonus.
+    fn greedy_with_bonus(&self, cells: &[Cell], bonus: f64, rng: &mut Rng) -> Option<usize> {
+        if cells.iter().all(|c| c.n == 0) {
+            return None;
+        }
+        let score = |c: &Cell| f64::from(c.q) + bonus / f64::from(c.n + 1).sqrt();
+        let mut best = f64::NEG_INFINITY;
         let mut chosen = 0;
         let mut ties = 0u64;
         for (arm, c) in cells.iter().enumerate() {
-            tried |= c.n > 0;
-            let v = if bonus > 0.0 {
-                c.q + (bonus / f64::from(c.n + 1).sqrt()) as f32
-            } else {
-                c.q
-            };
+            let v = score(c);
             if v > best {
                 best = v;
                 chosen = arm;
@@ -90,7 +164,7 @@ impl Table {
                 }
             }
         }
-        tried.then_some(chosen)
+        Some(chosen)
     }
 
     /// Adds `reward` to the cell at `cell`.
@@ -107,7 +181,7 @@ impl Table {
 
     /// How many (choice point, state) pairs have a learner.
     pub(crate) fn states(&self) -> usize {
-        self.slots.len()
+        self.slots.len
     }
 }
 

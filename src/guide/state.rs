@@ -96,6 +96,14 @@ impl Influence {
     #[inline]
     pub(crate) fn enter(&mut self, ctx: &DrawContext<'_>, labels: bool) {
         let path = ctx.path;
+        // Still in the same innermost span (so in the same ancestors too): nothing changed.
+        if self.frames.len() == path.len()
+            && self.frames.last().zip(path.last()).is_none_or(|(f, s)| {
+                f.start == s.start && f.path == s.path
+            })
+        {
+            return;
+        }
         let mut keep = 0;
         while keep < self.frames.len()
             && keep < path.len()
@@ -132,12 +140,15 @@ impl Influence {
         }
     }
 
-    /// Records the abstracted choice `value` of the draw at `position`.
+    /// Records the abstracted choice `value` of the draw at `position` (and in the whole
+    /// history when `sequence`: some choice point uses [`Abstraction::Sequence`]).
     #[inline]
-    pub(crate) fn note(&mut self, position: usize, value: u64) {
+    pub(crate) fn note(&mut self, position: usize, value: u64, sequence: bool) {
         self.values.push(value);
         self.positions.push(position);
-        self.history.push(value);
+        if sequence {
+            self.history.push(value);
+        }
     }
 
     /// The state for the current draw under `abstraction`, keeping the last `window` choices.
@@ -148,11 +159,13 @@ impl Influence {
         window: usize,
         ctx: &DrawContext<'_>,
     ) -> u64 {
+        // Tokens are already mixed hashes: rotating and xoring keeps their order apart
+        // without a multiply per token (the key is mixed once more by the caller).
         let tail = |s: &[u64]| {
             let from = s.len().saturating_sub(window);
             s[from..]
                 .iter()
-                .fold(0x51_7cc1_b727_220a_u64, |h, &v| mix(h, v))
+                .fold(0x51_7cc1_b727_220a_u64, |h, &v| h.rotate_left(17) ^ v)
         };
         match abstraction {
             Abstraction::Tree => tail(&self.values),
