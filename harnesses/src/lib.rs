@@ -6,9 +6,11 @@ pub mod bst;
 pub mod expr;
 pub mod graph_sink;
 pub mod ifc;
+pub mod lang;
 pub mod magic;
 pub mod peers;
 pub mod registry;
 pub mod sorted_insert;
+pub mod xml;
 
 pub use registry::{Target, corpora_dir, find, fuzz_test, property_for, targets};

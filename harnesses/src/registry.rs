@@ -122,6 +122,24 @@ pub fn targets() -> Vec<Target> {
             build: crate::expr::test,
         },
         Target {
+            name: "xml_doc",
+            description: "random XML-like build files, valid only under a schema; the build plan runs dependencies first (RLCheck's Ant, rl)",
+            bugs: &[(
+                "chain3",
+                "dependencies are followed two levels deep only (needs a valid chain of 3 targets)",
+            )],
+            build: crate::xml::test,
+        },
+        Target {
+            name: "lang",
+            description: "random programs, valid only when well-scoped and well-typed; constant propagation keeps what they print (RLCheck's JavaScript, rl)",
+            bugs: &[(
+                "shadow",
+                "a block's `let` leaks its constant over the outer variable it shadowed",
+            )],
+            build: crate::lang::test,
+        },
+        Target {
             name: "magic_chain",
             description: "a packet handler behind a 4-record handshake accepts no more records than it got (greybox)",
             bugs: &[(

@@ -34,7 +34,8 @@ impl Guide {
         let explore = coin_threshold(learn.epsilon);
         let sequence = std::iter::once(&learn.abstraction)
             .chain(learn.overrides.iter().map(|(_, a)| a))
-            .any(|a| *a == Abstraction::Sequence);
+            .any(|a| *a == Abstraction::Sequence)
+            || learn.recent > 0;
         Guide {
             sequence,
             learn,
@@ -116,7 +117,9 @@ impl Guide {
         let arms = Arms::of(ctx.max);
         let n = arms.count();
         let abstraction = self.learn.abstraction_of(ctx.label);
-        let state = self.influence.state(abstraction, self.learn.window, ctx);
+        let state =
+            self.influence
+                .state(abstraction, self.learn.window, self.learn.recent, ctx);
         let who = if by_label {
             ctx.label.hash()
         } else {

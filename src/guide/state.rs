@@ -63,7 +63,12 @@ struct Frame {
     path: u64,
     /// Where this span's choices begin in `Influence::values`.
     from: usize,
+    /// Child spans closed so far.
+    closed: u32,
 }
+
+/// The position recorded for a "children closed so far" token.
+const COUNT: usize = usize::MAX - 1;
 
 /// Tracks the abstracted choices of one test case (see the module docs).
 #[derive(Debug, Default)]
@@ -75,6 +80,8 @@ pub(crate) struct Influence {
     positions: Vec<usize>,
     /// Every abstracted choice of the test case, in order (for [`Abstraction::Sequence`]).
     history: Vec<u64>,
+    /// Top-level spans closed so far.
+    root_closed: u32,
 }
 
 #[inline]
@@ -85,6 +92,7 @@ fn mix(a: u64, b: u64) -> u64 {
 impl Influence {
     /// Forgets the test case.
     pub(crate) fn clear(&mut self) {
+        self.root_closed = 0;
         self.frames.clear();
         self.values.clear();
         self.positions.clear();
@@ -117,13 +125,34 @@ impl Influence {
             self.values.truncate(from);
             self.positions.truncate(from);
             self.frames.truncate(keep);
+            {
+                // How many child spans of the parent have closed: the position in a list,
+                // which the parent's own choices do not tell.
+                let closed = match self.frames.last_mut() {
+                    Some(f) => {
+                        f.closed += 1;
+                        f.closed
+                    }
+                    None => {
+                        self.root_closed += 1;
+                        self.root_closed
+                    }
+                };
+                let t = mix(0xc105_ed00, u64::from(closed));
+                if self.positions.last() == Some(&COUNT) {
+                    *self.values.last_mut().expect("parallel") = t;
+                } else {
+                    self.values.push(t);
+                    self.positions.push(COUNT);
+                }
+            }
         }
         for span in &path[keep..] {
             // The choice right before a span opened it: the span path says it already.
             if self
                 .positions
                 .last()
-                .is_some_and(|&p| p != usize::MAX && p + 1 == span.start)
+                .is_some_and(|&p| p < COUNT && p + 1 == span.start)
             {
                 self.values.pop();
                 self.positions.pop();
@@ -132,6 +161,7 @@ impl Influence {
                 start: span.start,
                 path: span.path,
                 from: self.values.len(),
+                closed: 0,
             });
             if labels {
                 self.values.push(span.label.hash());
@@ -151,12 +181,14 @@ impl Influence {
         }
     }
 
-    /// The state for the current draw under `abstraction`, keeping the last `window` choices.
+    /// The state for the current draw under `abstraction`, keeping the last `window` tokens
+    /// (and, for [`Abstraction::Tree`], the last `recent` choices of the test case).
     #[inline]
     pub(crate) fn state(
         &self,
         abstraction: &Abstraction,
         window: usize,
+        recent: usize,
         ctx: &DrawContext<'_>,
     ) -> u64 {
         // Tokens are already mixed hashes: rotating and xoring keeps their order apart
@@ -168,7 +200,14 @@ impl Influence {
                 .fold(0x51_7cc1_b727_220a_u64, |h, &v| h.rotate_left(17) ^ v)
         };
         match abstraction {
-            Abstraction::Tree => tail(&self.values),
+            Abstraction::Tree if recent == 0 => tail(&self.values),
+            Abstraction::Tree => {
+                let from = self.history.len().saturating_sub(recent);
+                let last = self.history[from..]
+                    .iter()
+                    .fold(0x1234_5678_u64, |h, &v| h.rotate_left(29) ^ v);
+                tail(&self.values).rotate_left(7) ^ last
+            }
             Abstraction::Sequence => tail(&self.history),
             Abstraction::None => 0,
             Abstraction::Custom(f) => (f.0)(ctx, &self.values),
