@@ -76,15 +76,17 @@ impl Gen for ExprGen {
                 depth: self.depth + 1,
             };
             let b = |t: &mut Tape<'_>| sub.generate(t).map(Box::new);
-            Ok(match t.draw(KIND, kinds - 1, tapefuzz::tape::Hint::Uniform)? {
-                0 => Expr::Int(ints::<i64>(0..=9).generate(t)?),
-                1 => Expr::Bool(bools().generate(t)?),
-                2 => Expr::Var(sampled_from(VARS).generate(t)?),
-                3 => Expr::Add(b(t)?, b(t)?),
-                4 => Expr::Lt(b(t)?, b(t)?),
-                5 => Expr::And(b(t)?, b(t)?),
-                _ => Expr::Not(b(t)?),
-            })
+            Ok(
+                match t.draw(KIND, kinds - 1, tapefuzz::tape::Hint::Uniform)? {
+                    0 => Expr::Int(ints::<i64>(0..=9).generate(t)?),
+                    1 => Expr::Bool(bools().generate(t)?),
+                    2 => Expr::Var(sampled_from(VARS).generate(t)?),
+                    3 => Expr::Add(b(t)?, b(t)?),
+                    4 => Expr::Lt(b(t)?, b(t)?),
+                    5 => Expr::And(b(t)?, b(t)?),
+                    _ => Expr::Not(b(t)?),
+                },
+            )
         })
     }
 }
@@ -120,17 +122,23 @@ impl Gen for StmtGen {
             let block = BlockGen {
                 depth: self.depth + 1,
             };
-            Ok(match t.draw(KIND, kinds - 1, tapefuzz::tape::Hint::Uniform)? {
-                0 => {
-                    let x = sampled_from(VARS).generate(t)?;
-                    let ty = if bools().generate(t)? { Ty::Bool } else { Ty::Int };
-                    Stmt::Let(x, ty, e.generate(t)?)
-                }
-                1 => Stmt::Assign(sampled_from(VARS).generate(t)?, e.generate(t)?),
-                2 => Stmt::Print(e.generate(t)?),
-                3 => Stmt::If(e.generate(t)?, block.generate(t)?, block.generate(t)?),
-                _ => Stmt::While(e.generate(t)?, block.generate(t)?),
-            })
+            Ok(
+                match t.draw(KIND, kinds - 1, tapefuzz::tape::Hint::Uniform)? {
+                    0 => {
+                        let x = sampled_from(VARS).generate(t)?;
+                        let ty = if bools().generate(t)? {
+                            Ty::Bool
+                        } else {
+                            Ty::Int
+                        };
+                        Stmt::Let(x, ty, e.generate(t)?)
+                    }
+                    1 => Stmt::Assign(sampled_from(VARS).generate(t)?, e.generate(t)?),
+                    2 => Stmt::Print(e.generate(t)?),
+                    3 => Stmt::If(e.generate(t)?, block.generate(t)?, block.generate(t)?),
+                    _ => Stmt::While(e.generate(t)?, block.generate(t)?),
+                },
+            )
         })
     }
 }
@@ -279,7 +287,11 @@ fn exec(block: &[Stmt], env: &mut Scopes<Val>, fuel: &mut u32, out: &mut Vec<Val
                 true
             }
             Stmt::If(c, a, b) => {
-                let branch = if eval(c, env) == Val::Bool(true) { a } else { b };
+                let branch = if eval(c, env) == Val::Bool(true) {
+                    a
+                } else {
+                    b
+                };
                 exec(branch, env, fuel, out)
             }
             Stmt::While(c, body) => loop {
@@ -310,7 +322,12 @@ fn exec(block: &[Stmt], env: &mut Scopes<Val>, fuel: &mut u32, out: &mut Vec<Val
 /// What a well-formed program prints (at most [`FUEL`] loop iterations in all).
 pub fn run(program: &[Stmt]) -> Vec<Val> {
     let mut out = Vec::new();
-    exec(program, &mut Scopes(Vec::new()), &mut FUEL.clone(), &mut out);
+    exec(
+        program,
+        &mut Scopes(Vec::new()),
+        &mut FUEL.clone(),
+        &mut out,
+    );
     out
 }
 

@@ -40,6 +40,21 @@ fn bst_insert() {
 }
 
 #[test]
+fn bst_valid() {
+    check("bst_valid");
+}
+
+#[test]
+fn xml_doc() {
+    check("xml_doc");
+}
+
+#[test]
+fn lang() {
+    check("lang");
+}
+
+#[test]
 fn graph_sink() {
     check("graph_sink");
 }

@@ -117,9 +117,9 @@ impl Guide {
         let arms = Arms::of(ctx.max);
         let n = arms.count();
         let abstraction = self.learn.abstraction_of(ctx.label);
-        let state =
-            self.influence
-                .state(abstraction, self.learn.window, self.learn.recent, ctx);
+        let state = self
+            .influence
+            .state(abstraction, self.learn.window, self.learn.recent, ctx);
         let who = if by_label {
             ctx.label.hash()
         } else {

@@ -106,9 +106,11 @@ impl Influence {
         let path = ctx.path;
         // Still in the same innermost span (so in the same ancestors too): nothing changed.
         if self.frames.len() == path.len()
-            && self.frames.last().zip(path.last()).is_none_or(|(f, s)| {
-                f.start == s.start && f.path == s.path
-            })
+            && self
+                .frames
+                .last()
+                .zip(path.last())
+                .is_none_or(|(f, s)| f.start == s.start && f.path == s.path)
         {
             return;
         }
