@@ -1,9 +1,16 @@
 //! One conformance suite for every source (strategy): deterministic for its input, the
 //! choices it makes replay to the same value, and the tape it yields is saved as bytes that
-//! the bytes source (libFuzzer's view) replays to the same value.
+//! the bytes source (libFuzzer's view) replays to the same value. The sources: random, bytes,
+//! replay (both fallbacks), the `sa` neighbourhood of a base tape, the greybox engine's
+//! mutants, and the `rl` guide after some learning.
 
+use tapefuzz::greybox::mutant;
+use tapefuzz::guide::{Guide, Learn};
+use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
 use tapefuzz::prelude::*;
-use tapefuzz::tape::{BytesSource, Fallback, RandomSource, ReplaySource, Rng, Source, encoding};
+use tapefuzz::tape::{
+    BytesSource, Fallback, RandomSource, Recording, ReplaySource, Rng, Source, Status, encoding,
+};
 
 fn generator() -> impl Gen<Value = String> {
     (
@@ -33,7 +40,63 @@ fn sources(case: u64) -> Vec<(&'static str, Box<dyn Source>)> {
             "replay-random",
             Box::new(ReplaySource::new(prefix, Fallback::Random(Rng::new(case)))),
         ),
+        ("sa", Box::new(neighbour(case))),
+        ("greybox", Box::new(greybox_mutant(case))),
+        ("rl", Box::new(trained_guide(case))),
     ]
+}
+
+/// A random tape of the generator, recorded (the base of `sa` and greybox mutants).
+fn base(case: u64) -> Recording {
+    let mut src = RandomSource::new(Rng::derive(case, 1));
+    let mut tape = Tape::recording(&mut src);
+    generator().generate(&mut tape).expect("a value");
+    tape.finish()
+}
+
+/// A neighbour of a random base tape, at a temperature that varies with the case. (The
+/// aligned base is leaked so that the source is `'static`: a few kilobytes per case.)
+fn neighbour(case: u64) -> Neighbour<'static> {
+    let aligned: &'static Aligned = Box::leak(Box::new(Aligned::new(&base(case))));
+    let t = (case % 5) as f64 / 4.0;
+    Neighbour::new(aligned, Neighbourhood::default(), t, case)
+}
+
+/// The choices of a greybox mutant of a random base tape, replayed.
+fn greybox_mutant(case: u64) -> ReplaySource {
+    let donor = base(case + 1000);
+    let choices = mutant(
+        &Mutator::default(),
+        &base(case),
+        Some(&donor),
+        &mut Rng::new(case),
+    );
+    ReplaySource::new(
+        choices
+            .iter()
+            .filter(|c| !c.forced)
+            .map(|c| c.index)
+            .collect(),
+        Fallback::Random(Rng::new(case)),
+    )
+}
+
+/// An rl guide that has already learned from `case % 20` episodes (rewarded by a rule of
+/// the value), so its choices come from learned Q-values as well as exploration.
+fn trained_guide(case: u64) -> Guide {
+    let mut guide = Guide::new(Learn::default(), case);
+    for _ in 0..case % 20 {
+        guide.begin();
+        let v = {
+            let mut tape = Tape::new(&mut guide, false);
+            generator().generate(&mut tape)
+        };
+        let long = v.is_ok_and(|v| v.len() > 40);
+        let reward = guide.reward(Status::Valid, long);
+        guide.finish(reward);
+    }
+    guide.begin();
+    guide
 }
 
 /// A bytes source that owns its bytes (the library's borrows them).
