@@ -2,7 +2,10 @@
 
 use super::anneal::{self, Step};
 use super::learn::{self, Episode};
-use super::{Best, Config, Failure, Found, Improvement, RunReport, Strategy, Utility};
+use super::{
+    Best, Characteristic, Config, Failure, Found, Identity, Improvement, RunReport, Strategy,
+    Utility,
+};
 use crate::corpus::{Corpus, EntryMeta, Folder};
 use crate::shrink::Shrinker;
 use crate::tape::{
@@ -170,7 +173,18 @@ impl Runner<'_, '_, '_> {
 /// Runs `test` through the phases: reuse (`regressions/` then `corpus/` of `corpus`, if
 /// given and `config.reuse`), generate (random tapes from the seed until `config.tests`,
 /// `config.seconds` or a failure), shrink, and save the shrunk failure to `regressions/`.
-pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'_>) -> RunReport {
+pub fn run(config: &Config, corpus: Option<&mut Corpus>, test: &mut TestFn<'_>) -> RunReport {
+    run_with(config, corpus, test, &mut Identity)
+}
+
+/// [`run`] with the characteristic that the `rl` strategy rewards as unique (the tape itself
+/// for [`run`]; a coverage trace in greybox mode). Other strategies ignore it.
+pub fn run_with(
+    config: &Config,
+    mut corpus: Option<&mut Corpus>,
+    test: &mut TestFn<'_>,
+    xi: &mut dyn Characteristic,
+) -> RunReport {
     let started = Instant::now();
     let seed = config.seed.unwrap_or_else(fresh_seed);
     let mut report = RunReport {
@@ -323,10 +337,12 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
             }
             Strategy::Learn(settings) => {
                 let mut call = |src: &mut dyn Source| {
+                    xi.before();
                     let (status, _, fingerprint) = runner.call(src, false);
                     Episode {
                         status,
-                        characteristic: fingerprint,
+                        fingerprint,
+                        characteristic: xi.of(fingerprint),
                     }
                 };
                 let mut stop = |tests: u64| {
@@ -336,7 +352,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                     match e.status {
                         Status::Valid => {
                             report.valid += 1;
-                            unique.insert(e.characteristic);
+                            unique.insert(e.fingerprint);
                         }
                         Status::Invalid => report.invalid += 1,
                         Status::Overrun => report.overrun += 1,
@@ -369,6 +385,7 @@ pub fn run(config: &Config, mut corpus: Option<&mut Corpus>, test: &mut TestFn<'
                 report.tests = learned.tests;
                 report.learners = learned.states as u64;
                 report.taught = learned.taught;
+                report.characteristics = learned.unique;
                 if let Some((n, drawn)) = learned.found {
                     let mut src = ReplaySource::new(drawn, Fallback::Simplest);
                     let (_, rec, _) = runner.call(&mut src, true);

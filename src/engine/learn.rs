@@ -10,7 +10,9 @@ use std::collections::HashSet;
 pub(crate) struct Episode {
     /// How it ended.
     pub status: Status,
-    /// Its characteristic ξ: the tape's fingerprint in blackbox mode.
+    /// The tape's fingerprint (unique inputs).
+    pub fingerprint: u64,
+    /// Its characteristic ξ: the fingerprint in blackbox mode, a coverage trace in greybox.
     pub characteristic: u64,
 }
 

@@ -2,6 +2,7 @@
 //! It knows tapes, statuses, corpora and shrinking; never generators or value types.
 
 mod anneal;
+mod characteristic;
 mod config;
 #[allow(clippy::module_inception)]
 mod engine;
@@ -11,7 +12,8 @@ mod utility;
 
 pub use anneal::{Anneal, Schedule};
 pub use config::{Config, ConfigError, Strategy, seconds};
-pub use engine::{TestFn, run};
+pub use characteristic::{Characteristic, Identity};
+pub use engine::{TestFn, run, run_with};
 pub use report::{Best, Failure, Found, Improvement, RunReport};
 pub use utility::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,

@@ -24,6 +24,7 @@ mod mutant;
 mod options;
 mod queue;
 mod report;
+mod trace;
 
 #[cfg(feature = "sancov-callbacks")]
 pub use counters::{__sanitizer_cov_8bit_counters_init, __sanitizer_cov_pcs_init};
@@ -37,3 +38,4 @@ pub use mutant::{mutant, tweak};
 pub use options::Options;
 pub use queue::{Kept, Queue};
 pub use report::GreyboxReport;
+pub use trace::CoverageTrace;

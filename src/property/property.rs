@@ -151,9 +151,15 @@ impl Property {
 
     /// Runs a test through the engine and describes the shrunk failure, if any.
     pub fn run_test(&self, test: &dyn Test) -> Report {
+        self.run_test_with(test, &mut engine::Identity)
+    }
+
+    /// [`Property::run_test`] with the characteristic the `rl` strategy rewards as unique
+    /// (see [`engine::run_with`]).
+    pub fn run_test_with(&self, test: &dyn Test, xi: &mut dyn engine::Characteristic) -> Report {
         let mut corpus = self.open_corpus();
         let mut f = |tape: &mut Tape<'_>| test.run(tape);
-        let run = engine::run(&self.config, corpus.as_mut(), &mut f);
+        let run = engine::run_with(&self.config, corpus.as_mut(), &mut f, xi);
         let (mut value, mut message) = (None, None);
         if let Some(fail) = &run.failure {
             let mut src = BytesSource::new(&fail.bytes);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAX_ENTRY_BYTES, read_bounded};
 use tapefuzz::engine::Config;
 use tapefuzz::explain::span_tree;
-use tapefuzz::greybox::{self, Sancov, counter_count};
+use tapefuzz::greybox::{self, CoverageTrace, Sancov, counter_count};
 use tapefuzz::property::{Explained, Property, Report, Test};
 use tapefuzz::shrink::Shrinker;
 use tapefuzz::summary::Summary;
@@ -74,10 +74,12 @@ fn check_strategy(args: &Args) -> Result<bool, String> {
         Some(m) => return Err(format!("unknown mode `{m}` (valid: blackbox, greybox)")),
     };
     match (args.strategy.as_deref(), greybox) {
-        (None, _) | (Some("random" | "sa" | "rl"), false) | (Some("greybox"), true) => Ok(greybox),
+        (None, _) | (Some("random" | "sa" | "rl"), false) | (Some("greybox" | "rl"), true) => {
+            Ok(greybox)
+        }
         (Some(s), false) => Err(format!("unknown strategy `{s}` (valid: random, sa, rl)")),
         (Some(s), true) => Err(format!(
-            "unknown strategy `{s}` for --mode greybox (valid: greybox)"
+            "unknown strategy `{s}` for --mode greybox (valid: greybox, rl)"
         )),
     }
 }
@@ -203,6 +205,18 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
             counter_count()
         );
         let test = target.test(args.bug.as_deref())?;
+        if args.strategy.as_deref() == Some("rl") {
+            // RLCheck with the coverage trace as the characteristic (paper 002 §5.3).
+            let report = p.run_test_with(test.as_ref(), &mut CoverageTrace::new(&mut coverage));
+            print_report(&report);
+            eprintln!(
+                "tapefuzz: greybox rl: {} distinct coverage traces of valid inputs",
+                report.run.characteristics
+            );
+            failed |= !report.passed();
+            summaries.push(report.summary("rl", "greybox"));
+            continue;
+        }
         let mut corpus = p.open_corpus();
         let gb = greybox::run(
             test.as_ref(),

@@ -14,8 +14,8 @@ commands:
       --strategy rl: RLCheck guidance towards unique valid values (TAPEFUZZ_RL_* settings)
       --keep N: an rl campaign adds at most N of its unique valid tapes to corpus/
       --utility-trace: one JSON line per new best utility value (test, label, value)
-      --mode greybox: coverage-guided, in-process (strategy greybox, one job); run the
-      binary that scripts/greybox-build prints
+      --mode greybox: coverage-guided, in-process (strategy greybox, or rl rewarding new
+      coverage traces; one job); run the binary that scripts/greybox-build prints
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
   shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
   import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
