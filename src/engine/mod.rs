@@ -11,8 +11,8 @@ mod report;
 mod utility;
 
 pub use anneal::{Anneal, Schedule};
-pub use config::{Config, ConfigError, Strategy, seconds};
 pub use characteristic::{Characteristic, Identity};
+pub use config::{Config, ConfigError, Strategy, seconds};
 pub use engine::{TestFn, run, run_with};
 pub use report::{Best, Failure, Found, Improvement, RunReport};
 pub use utility::{
