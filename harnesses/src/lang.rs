@@ -322,12 +322,8 @@ fn exec(block: &[Stmt], env: &mut Scopes<Val>, fuel: &mut u32, out: &mut Vec<Val
 /// What a well-formed program prints (at most [`FUEL`] loop iterations in all).
 pub fn run(program: &[Stmt]) -> Vec<Val> {
     let mut out = Vec::new();
-    exec(
-        program,
-        &mut Scopes(Vec::new()),
-        &mut FUEL.clone(),
-        &mut out,
-    );
+    let mut fuel = FUEL;
+    exec(program, &mut Scopes(Vec::new()), &mut fuel, &mut out);
     out
 }
 
@@ -490,4 +486,103 @@ pub fn test(bug: Option<&str>) -> Box<dyn Test> {
         _ => None,
     };
     Box::new(property(program_gen(), move |p: Vec<Stmt>| check(&p, bug)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Expr::{Add, Int, Lt, Var};
+
+    fn b(e: Expr) -> Box<Expr> {
+        Box::new(e)
+    }
+
+    #[test]
+    fn validity_is_scope_and_types() {
+        assert!(well_formed(&[Stmt::Print(Var("a"))]).is_err(), "undeclared");
+        assert!(
+            well_formed(&[Stmt::Let("a", Ty::Bool, Int(1))]).is_err(),
+            "mistyped"
+        );
+        let twice = [
+            Stmt::Let("a", Ty::Int, Int(1)),
+            Stmt::Let("a", Ty::Int, Int(2)),
+        ];
+        assert!(well_formed(&twice).is_err(), "twice in one block");
+        let scoped = [
+            Stmt::If(
+                Expr::Bool(true),
+                vec![Stmt::Let("a", Ty::Int, Int(1))],
+                vec![],
+            ),
+            Stmt::Print(Var("a")),
+        ];
+        assert!(well_formed(&scoped).is_err(), "out of its block");
+        let ok = [
+            Stmt::Let("a", Ty::Int, Int(1)),
+            Stmt::If(
+                Expr::Bool(true),
+                vec![Stmt::Let("a", Ty::Bool, Expr::Bool(false))],
+                vec![],
+            ),
+            Stmt::Print(Var("a")),
+        ];
+        assert!(well_formed(&ok).is_ok(), "shadowing in an inner block");
+    }
+
+    #[test]
+    fn the_optimizer_keeps_what_programs_print() {
+        let programs = [
+            // A branch assigns: the constant is forgotten after the `if`.
+            vec![
+                Stmt::Let("a", Ty::Int, Int(1)),
+                Stmt::If(
+                    Lt(b(Var("a")), b(Int(5))),
+                    vec![Stmt::Assign("a", Int(2))],
+                    vec![],
+                ),
+                Stmt::Print(Var("a")),
+            ],
+            // A loop assigns: forgotten before and after the loop.
+            vec![
+                Stmt::Let("a", Ty::Int, Int(0)),
+                Stmt::While(
+                    Lt(b(Var("a")), b(Int(3))),
+                    vec![Stmt::Assign("a", Add(b(Var("a")), b(Int(1))))],
+                ),
+                Stmt::Print(Var("a")),
+            ],
+            // Folding through known constants.
+            vec![
+                Stmt::Let("a", Ty::Int, Int(4)),
+                Stmt::Let("b", Ty::Int, Add(b(Var("a")), b(Int(5)))),
+                Stmt::Print(Lt(b(Var("b")), b(Int(10)))),
+            ],
+        ];
+        for p in programs {
+            assert!(well_formed(&p).is_ok(), "{p:?}");
+            assert!(check(&p, None).is_ok(), "{p:?}");
+        }
+        assert_eq!(
+            run(&[Stmt::While(Expr::Bool(true), vec![])]),
+            [],
+            "fuel ends loops"
+        );
+    }
+
+    #[test]
+    fn shadow_leaks_an_inner_constant() {
+        let p = [
+            Stmt::Let("a", Ty::Int, Int(1)),
+            Stmt::If(
+                Expr::Bool(false),
+                vec![],
+                vec![Stmt::Let("a", Ty::Int, Int(0))],
+            ),
+            Stmt::Print(Var("a")),
+        ];
+        assert_eq!(run(&p), [Val::Int(1)]);
+        assert!(check(&p, None).is_ok());
+        assert!(check(&p, Some(Bug::Shadow)).is_err());
+    }
 }

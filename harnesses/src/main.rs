@@ -1,5 +1,5 @@
 //! The tapefuzz CLI over the built-in harnesses:
-//! `cargo run --release -p harnesses -- <list|run|replay|shrink|explain> …`.
+//! `cargo run --release -p harnesses -- <list|run|replay|shrink|import|explain|ci> …`.
 //! Progress goes to stderr; the JSON summary is the last line of stdout.
 
 mod cli;

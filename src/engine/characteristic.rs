@@ -9,6 +9,11 @@ pub trait Characteristic {
 
     /// ξ of the test case just run, whose tape has the fingerprint `fingerprint`.
     fn of(&mut self, fingerprint: u64) -> u64;
+
+    /// Whether ξ is the fingerprint itself (then the corpus's replayed tapes count as seen).
+    fn is_identity(&self) -> bool {
+        false
+    }
 }
 
 /// ξ = the tape itself (its fingerprint): blackbox mode, unique valid inputs.
@@ -18,5 +23,8 @@ pub struct Identity;
 impl Characteristic for Identity {
     fn of(&mut self, fingerprint: u64) -> u64 {
         fingerprint
+    }
+    fn is_identity(&self) -> bool {
+        true
     }
 }

@@ -202,6 +202,9 @@ pub fn run_with(
     // Valid `corpus/` tapes, kept to teach an `rl` guide that bootstraps.
     let bootstrap = matches!(&config.strategy, Strategy::Learn(l) if l.bootstrap);
     let mut teach: Vec<Vec<u8>> = Vec::new();
+    // The fingerprints of the valid tapes replayed: an `rl` campaign that finds one again
+    // has found nothing new.
+    let mut replayed_valid: HashSet<u64> = HashSet::new();
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
     {
@@ -209,10 +212,13 @@ pub fn run_with(
             for entry in c.load(folder) {
                 report.replayed += 1;
                 let mut src = BytesSource::new(&entry.bytes);
-                let (status, rec, _) = runner.call(&mut src, true);
+                let (status, rec, fingerprint) = runner.call(&mut src, true);
                 if status == Status::Interesting {
                     found = Some((Found::Reuse(entry.path), rec));
                     break 'reuse;
+                }
+                if status == Status::Valid {
+                    replayed_valid.insert(fingerprint);
                 }
                 if bootstrap && folder == Folder::Corpus && status == Status::Valid {
                     teach.push(entry.bytes);
@@ -336,6 +342,13 @@ pub fn run_with(
                 }
             }
             Strategy::Learn(settings) => {
+                // In greybox mode the characteristics are traces, not tapes: the corpus's
+                // fingerprints say nothing there.
+                let known = if xi.is_identity() {
+                    std::mem::take(&mut replayed_valid)
+                } else {
+                    HashSet::new()
+                };
                 let mut call = |src: &mut dyn Source| {
                     xi.before();
                     let (status, _, fingerprint) = runner.call(src, false);
@@ -348,7 +361,7 @@ pub fn run_with(
                 let mut stop = |tests: u64| {
                     tests.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d)
                 };
-                let mut each = |e: &Episode, drawn: &[u64]| {
+                let mut each = |e: &Episode, test: u64, drawn: &[u64]| {
                     match e.status {
                         Status::Valid => {
                             report.valid += 1;
@@ -358,15 +371,14 @@ pub fn run_with(
                         Status::Overrun => report.overrun += 1,
                         Status::Interesting => {}
                     }
-                    let tests = report.valid + report.invalid + report.overrun;
                     if super::has_utilities() {
                         let us = super::take_utilities();
-                        bests.borrow_mut().note(us, e.status, tests + 1, || {
-                            BestTape::Indices(drawn.to_vec())
-                        });
+                        bests
+                            .borrow_mut()
+                            .note(us, e.status, test, || BestTape::Indices(drawn.to_vec()));
                     }
-                    if tests.is_multiple_of(64) {
-                        progress(tests, &report, unique.len());
+                    if test.is_multiple_of(64) {
+                        progress(test, &report, unique.len());
                     }
                 };
                 let mut teachers = teach
@@ -377,6 +389,7 @@ pub fn run_with(
                     seed,
                     config.tests,
                     if config.save { config.keep } else { 0 },
+                    known,
                     &mut teachers,
                     &mut call,
                     &mut stop,

@@ -88,8 +88,9 @@ pub struct RunReport {
     pub learners: u64,
     /// `rl`: valid `corpus/` tapes taught to the guide before the campaign.
     pub taught: u64,
-    /// `rl`: distinct characteristics of the valid test cases (unique valid inputs in
-    /// blackbox mode, distinct coverage traces in greybox mode).
+    /// `rl`: distinct characteristics of the valid guided test cases, not counting those of
+    /// the corpus (unique valid inputs in blackbox mode, distinct coverage traces in
+    /// greybox mode).
     pub characteristics: u64,
 }
 

@@ -2,7 +2,7 @@
 //! (RLCheck, paper 002 §4.2).
 
 use super::learner::Table;
-use super::state::{Influence, token};
+use super::state::{Influence, NOT_OPENER, token};
 use super::{Abstraction, Arms, Learn, Learners};
 use crate::tape::{DrawContext, Hint, RandomSource, Source, Status, coin_threshold};
 
@@ -105,10 +105,9 @@ impl Guide {
     #[inline]
     fn decide(&mut self, ctx: &DrawContext<'_>, taught: Option<u64>) -> u64 {
         if let Hint::Coin(p) = ctx.hint
-            && taught.is_none()
             && !(p > 0.0 && p < 1.0)
         {
-            let index = (p >= 1.0) as u64;
+            let index = taught.unwrap_or((p >= 1.0) as u64);
             self.drawn.push(index);
             return index;
         }
@@ -141,8 +140,13 @@ impl Guide {
         };
         let arm = arms.arm(index);
         self.episode.push(at + arm as u32);
+        let opener = if ctx.max == 1 && index == 1 {
+            ctx.position
+        } else {
+            NOT_OPENER
+        };
         self.influence
-            .note(ctx.position, token(ctx.label, arm), self.sequence);
+            .note(opener, token(ctx.label, arm), self.sequence);
         self.drawn.push(index);
         index
     }

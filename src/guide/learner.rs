@@ -14,16 +14,16 @@ pub enum Update {
     Decayed(f64),
 }
 
-/// An open-addressing map from keys that are already hashes to the first cell of their
-/// slot: linear probing, at most half full. The key 0 marks an empty entry (a real key of 0
-/// is stored as 1; two keys meeting that way share a learner, as any two colliding hashes
-/// would). Cheaper per lookup than a general hash map, which is most of a guided draw.
 /// Where `key` starts probing: Fibonacci hashing, the top bits of a multiply.
 #[inline(always)]
 fn home(key: u64, mask: usize) -> usize {
     (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - mask.count_ones())) as usize
 }
 
+/// An open-addressing map from keys that are already hashes to the first cell of their
+/// slot: linear probing, at most half full. The key 0 marks an empty entry (a real key of 0
+/// is stored as 1; two keys meeting that way share a learner, as any two colliding hashes
+/// would). Cheaper per lookup than a general hash map, which is most of a guided draw.
 #[derive(Default)]
 struct Slots {
     /// (key, first cell) pairs: one cache line read per probe.

@@ -6,9 +6,20 @@
 //! siblings — trimmed to a window of `w`. The paper writes it by hand into each generator;
 //! on the tape it falls out of the spans. [`Influence`] keeps, for the spans open at the
 //! current draw, the choices drawn directly inside each (not inside a child span that has
-//! closed since), outermost first. A choice that opens a span (the coin right before a
-//! child, a list's "one more?") is dropped when the span opens: the learner of every choice
-//! inside knows it anyway, since choice-point ids include the span path.
+//! closed since), outermost first, as tokens:
+//!
+//! - each choice as a hash of its label and arm ([`token`]);
+//! - with learners shared by label, each open span's label;
+//! - a coin taken as 1 right before a span (the "left child?" before the child, a list's
+//!   "one more?") is dropped when the span opens: the span's label, or with a learner per
+//!   choice-point id the id itself, says it already. Any other choice stays (an element
+//!   name, an operator, a type: the span path holds labels, not values; dropping those too
+//!   cost xml_doc seven in eight of its unique valid documents). A `true` drawn as data right
+//!   before a span is lost this way; keeping every coin instead cost a fifth of bst_valid's
+//!   unique valid trees;
+//! - once child spans have closed, one token saying how many: a list element's position,
+//!   which nothing else in the state tells (on bst_valid it costs nothing; on xml_doc it took
+//!   unique valid documents in 5 s from 20 to 159, before the rule above).
 
 use crate::tape::{DrawContext, Label};
 use std::fmt;
@@ -25,15 +36,17 @@ pub enum Abstraction {
     Sequence,
     /// One state: each learner learns a single distribution.
     None,
-    /// A function of the draw and the choices of the enclosing spans (as [`Abstraction::Tree`]
-    /// sees them, untrimmed): a hand-written state for one choice point.
+    /// A function of the draw and the tokens [`Abstraction::Tree`] sees (untrimmed: hashes of
+    /// each choice's label and arm, span labels, closed-children counts; the draw context has
+    /// the labels and, on a recording tape, the choices themselves): a hand-written state for
+    /// one choice point.
     Custom(StateFn),
 }
 
 /// The function inside a [`StateFn`].
 pub type StateFnInner = dyn Fn(&DrawContext<'_>, &[u64]) -> u64 + Send + Sync;
 
-/// A hand-written state abstraction: `(draw, influencing choices) → state`.
+/// A hand-written state abstraction: `(draw, influencing tokens) → state`.
 #[derive(Clone)]
 pub struct StateFn(pub Arc<StateFnInner>);
 
@@ -69,13 +82,17 @@ struct Frame {
 
 /// The position recorded for a "children closed so far" token.
 const COUNT: usize = usize::MAX - 1;
+/// The position recorded for a token that cannot open a span (a span label, a choice that
+/// is not a coin taken as 1).
+pub(crate) const NOT_OPENER: usize = usize::MAX;
 
 /// Tracks the abstracted choices of one test case (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct Influence {
     frames: Vec<Frame>,
-    /// Abstracted choices of the open spans, outermost first, and where each was drawn
-    /// (`usize::MAX` for a span's label).
+    /// Abstracted choices of the open spans, outermost first, and for each the position of
+    /// a coin taken as 1 (a possible opener of the next span), else [`NOT_OPENER`] (or
+    /// [`COUNT`] for the closed-children token).
     values: Vec<u64>,
     positions: Vec<usize>,
     /// Every abstracted choice of the test case, in order (for [`Abstraction::Sequence`]).
@@ -127,30 +144,29 @@ impl Influence {
             self.values.truncate(from);
             self.positions.truncate(from);
             self.frames.truncate(keep);
-            {
-                // How many child spans of the parent have closed: the position in a list,
-                // which the parent's own choices do not tell.
-                let closed = match self.frames.last_mut() {
-                    Some(f) => {
-                        f.closed += 1;
-                        f.closed
-                    }
-                    None => {
-                        self.root_closed += 1;
-                        self.root_closed
-                    }
-                };
-                let t = mix(0xc105_ed00, u64::from(closed));
-                if self.positions.last() == Some(&COUNT) {
-                    *self.values.last_mut().expect("parallel") = t;
-                } else {
-                    self.values.push(t);
-                    self.positions.push(COUNT);
+            // A count of the closed children: a list element's position, which the parent's
+            // own choices do not tell.
+            let closed = match self.frames.last_mut() {
+                Some(f) => {
+                    f.closed += 1;
+                    f.closed
                 }
+                None => {
+                    self.root_closed += 1;
+                    self.root_closed
+                }
+            };
+            let t = mix(0xc105_ed00, u64::from(closed));
+            if self.positions.last() == Some(&COUNT) {
+                *self.values.last_mut().expect("parallel") = t;
+            } else {
+                self.values.push(t);
+                self.positions.push(COUNT);
             }
         }
         for span in &path[keep..] {
-            // The choice right before a span opened it: the span path says it already.
+            // A coin taken as 1 right before the span opened it: the span's label (or, with a
+            // learner per choice-point id, the id) says so already.
             if self
                 .positions
                 .last()
@@ -167,17 +183,18 @@ impl Influence {
             });
             if labels {
                 self.values.push(span.label.hash());
-                self.positions.push(usize::MAX);
+                self.positions.push(NOT_OPENER);
             }
         }
     }
 
-    /// Records the abstracted choice `value` of the draw at `position` (and in the whole
-    /// history when `sequence`: some choice point uses [`Abstraction::Sequence`]).
+    /// Records the abstracted choice `value` of a draw; `opener` is its position when it is a
+    /// coin taken as 1, else [`NOT_OPENER`]. Also in the whole history when `sequence` (some
+    /// choice point uses [`Abstraction::Sequence`] or `recent`).
     #[inline]
-    pub(crate) fn note(&mut self, position: usize, value: u64, sequence: bool) {
+    pub(crate) fn note(&mut self, opener: usize, value: u64, sequence: bool) {
         self.values.push(value);
-        self.positions.push(position);
+        self.positions.push(opener);
         if sequence {
             self.history.push(value);
         }
@@ -222,4 +239,108 @@ impl Influence {
 #[inline]
 pub(crate) fn token(label: Label, arm: usize) -> u64 {
     mix(label.hash(), arm as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tape::{Hint, OpenSpan, PointId};
+
+    const A: Label = Label::new("a");
+    const B: Label = Label::new("b");
+
+    fn span(label: Label, start: usize) -> OpenSpan {
+        OpenSpan {
+            label,
+            start,
+            path: label.hash() ^ start as u64,
+        }
+    }
+
+    fn at<'a>(path: &'a [OpenSpan], position: usize) -> DrawContext<'a> {
+        DrawContext {
+            point: PointId(0),
+            label: A,
+            max: 1,
+            hint: Hint::Uniform,
+            position,
+            path,
+            choices: &[],
+        }
+    }
+
+    #[test]
+    fn the_state_holds_the_enclosing_spans_choices_and_a_count_of_closed_children() {
+        let mut inf = Influence::default();
+        let root = [span(A, 0)];
+        inf.enter(&at(&root, 0), true);
+        assert_eq!(inf.values, [A.hash()], "the span's label");
+        inf.note(NOT_OPENER, 100, false);
+        // A coin taken as 1, then the span it opens: the coin gives way to the span's label.
+        inf.enter(&at(&root, 1), true);
+        inf.note(1, 101, false);
+        let first = [span(A, 0), span(B, 2)];
+        inf.enter(&at(&first, 2), true);
+        assert_eq!(inf.values, [A.hash(), 100, B.hash()]);
+        inf.note(NOT_OPENER, 102, false);
+        // The child closed: its choices are gone, one token counts it.
+        inf.enter(&at(&root, 3), true);
+        assert_eq!(inf.values[..2], [A.hash(), 100]);
+        assert_eq!(inf.values.len(), 3);
+        let one = inf.values[2];
+        inf.note(3, 103, false);
+        let second = [span(A, 0), span(B, 4)];
+        inf.enter(&at(&second, 4), true);
+        assert_eq!(inf.values, [A.hash(), 100, one, B.hash()]);
+        inf.note(NOT_OPENER, 104, false);
+        inf.enter(&at(&root, 5), true);
+        assert_eq!(inf.values.len(), 3, "the count is replaced, not appended");
+        assert_ne!(inf.values[2], one, "two children closed");
+    }
+
+    #[test]
+    fn a_choice_that_is_not_a_coin_taken_as_1_stays_when_a_span_follows() {
+        let mut inf = Influence::default();
+        let root = [span(A, 0)];
+        inf.enter(&at(&root, 0), false);
+        inf.note(NOT_OPENER, 7, false);
+        let inner = [span(A, 0), span(B, 1)];
+        inf.enter(&at(&inner, 1), false);
+        assert_eq!(inf.values, [7], "no labels without learners by label");
+    }
+
+    #[test]
+    fn abstractions_and_windows() {
+        let mut inf = Influence::default();
+        let root = [span(A, 0)];
+        for (i, v) in [10, 20, 30].into_iter().enumerate() {
+            inf.enter(&at(&root, i), false);
+            inf.note(NOT_OPENER, v, true);
+        }
+        let c = at(&root, 3);
+        let tree = |inf: &Influence, w| inf.state(&Abstraction::Tree, w, 0, &c);
+        assert_eq!(tree(&inf, 2), {
+            let mut other = Influence::default();
+            other.enter(&c, false);
+            other.note(NOT_OPENER, 20, true);
+            other.note(NOT_OPENER, 30, true);
+            other.state(&Abstraction::Tree, 2, 0, &c)
+        });
+        assert_ne!(tree(&inf, 3), tree(&inf, 2));
+        assert_eq!(inf.state(&Abstraction::None, 4, 0, &c), 0);
+        assert_ne!(inf.state(&Abstraction::Tree, 4, 1, &c), tree(&inf, 4));
+        let custom = Abstraction::Custom(StateFn::new(|_, tokens| tokens.len() as u64));
+        assert_eq!(
+            inf.state(&custom, 1, 0, &c),
+            3,
+            "a custom state sees every token"
+        );
+        // The sequence keeps what a closed child drew; the tree does not.
+        let inner = [span(A, 0), span(B, 3)];
+        inf.enter(&at(&inner, 3), false);
+        inf.note(NOT_OPENER, 40, true);
+        inf.enter(&at(&root, 4), false);
+        assert_eq!(inf.history, [10, 20, 30, 40]);
+        assert!(!inf.values.contains(&40));
+    }
 }

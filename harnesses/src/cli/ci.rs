@@ -1,8 +1,10 @@
 //! `ci`: what a CI job runs on every push. For each target: reuse (`regressions/`, then all
-//! of `corpus/`), then a blackbox `rl` campaign for a time budget that saves a sample of the
-//! new unique valid tapes to `corpus/` and any failure, shrunk, to `regressions/`. One JSON
-//! summary line per target; exit status 1 when any target failed; a JUnit XML report on
-//! request.
+//! of `corpus/`), then a blackbox `rl` campaign until the target's time budget is spent (the
+//! budget counts from the start of the reuse phase, so a large corpus leaves less time for
+//! the campaign but never makes the job longer), which saves a sample of the new unique valid
+//! tapes to `corpus/`; a failure is shrunk (for at most the budget again) and saved to
+//! `regressions/`. One JSON summary line per target; exit status 1 when any target failed;
+//! a JUnit XML report on request.
 
 use super::Args;
 use harnesses::{Target, property_for, targets};
@@ -22,7 +24,14 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     if let Some(extra) = args.positional.first() {
         return Err(format!("unexpected argument `{extra}`"));
     }
-    if args.strategy.is_some() || args.mode.is_some() || args.tests.is_some() || args.all {
+    if args.strategy.is_some()
+        || args.mode.is_some()
+        || args.tests.is_some()
+        || args.seconds.is_some()
+        || args.jobs.is_some()
+        || args.utility_trace.is_some()
+        || args.all
+    {
         return Err("ci runs a blackbox rl campaign on every target: it takes --seconds-per-target, --keep, --seed, --bug TARGET=BUG, --corpora and --junit".into());
     }
     let seconds = args.seconds_per_target.unwrap_or(SECONDS);
@@ -39,13 +48,20 @@ pub fn ci(args: &Args) -> Result<i32, String> {
             Some((t.to_string(), b.to_string()))
         }
     };
+    // A path that cannot be written is an error before any campaign, not after them all.
     let junit = match &args.junit {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map(drop)
-                .map(|_| path.clone())
-                .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?,
-        ),
+        Some(path) => {
+            let existed = path.exists();
+            std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            Some(path.clone())
+        }
         None => None,
     };
     let mut base = Config::from_env().map_err(|e| e.to_string())?;
@@ -105,6 +121,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     Ok((failed > 0) as i32)
 }
 
+/// `s` as XML text or attribute value.
 fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -114,8 +131,12 @@ fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
+            // Attribute values would turn these into spaces.
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
             // XML 1.0 has no other control characters.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') => {
+            c if (c as u32) < 0x20 => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -174,4 +195,19 @@ fn junit_xml(results: &[(&Target, Report, Summary)], seconds: f64) -> String {
     }
     x.push_str("  </testsuite>\n</testsuites>\n");
     x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escaping_keeps_markup_out_and_line_breaks_in() {
+        assert_eq!(
+            escape("a<b & \"c\" 'd'>"),
+            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
+        );
+        assert_eq!(escape("x\ny\tz\r"), "x&#10;y&#9;z&#13;");
+        assert_eq!(escape("\u{1}é"), "\\u{1}é");
+    }
 }
