@@ -84,9 +84,12 @@ fn every_target_has_a_test_here() {
     let here = [
         "sorted_insert",
         "bst_insert",
+        "bst_valid",
         "graph_sink",
         "graph_sink_dependent",
         "ifc",
+        "xml_doc",
+        "lang",
         "expr_simplify",
         "magic_chain",
     ];
