@@ -70,21 +70,6 @@ fn count(n: u64, mut next: impl FnMut(u64, &mut dyn FnMut(&Tree, Option<u64>) ->
     }
 }
 
-fn random(n: u64, seed: u64) -> Counts {
-    let g = tree_gen();
-    let mut choices = 0;
-    let mut c = count(n, |i, judge| {
-        let mut src = RandomSource::new(Rng::derive(seed, i));
-        let mut tape = Tape::new(&mut src, false);
-        let t = g.generate(&mut tape).expect("a tree");
-        choices += tape.drawn();
-        let print = tape.fingerprint();
-        black_box(judge(&t, Some(print)));
-    });
-    c.choices = choices as f64 / n as f64;
-    c
-}
-
 /// A random source behind the full draw context (choice-point ids, span stack), as the guide
 /// gets it: how much of the guide's cost is the tape's, not the learners'.
 struct Contextual(RandomSource);
@@ -95,12 +80,15 @@ impl Source for Contextual {
     }
 }
 
-fn random_with_context(n: u64, seed: u64) -> Counts {
+/// Random generation: on the engine's fast path, or behind the full draw context.
+fn random(n: u64, seed: u64, context: bool) -> Counts {
     let g = tree_gen();
     let mut choices = 0;
     let mut c = count(n, |i, judge| {
-        let mut src = Contextual(RandomSource::new(Rng::derive(seed, i)));
-        let mut tape = Tape::new(&mut src, false);
+        let mut fast = RandomSource::new(Rng::derive(seed, i));
+        let mut slow = Contextual(RandomSource::new(Rng::derive(seed, i)));
+        let src: &mut dyn Source = if context { &mut slow } else { &mut fast };
+        let mut tape = Tape::new(src, false);
         let t = g.generate(&mut tape).expect("a tree");
         choices += tape.drawn();
         let print = tape.fingerprint();
@@ -229,10 +217,10 @@ fn main() {
     for seed in 1..=seeds {
         let mut runs: Vec<(&str, Counts)> = Vec::new();
         if wanted("random") {
-            runs.push(("random", random(n, seed)));
+            runs.push(("random", random(n, seed, false)));
         }
         if wanted("random with context") {
-            runs.push(("random with context", random_with_context(n, seed)));
+            runs.push(("random with context", random(n, seed, true)));
         }
         if wanted("proptest") {
             runs.push(("proptest", proptest(n, seed)));

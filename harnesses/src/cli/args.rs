@@ -31,6 +31,17 @@ fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
         .map_err(|_| format!("flag {flag} takes a number, got `{v}`"))
 }
 
+/// A flag's value as a number of seconds (finite, not negative).
+fn seconds(flag: &str, raw: &str) -> Result<f64, String> {
+    let s: f64 = number(flag, raw)?;
+    if tapefuzz::engine::seconds(s).is_none() {
+        return Err(format!(
+            "flag {flag} takes a non-negative number of seconds, got `{raw}`"
+        ));
+    }
+    Ok(s)
+}
+
 impl Args {
     /// Parses everything after the command.
     pub fn parse(argv: &[String]) -> Result<Args, String> {
@@ -42,25 +53,9 @@ impl Args {
                 "--strategy" => a.strategy = Some(value(arg, &mut it)?.clone()),
                 "--mode" => a.mode = Some(value(arg, &mut it)?.clone()),
                 "--tests" => a.tests = Some(number(arg, value(arg, &mut it)?)?),
-                "--seconds" => {
-                    let raw = value(arg, &mut it)?;
-                    let s: f64 = number(arg, raw)?;
-                    if tapefuzz::engine::seconds(s).is_none() {
-                        return Err(format!(
-                            "flag --seconds takes a non-negative number of seconds, got `{raw}`"
-                        ));
-                    }
-                    a.seconds = Some(s);
-                }
+                "--seconds" => a.seconds = Some(seconds(arg, value(arg, &mut it)?)?),
                 "--seconds-per-target" => {
-                    let raw = value(arg, &mut it)?;
-                    let s: f64 = number(arg, raw)?;
-                    if tapefuzz::engine::seconds(s).is_none() {
-                        return Err(format!(
-                            "flag --seconds-per-target takes a non-negative number of seconds, got `{raw}`"
-                        ));
-                    }
-                    a.seconds_per_target = Some(s);
+                    a.seconds_per_target = Some(seconds(arg, value(arg, &mut it)?)?);
                 }
                 "--junit" => a.junit = Some(PathBuf::from(value(arg, &mut it)?)),
                 "--seed" => a.seed = Some(number(arg, value(arg, &mut it)?)?),
