@@ -430,9 +430,9 @@ fn opt_block(block: &[Stmt], k: &mut Consts, bug: Option<Bug>) -> Vec<Stmt> {
                 let c = fold(c, k);
                 // Each branch starts from what is known here; afterwards only what neither
                 // branch may have assigned is still known (a branch's own scope is gone).
-                let before = Scopes(k.0.clone());
+                let before = k.0.clone();
                 let a2 = opt_block(a, k, bug);
-                k.0.clone_from(&before.0);
+                k.0 = before;
                 let b2 = opt_block(b, k, bug);
                 forget_assigned(a, k);
                 forget_assigned(b, k);

@@ -154,6 +154,19 @@ fn save_kept(
     added
 }
 
+/// Counts a generated test case by its status (a failure is counted by whoever handles it).
+fn tally(report: &mut RunReport, unique: &mut HashSet<u64>, status: Status, fingerprint: u64) {
+    match status {
+        Status::Valid => {
+            report.valid += 1;
+            unique.insert(fingerprint);
+        }
+        Status::Invalid => report.invalid += 1,
+        Status::Overrun => report.overrun += 1,
+        Status::Interesting => {}
+    }
+}
+
 struct Runner<'c, 't, 'f> {
     config: &'c Config,
     test: &'t mut TestFn<'f>,
@@ -203,7 +216,8 @@ pub fn run_with(
     let bootstrap = matches!(&config.strategy, Strategy::Learn(l) if l.bootstrap);
     let mut teach: Vec<Vec<u8>> = Vec::new();
     // The fingerprints of the valid tapes replayed: an `rl` campaign that finds one again
-    // has found nothing new.
+    // has found nothing new. (Other strategies do not need them.)
+    let learning = matches!(config.strategy, Strategy::Learn(_));
     let mut replayed_valid: HashSet<u64> = HashSet::new();
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
@@ -217,7 +231,7 @@ pub fn run_with(
                     found = Some((Found::Reuse(entry.path), rec));
                     break 'reuse;
                 }
-                if status == Status::Valid {
+                if learning && status == Status::Valid {
                     replayed_valid.insert(fingerprint);
                 }
                 if bootstrap && folder == Folder::Corpus && status == Status::Valid {
@@ -276,12 +290,9 @@ pub fn run_with(
                             .note(us, status, i, || BestTape::Seed(test_seed));
                     }
                     match status {
-                        Status::Valid => {
-                            report.valid += 1;
-                            unique.insert(fingerprint);
+                        Status::Valid | Status::Invalid | Status::Overrun => {
+                            tally(&mut report, &mut unique, status, fingerprint);
                         }
-                        Status::Invalid => report.invalid += 1,
-                        Status::Overrun => report.overrun += 1,
                         Status::Interesting => {
                             // Values are a function of the per-test seed: re-run recording.
                             let mut src = RandomSource::new(test_seed);
@@ -314,15 +325,7 @@ pub fn run_with(
                     tests.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d)
                 };
                 let mut each = |step: &Step| {
-                    match step.status {
-                        Status::Valid => {
-                            report.valid += 1;
-                            unique.insert(step.fingerprint);
-                        }
-                        Status::Invalid => report.invalid += 1,
-                        Status::Overrun => report.overrun += 1,
-                        Status::Interesting => {}
-                    }
+                    tally(&mut report, &mut unique, step.status, step.fingerprint);
                     let tests = report.valid + report.invalid + report.overrun;
                     if tests.is_multiple_of(64) {
                         progress(tests, &report, unique.len());
@@ -362,15 +365,7 @@ pub fn run_with(
                     tests.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d)
                 };
                 let mut each = |e: &Episode, test: u64, drawn: &[u64]| {
-                    match e.status {
-                        Status::Valid => {
-                            report.valid += 1;
-                            unique.insert(e.fingerprint);
-                        }
-                        Status::Invalid => report.invalid += 1,
-                        Status::Overrun => report.overrun += 1,
-                        Status::Interesting => {}
-                    }
+                    tally(&mut report, &mut unique, e.status, e.fingerprint);
                     if super::has_utilities() {
                         let us = super::take_utilities();
                         bests

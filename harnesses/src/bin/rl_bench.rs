@@ -85,9 +85,15 @@ fn random(n: u64, seed: u64, context: bool) -> Counts {
     let g = tree_gen();
     let mut choices = 0;
     let mut c = count(n, |i, judge| {
-        let mut fast = RandomSource::new(Rng::derive(seed, i));
-        let mut slow = Contextual(RandomSource::new(Rng::derive(seed, i)));
-        let src: &mut dyn Source = if context { &mut slow } else { &mut fast };
+        // Only the source measured is built.
+        let (mut fast, mut slow);
+        let src: &mut dyn Source = if context {
+            slow = Contextual(RandomSource::new(Rng::derive(seed, i)));
+            &mut slow
+        } else {
+            fast = RandomSource::new(Rng::derive(seed, i));
+            &mut fast
+        };
         let mut tape = Tape::new(src, false);
         let t = g.generate(&mut tape).expect("a tree");
         choices += tape.drawn();
