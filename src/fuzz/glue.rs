@@ -1,5 +1,6 @@
 //! What the fuzz-target macros call.
 
+use super::features::{COUNTERS, Switch, tape_features};
 use crate::mutate::{Aligned, Mutator, Neighbour, Neighbourhood, Operator, nudge};
 use crate::property::Test;
 use crate::tape::{BytesSource, Recording, Rng, Status, Tape, encoding};
@@ -19,6 +20,20 @@ pub const SHARE_OF: u64 = 3;
 /// When the property fails, with the value and the message, so that libFuzzer saves the input
 /// as a crash (`import` then shrinks it on the tape).
 pub fn check(test: &dyn Test, data: &[u8]) -> bool {
+    check_counting(test, data, None)
+}
+
+/// [`check`], and for a valid input also calls `features` with each of its tape features
+/// ([`tape_features`]; what [`fuzz_target!`](crate::fuzz_target) does when
+/// [`Switch::from_env`] is on).
+///
+/// # Panics
+/// As [`check`].
+pub fn check_counting(
+    test: &dyn Test,
+    data: &[u8],
+    features: Option<&mut dyn FnMut(usize)>,
+) -> bool {
     // Recorded, because libFuzzer's next mutation is usually of this very input (it mutates a
     // mutant again, up to `-mutate_depth` times): the mutator then finds its spans in
     // [`LAST`] instead of running the generator again. The buffers are reused, so recording
@@ -29,6 +44,9 @@ pub fn check(test: &dyn Test, data: &[u8]) -> bool {
         let mut tape = Tape::recording_into(&mut src, std::mem::take(&mut last.recording));
         let status = test.run(&mut tape);
         last.recording = tape.finish();
+        if let (Status::Valid, Some(count)) = (status, features) {
+            tape_features(&last.recording, count);
+        }
         last.data.clear();
         last.data.extend_from_slice(data);
         status
@@ -228,4 +246,24 @@ pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32)
             n
         }
     }
+}
+
+/// The PC table [`fuzz_target!`](crate::fuzz_target) registers beside its [`COUNTERS`]
+/// feature counters: libFuzzer stops when its counters and PC tables differ in size. Pairs
+/// of (PC, flags), one per counter; the PCs are addresses inside [`tape_features`], so
+/// `-print_pcs` names that function. Built once and leaked (it must live as long as the
+/// process).
+pub fn feature_pc_table() -> &'static [usize] {
+    let base = tape_features as *const () as usize;
+    let table: Vec<usize> = (0..COUNTERS).flat_map(|i| [base + i, 0]).collect();
+    Box::leak(table.into_boxed_slice())
+}
+
+/// [`Switch::from_env`] for a fuzz target's start-up: an invalid `TAPEFUZZ_FEATURES` stops
+/// the run with a clear error (exit status 2), as an unknown `TAPEFUZZ_BUG` does.
+pub fn feature_switch() -> Switch {
+    Switch::from_env().unwrap_or_else(|e| {
+        eprintln!("tapefuzz: {e}");
+        std::process::exit(2);
+    })
 }

@@ -1,13 +1,16 @@
 //! The fuzz-target macro.
 
 /// Defines a libFuzzer fuzz target for a test: `tapefuzz::fuzz_target!(make_test());` in a
-/// cargo-fuzz target file (its crate must depend on `libfuzzer-sys`).
+/// cargo-fuzz target file (its crate must depend on `libfuzzer-sys` and `sancov`).
 ///
 /// The expression builds the test once per thread (anything implementing
 /// [`Test`](crate::property::Test), e.g. [`property`](crate::property::property)`(gen, prop)`
 /// or a `Box<dyn Test>`). The macro defines the fuzz target (a failing property panics, so
 /// libFuzzer saves the crash; rejected inputs return `Corpus::Reject`), the custom mutator
-/// and the custom crossover of [`crate::fuzz`].
+/// and the custom crossover of [`crate::fuzz`]. When `TAPEFUZZ_FEATURES` turns them on
+/// ([`Switch`](crate::fuzz::Switch)), it registers [`COUNTERS`](crate::fuzz::COUNTERS)
+/// `sancov` counters and a matching PC table, and counts each valid input's
+/// [tape features](crate::fuzz::tape_features) in them.
 #[macro_export]
 macro_rules! fuzz_target {
     ($make:expr $(,)?) => {
@@ -16,10 +19,40 @@ macro_rules! fuzz_target {
                 ::std::boxed::Box::new($make);
         }
 
-        // Built at start-up, before libFuzzer runs any input: a test that cannot be built
-        // (an unknown planted bug, say) stops the run with its error and no crash file.
-        ::libfuzzer_sys::fuzz_target!(init: __TAPEFUZZ_TEST.with(|_| ()), |data: &[u8]| -> ::libfuzzer_sys::Corpus {
-            if __TAPEFUZZ_TEST.with(|t| $crate::fuzz::check(&**t, data)) {
+        static __TAPEFUZZ_FEATURES: ::sancov::Counters<{ $crate::fuzz::COUNTERS }> =
+            ::sancov::Counters::new();
+        static __TAPEFUZZ_FEATURES_ON: ::std::sync::atomic::AtomicBool =
+            ::std::sync::atomic::AtomicBool::new(false);
+
+        unsafe extern "C" {
+            // libFuzzer's; `sancov` registers counters only, and libFuzzer wants a PC table
+            // of the same size beside them.
+            fn __sanitizer_cov_pcs_init(start: *const usize, end: *const usize);
+        }
+
+        // Runs at start-up, before libFuzzer runs any input (and before it checks counters
+        // against PC tables): a test that cannot be built (an unknown planted bug, say) or a
+        // bad `TAPEFUZZ_FEATURES` stops the run with its error and no crash file.
+        ::libfuzzer_sys::fuzz_target!(init: {
+            if $crate::fuzz::feature_switch() == $crate::fuzz::Switch::On {
+                __TAPEFUZZ_FEATURES.register();
+                let table = $crate::fuzz::feature_pc_table();
+                // SAFETY: a leaked table of (PC, flags) pairs, one per registered counter.
+                unsafe { __sanitizer_cov_pcs_init(table.as_ptr(), table.as_ptr().add(table.len())) };
+                __TAPEFUZZ_FEATURES_ON.store(true, ::std::sync::atomic::Ordering::Relaxed);
+            }
+            __TAPEFUZZ_TEST.with(|_| ());
+        }, |data: &[u8]| -> ::libfuzzer_sys::Corpus {
+            let kept = __TAPEFUZZ_TEST.with(|t| {
+                if __TAPEFUZZ_FEATURES_ON.load(::std::sync::atomic::Ordering::Relaxed) {
+                    $crate::fuzz::check_counting(&**t, data, Some(&mut |i: usize| {
+                        __TAPEFUZZ_FEATURES[i].increment()
+                    }))
+                } else {
+                    $crate::fuzz::check(&**t, data)
+                }
+            });
+            if kept {
                 ::libfuzzer_sys::Corpus::Keep
             } else {
                 ::libfuzzer_sys::Corpus::Reject

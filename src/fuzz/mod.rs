@@ -10,8 +10,16 @@
 //! **Mutation mix.** Of the mutator's calls, [`TAPE_SHARE`] in [`SHARE_OF`] apply one
 //! structure-aware tape operator ([`crate::mutate`]); the rest are libFuzzer's own byte
 //! mutations, which keep its comparison-guided and dictionary mutations available.
+//!
+//! **Tape features.** With `TAPEFUZZ_FEATURES=1` a fuzz target also reports what its valid
+//! inputs' tapes look like, as counters of its own ([`tape_features`]).
 
+mod features;
 mod glue;
 mod macros;
 
-pub use glue::{SHARE_OF, TAPE_SHARE, check, crossover, mutate, record};
+pub use features::{COUNTERS, Switch, index_bucket, tape_features};
+pub use glue::{
+    SHARE_OF, TAPE_SHARE, check, check_counting, crossover, feature_pc_table, feature_switch,
+    mutate, record,
+};
