@@ -131,13 +131,15 @@ impl Influence {
         {
             return;
         }
-        let mut keep = 0;
-        while keep < self.frames.len()
-            && keep < path.len()
-            && self.frames[keep].start == path[keep].start
-            && self.frames[keep].path == path[keep].path
+        // A span's path hashes every label above it, so the deepest frame that still matches
+        // the draw's path says how many are kept: search from the deep end, where a draw
+        // usually is one span below or a few above the last one.
+        let mut keep = self.frames.len().min(path.len());
+        while keep > 0
+            && (self.frames[keep - 1].start != path[keep - 1].start
+                || self.frames[keep - 1].path != path[keep - 1].path)
         {
-            keep += 1;
+            keep -= 1;
         }
         if keep < self.frames.len() {
             let from = self.frames[keep].from;

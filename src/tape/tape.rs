@@ -97,6 +97,12 @@ impl<'s> Tape<'s> {
         } else {
             Origin::Context(source)
         };
+        // A context tape keeps the open spans: room for typical nesting up front, because
+        // growing from empty (4, 8, 16) cost a steering source's loop more than its learners.
+        let stack = match origin {
+            Origin::Context(_) => Vec::with_capacity(16),
+            _ => Vec::new(),
+        };
         Tape {
             origin,
             fast_depth: 0,
@@ -104,7 +110,7 @@ impl<'s> Tape<'s> {
             choices: Vec::new(),
             labels: Vec::new(),
             spans: Vec::new(),
-            stack: Vec::new(),
+            stack,
             open: Vec::new(),
             path: ROOT_PATH,
             drawn: 0,
@@ -339,9 +345,17 @@ impl<'s> Tape<'s> {
 
     #[inline(never)]
     fn close_recorded_to(&mut self, depth: usize) {
+        // Not through `end_span`: this tape is known not to be fast, and the path is
+        // restored once, from the span that stays open.
         while self.stack.len() > depth {
-            self.end_span();
+            self.stack.pop();
+            if self.recording
+                && let Some(i) = self.open.pop()
+            {
+                self.spans[i].end = self.drawn;
+            }
         }
+        self.path = self.stack.last().map_or(ROOT_PATH, |s| s.path);
     }
 
     /// Draws a collection of single-choice elements on the fast path, exactly as a collection
