@@ -117,3 +117,52 @@ fn bootstrapping_teaches_the_guide_the_corpus() {
     assert_eq!(plain.run.taught, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The guide behind a full draw context (a span stack and choice-point ids) instead of the
+/// span calls a plain tape makes to it.
+struct WithContext<'a>(&'a mut tapefuzz::guide::Guide);
+
+impl tapefuzz::tape::Source for WithContext<'_> {
+    fn draw(&mut self, ctx: &tapefuzz::tape::DrawContext<'_>) -> u64 {
+        self.0.draw(ctx)
+    }
+}
+
+#[test]
+fn the_guide_learns_the_same_told_of_spans_as_reading_them_from_the_context() {
+    use std::collections::HashSet;
+    use tapefuzz::guide::Guide;
+    use tapefuzz::tape::{Status, Tape};
+    // Nested spans: lists of lists, each element a span holding its "more?" coin.
+    let g = vecs(vecs(ints::<u8>(0..=5), 0..=3), 1..=4);
+    let mut told = Guide::new(Learn::default(), 7);
+    let mut read = Guide::new(Learn::default(), 7);
+    let (mut seen_told, mut seen_read) = (HashSet::new(), HashSet::new());
+    for episode in 0..3_000 {
+        told.begin();
+        read.begin();
+        let (a, print_a) = {
+            let mut tape = Tape::new(&mut told, false);
+            (g.generate(&mut tape).expect("a value"), tape.fingerprint())
+        };
+        let (b, print_b) = {
+            let mut src = WithContext(&mut read);
+            let mut tape = Tape::new(&mut src, false);
+            (g.generate(&mut tape).expect("a value"), tape.fingerprint())
+        };
+        assert_eq!(a, b, "episode {episode}");
+        assert_eq!(told.drawn(), read.drawn(), "episode {episode}");
+        let valid = a.iter().all(|inner| inner.windows(2).all(|w| w[0] < w[1]));
+        let status = if valid {
+            Status::Valid
+        } else {
+            Status::Invalid
+        };
+        let ra = told.reward(status, valid && seen_told.insert(print_a));
+        let rb = read.reward(status, valid && seen_read.insert(print_b));
+        told.finish(ra);
+        read.finish(rb);
+    }
+    assert_eq!(told.states(), read.states());
+    assert!(told.states() > 10);
+}

@@ -4,7 +4,7 @@
 use super::learner::Table;
 use super::state::{Influence, NOT_OPENER, token};
 use super::{Abstraction, Arms, Learn, Learners};
-use crate::tape::{DrawContext, Hint, RandomSource, Source, Status, coin_threshold};
+use crate::tape::{DrawContext, Hint, Label, RandomSource, Source, Status, coin_threshold};
 
 /// Makes each choice with the learner of its choice point and state: with probability ε an
 /// exploring choice drawn as a [`RandomSource`] would (following the generator's hint),
@@ -26,6 +26,12 @@ pub struct Guide {
     sequence: bool,
     episode: Vec<u32>,
     drawn: Vec<u64>,
+    /// Whether the learners need the full draw context: a learner per choice-point id, or a
+    /// hand-written state. Otherwise the tape tells the guide of spans as they open and close
+    /// ([`Source::follows_spans`]), which costs less than a span stack and ids.
+    context: bool,
+    /// Whether this test case's tape tells of spans (so the draw context has none).
+    hooked: bool,
 }
 
 impl Guide {
@@ -36,8 +42,14 @@ impl Guide {
             .chain(learn.overrides.iter().map(|(_, a)| a))
             .any(|a| *a == Abstraction::Sequence)
             || learn.recent > 0;
+        let context = learn.learners == Learners::ByPoint
+            || std::iter::once(&learn.abstraction)
+                .chain(learn.overrides.iter().map(|(_, a)| a))
+                .any(|a| matches!(a, Abstraction::Custom(_)));
         Guide {
             sequence,
+            context,
+            hooked: false,
             learn,
             table: Table::default(),
             influence: Influence::default(),
@@ -55,6 +67,7 @@ impl Guide {
 
     /// Starts an episode (one test case), forgetting an unfinished one.
     pub fn begin(&mut self) {
+        self.hooked = false;
         self.influence.clear();
         self.episode.clear();
         self.drawn.clear();
@@ -112,7 +125,9 @@ impl Guide {
             return index;
         }
         let by_label = self.learn.learners == Learners::ByLabel;
-        self.influence.enter(ctx, by_label);
+        if !self.hooked {
+            self.influence.enter(ctx, by_label);
+        }
         let arms = Arms::of(ctx.max);
         let n = arms.count();
         let abstraction = self.learn.abstraction_of(ctx.label);
@@ -156,6 +171,24 @@ impl Source for Guide {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         self.decide(ctx, None)
     }
+
+    fn needs_context(&self) -> bool {
+        self.context
+    }
+
+    fn follows_spans(&self) -> bool {
+        true
+    }
+
+    fn open_span(&mut self, label: Label, position: usize) {
+        self.hooked = true;
+        let by_label = self.learn.learners == Learners::ByLabel;
+        self.influence.open(label, position, by_label);
+    }
+
+    fn close_span(&mut self, _position: usize) {
+        self.influence.close();
+    }
 }
 
 /// See [`Guide::follow`].
@@ -168,5 +201,27 @@ impl Source for Follow<'_> {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         let index = self.teacher.draw(ctx).min(ctx.max);
         self.guide.decide(ctx, Some(index))
+    }
+
+    fn needs_context(&self) -> bool {
+        self.guide.needs_context() || self.teacher.needs_context()
+    }
+
+    fn follows_spans(&self) -> bool {
+        true
+    }
+
+    fn open_span(&mut self, label: Label, position: usize) {
+        self.guide.open_span(label, position);
+        if self.teacher.follows_spans() {
+            self.teacher.open_span(label, position);
+        }
+    }
+
+    fn close_span(&mut self, position: usize) {
+        self.guide.close_span(position);
+        if self.teacher.follows_spans() {
+            self.teacher.close_span(position);
+        }
     }
 }

@@ -142,51 +142,78 @@ impl Influence {
             keep -= 1;
         }
         if keep < self.frames.len() {
-            let from = self.frames[keep].from;
-            self.values.truncate(from);
-            self.positions.truncate(from);
-            self.frames.truncate(keep);
-            // A count of the closed children: a list element's position, which the parent's
-            // own choices do not tell.
-            let closed = match self.frames.last_mut() {
-                Some(f) => {
-                    f.closed += 1;
-                    f.closed
-                }
-                None => {
-                    self.root_closed += 1;
-                    self.root_closed
-                }
-            };
-            let t = mix(0xc105_ed00, u64::from(closed));
-            if self.positions.last() == Some(&COUNT) {
-                *self.values.last_mut().expect("parallel") = t;
-            } else {
-                self.values.push(t);
-                self.positions.push(COUNT);
-            }
+            self.close_to(keep);
         }
         for span in &path[keep..] {
-            // A coin taken as 1 right before the span opened it: the span's label (or, with a
-            // learner per choice-point id, the id) says so already.
-            if self
-                .positions
-                .last()
-                .is_some_and(|&p| p < COUNT && p + 1 == span.start)
-            {
-                self.values.pop();
-                self.positions.pop();
+            self.push(span.label, span.start, span.path, labels);
+        }
+    }
+
+    /// A span labelled `label` opened at `start` (told by the tape, instead of
+    /// [`Influence::enter`] finding it in the draw context); `labels` as there.
+    #[inline]
+    pub(crate) fn open(&mut self, label: Label, start: usize, labels: bool) {
+        self.push(label, start, 0, labels);
+    }
+
+    /// The innermost open span closed (told by the tape).
+    #[inline]
+    pub(crate) fn close(&mut self) {
+        if let Some(keep) = self.frames.len().checked_sub(1) {
+            self.close_to(keep);
+        }
+    }
+
+    /// Closes the open spans beyond the first `keep`: their choices leave the state, and the
+    /// span left innermost counts one more closed child.
+    fn close_to(&mut self, keep: usize) {
+        let from = self.frames[keep].from;
+        self.values.truncate(from);
+        self.positions.truncate(from);
+        self.frames.truncate(keep);
+        // A count of the closed children: a list element's position, which the parent's
+        // own choices do not tell.
+        let closed = match self.frames.last_mut() {
+            Some(f) => {
+                f.closed += 1;
+                f.closed
             }
-            self.frames.push(Frame {
-                start: span.start,
-                path: span.path,
-                from: self.values.len(),
-                closed: 0,
-            });
-            if labels {
-                self.values.push(span.label.hash());
-                self.positions.push(NOT_OPENER);
+            None => {
+                self.root_closed += 1;
+                self.root_closed
             }
+        };
+        let t = mix(0xc105_ed00, u64::from(closed));
+        if self.positions.last() == Some(&COUNT) {
+            *self.values.last_mut().expect("parallel") = t;
+        } else {
+            self.values.push(t);
+            self.positions.push(COUNT);
+        }
+    }
+
+    /// Enters a span that opened at `start` (`path`: its path hash, when known).
+    #[inline]
+    fn push(&mut self, label: Label, start: usize, path: u64, labels: bool) {
+        // A coin taken as 1 right before the span opened it: the span's label (or, with a
+        // learner per choice-point id, the id) says so already.
+        if self
+            .positions
+            .last()
+            .is_some_and(|&p| p < COUNT && p + 1 == start)
+        {
+            self.values.pop();
+            self.positions.pop();
+        }
+        self.frames.push(Frame {
+            start,
+            path,
+            from: self.values.len(),
+            closed: 0,
+        });
+        if labels {
+            self.values.push(label.hash());
+            self.positions.push(NOT_OPENER);
         }
     }
 

@@ -67,6 +67,26 @@ pub trait Source {
     fn needs_context(&self) -> bool {
         true
     }
+
+    /// Whether the source, though it does not need the draw context
+    /// ([`Source::needs_context`] is `false`), follows the spans through
+    /// [`Source::open_span`] and [`Source::close_span`]. A non-recording tape then keeps no
+    /// span stack and computes no choice-point ids for it (a steering source's cheap path).
+    fn follows_spans(&self) -> bool {
+        false
+    }
+
+    /// A span labelled `label` opened; its first choice will be at `position`. Called only
+    /// when [`Source::follows_spans`] says so and the tape does not pass the full context.
+    fn open_span(&mut self, label: Label, position: usize) {
+        let _ = (label, position);
+    }
+
+    /// The innermost open span closed; the next choice will be at `position`. Called as
+    /// [`Source::open_span`] is, once for every span that closes.
+    fn close_span(&mut self, position: usize) {
+        let _ = position;
+    }
 }
 
 impl<S: Source + ?Sized> Source for &mut S {
@@ -82,6 +102,15 @@ impl<S: Source + ?Sized> Source for &mut S {
     fn needs_context(&self) -> bool {
         (**self).needs_context()
     }
+    fn follows_spans(&self) -> bool {
+        (**self).follows_spans()
+    }
+    fn open_span(&mut self, label: Label, position: usize) {
+        (**self).open_span(label, position)
+    }
+    fn close_span(&mut self, position: usize) {
+        (**self).close_span(position)
+    }
 }
 
 impl<S: Source + ?Sized> Source for Box<S> {
@@ -96,5 +125,14 @@ impl<S: Source + ?Sized> Source for Box<S> {
     }
     fn needs_context(&self) -> bool {
         (**self).needs_context()
+    }
+    fn follows_spans(&self) -> bool {
+        (**self).follows_spans()
+    }
+    fn open_span(&mut self, label: Label, position: usize) {
+        (**self).open_span(label, position)
+    }
+    fn close_span(&mut self, position: usize) {
+        (**self).close_span(position)
     }
 }

@@ -26,6 +26,10 @@ enum Origin<'s> {
     /// A source that ignores the draw context (bytes, replay) on a non-recording tape: drawn
     /// without choice-point ids or spans.
     Plain(&'s mut dyn Source),
+    /// A source that ignores the draw context but follows spans ([`Source::follows_spans`]:
+    /// the `rl` guide) on a non-recording tape: drawn without choice-point ids, told of
+    /// spans as they open and close.
+    Steered(&'s mut dyn Source),
     /// Any source, given the full draw context.
     Context(&'s mut dyn Source),
 }
@@ -93,7 +97,11 @@ impl<'s> Tape<'s> {
         let origin = if !record && source.is_random() {
             Origin::Fast(source.as_random().expect("is_random"))
         } else if !record && !source.needs_context() {
-            Origin::Plain(source)
+            if source.follows_spans() {
+                Origin::Steered(source)
+            } else {
+                Origin::Plain(source)
+            }
         } else {
             Origin::Context(source)
         };
@@ -167,7 +175,7 @@ impl<'s> Tape<'s> {
             self.count_draw(index);
             return Ok(index);
         }
-        if let Origin::Plain(src) = &mut self.origin {
+        if let Origin::Plain(src) | Origin::Steered(src) = &mut self.origin {
             let index = if max == 0 {
                 0
             } else {
@@ -230,7 +238,7 @@ impl<'s> Tape<'s> {
         if self.drawn >= self.max_choices {
             return Err(Reject::Overrun);
         }
-        if self.is_fast() {
+        if !matches!(self.origin, Origin::Context(_)) {
             self.count_draw(index);
             return Ok(index);
         }
@@ -272,9 +280,17 @@ impl<'s> Tape<'s> {
     #[cfg_attr(not(fuzzing), inline(always))]
     #[cfg_attr(fuzzing, inline(never))]
     pub fn start_span(&mut self, label: Label) {
-        if self.is_fast() {
-            self.fast_depth += 1;
-            return;
+        match &mut self.origin {
+            Origin::Fast(_) | Origin::Plain(_) => {
+                self.fast_depth += 1;
+                return;
+            }
+            Origin::Steered(src) => {
+                self.fast_depth += 1;
+                src.open_span(label, self.drawn);
+                return;
+            }
+            Origin::Context(_) => {}
         }
         self.path = mix(self.path, label.hash());
         self.stack.push(OpenSpan {
@@ -299,9 +315,19 @@ impl<'s> Tape<'s> {
     #[cfg_attr(not(fuzzing), inline)]
     #[cfg_attr(fuzzing, inline(never))]
     pub fn end_span(&mut self) {
-        if self.is_fast() {
-            self.fast_depth = self.fast_depth.saturating_sub(1);
-            return;
+        match &mut self.origin {
+            Origin::Fast(_) | Origin::Plain(_) => {
+                self.fast_depth = self.fast_depth.saturating_sub(1);
+                return;
+            }
+            Origin::Steered(src) => {
+                if self.fast_depth > 0 {
+                    self.fast_depth -= 1;
+                    src.close_span(self.drawn);
+                }
+                return;
+            }
+            Origin::Context(_) => {}
         }
         if self.stack.pop().is_none() {
             return;
@@ -325,7 +351,7 @@ impl<'s> Tape<'s> {
         if self.is_fast() {
             return f(self);
         }
-        let depth = self.stack.len();
+        let depth = self.depth();
         self.start_span(label);
         let r = f(self);
         self.close_to(depth);
@@ -336,11 +362,16 @@ impl<'s> Tape<'s> {
     #[cfg_attr(not(fuzzing), inline(always))]
     #[cfg_attr(fuzzing, inline(never))]
     pub fn close_to(&mut self, depth: usize) {
-        if self.is_fast() {
-            self.fast_depth = self.fast_depth.min(depth);
-            return;
+        match &mut self.origin {
+            Origin::Fast(_) | Origin::Plain(_) => self.fast_depth = self.fast_depth.min(depth),
+            Origin::Steered(src) => {
+                while self.fast_depth > depth {
+                    self.fast_depth -= 1;
+                    src.close_span(self.drawn);
+                }
+            }
+            Origin::Context(_) => self.close_recorded_to(depth),
         }
-        self.close_recorded_to(depth);
     }
 
     #[inline(never)]
@@ -463,18 +494,19 @@ impl<'s> Tape<'s> {
     }
 
     /// Whether this tape is on a fast path (non-recording, over a random source or one that
-    /// ignores the draw context): spans and choice-point ids are not tracked, only the draws.
+    /// ignores the draw context and spans): spans and choice-point ids are not tracked, only
+    /// the draws, so a generator may skip opening spans.
     #[cfg_attr(not(fuzzing), inline(always))]
     #[cfg_attr(fuzzing, inline(never))]
     pub fn is_fast(&self) -> bool {
-        !matches!(self.origin, Origin::Context(_))
+        matches!(self.origin, Origin::Fast(_) | Origin::Plain(_))
     }
 
     /// Number of open spans.
     #[cfg_attr(fuzzing, inline(never))]
     pub fn depth(&self) -> usize {
         match self.origin {
-            Origin::Fast(_) | Origin::Plain(_) => self.fast_depth,
+            Origin::Fast(_) | Origin::Plain(_) | Origin::Steered(_) => self.fast_depth,
             Origin::Context(_) => self.stack.len(),
         }
     }
@@ -567,6 +599,73 @@ mod tests {
         let mut t = Tape::recording(&mut src).with_max_choices(1);
         assert_eq!(t.draw(A, 1, Hint::Uniform), Ok(0));
         assert_eq!(t.draw(A, 1, Hint::Uniform), Err(Reject::Overrun));
+    }
+
+    /// A source that follows spans and logs what it is told.
+    #[derive(Default)]
+    struct Follower {
+        log: Vec<String>,
+        context: bool,
+    }
+
+    impl Source for Follower {
+        fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+            self.log
+                .push(format!("draw@{} depth {}", ctx.position, ctx.path.len()));
+            0
+        }
+        fn needs_context(&self) -> bool {
+            self.context
+        }
+        fn follows_spans(&self) -> bool {
+            true
+        }
+        fn open_span(&mut self, label: Label, position: usize) {
+            self.log.push(format!("open {}@{position}", label.name()));
+        }
+        fn close_span(&mut self, position: usize) {
+            self.log.push(format!("close@{position}"));
+        }
+    }
+
+    #[test]
+    fn a_source_that_follows_spans_is_told_of_each_and_draws_without_a_path() {
+        let mut src = Follower::default();
+        let mut t = Tape::new(&mut src, false);
+        assert!(!t.is_fast(), "generators must open their spans");
+        t.draw(A, 1, Hint::Uniform).unwrap();
+        t.span(S, |t| {
+            t.start_span(A);
+            t.draw(A, 1, Hint::Uniform)?;
+            // Left open: `span` closes it with its own.
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(t.depth(), 0);
+        t.end_span();
+        t.start_span(S);
+        t.close_to(0);
+        assert_eq!(
+            src.log,
+            [
+                "draw@0 depth 0",
+                "open s@1",
+                "open a@1",
+                "draw@1 depth 0",
+                "close@2",
+                "close@2",
+                "open s@2",
+                "close@2",
+            ]
+        );
+        // A source that needs the context gets the path instead, and no calls.
+        let mut src = Follower {
+            context: true,
+            ..Follower::default()
+        };
+        let mut t = Tape::new(&mut src, false);
+        t.span(S, |t| t.draw(A, 1, Hint::Uniform)).unwrap();
+        assert_eq!(src.log, ["draw@0 depth 1"]);
     }
 
     #[test]
