@@ -69,6 +69,15 @@ impl PartialEq for StateFn {
     }
 }
 
+/// One abstracted choice of an open span, with the position of a coin taken as 1 (a possible
+/// opener of the next span), else [`NOT_OPENER`] (or [`COUNT`] for the closed-children
+/// token).
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    value: u64,
+    position: usize,
+}
+
 /// One open span as the tracker last saw it.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -90,11 +99,10 @@ pub(crate) const NOT_OPENER: usize = usize::MAX;
 #[derive(Debug, Default)]
 pub(crate) struct Influence {
     frames: Vec<Frame>,
-    /// Abstracted choices of the open spans, outermost first, and for each the position of
-    /// a coin taken as 1 (a possible opener of the next span), else [`NOT_OPENER`] (or
-    /// [`COUNT`] for the closed-children token).
-    values: Vec<u64>,
-    positions: Vec<usize>,
+    /// Abstracted choices of the open spans, outermost first.
+    tokens: Vec<Token>,
+    /// The tokens' values, gathered for an [`Abstraction::Custom`] state.
+    scratch: Vec<u64>,
     /// Every abstracted choice of the test case, in order (for [`Abstraction::Sequence`]).
     history: Vec<u64>,
     /// Top-level spans closed so far.
@@ -111,8 +119,7 @@ impl Influence {
     pub(crate) fn clear(&mut self) {
         self.root_closed = 0;
         self.frames.clear();
-        self.values.clear();
-        self.positions.clear();
+        self.tokens.clear();
         self.history.clear();
     }
 
@@ -168,8 +175,7 @@ impl Influence {
     /// span left innermost counts one more closed child.
     fn close_to(&mut self, keep: usize) {
         let from = self.frames[keep].from;
-        self.values.truncate(from);
-        self.positions.truncate(from);
+        self.tokens.truncate(from);
         self.frames.truncate(keep);
         // A count of the closed children: a list element's position, which the parent's
         // own choices do not tell.
@@ -184,11 +190,12 @@ impl Influence {
             }
         };
         let t = mix(0xc105_ed00, u64::from(closed));
-        if self.positions.last() == Some(&COUNT) {
-            *self.values.last_mut().expect("parallel") = t;
-        } else {
-            self.values.push(t);
-            self.positions.push(COUNT);
+        match self.tokens.last_mut() {
+            Some(last) if last.position == COUNT => last.value = t,
+            _ => self.tokens.push(Token {
+                value: t,
+                position: COUNT,
+            }),
         }
     }
 
@@ -198,22 +205,23 @@ impl Influence {
         // A coin taken as 1 right before the span opened it: the span's label (or, with a
         // learner per choice-point id, the id) says so already.
         if self
-            .positions
+            .tokens
             .last()
-            .is_some_and(|&p| p < COUNT && p + 1 == start)
+            .is_some_and(|t| t.position < COUNT && t.position + 1 == start)
         {
-            self.values.pop();
-            self.positions.pop();
+            self.tokens.pop();
         }
         self.frames.push(Frame {
             start,
             path,
-            from: self.values.len(),
+            from: self.tokens.len(),
             closed: 0,
         });
         if labels {
-            self.values.push(label.hash());
-            self.positions.push(NOT_OPENER);
+            self.tokens.push(Token {
+                value: label.hash(),
+                position: NOT_OPENER,
+            });
         }
     }
 
@@ -222,8 +230,10 @@ impl Influence {
     /// choice point uses [`Abstraction::Sequence`] or `recent`).
     #[inline]
     pub(crate) fn note(&mut self, opener: usize, value: u64, sequence: bool) {
-        self.values.push(value);
-        self.positions.push(opener);
+        self.tokens.push(Token {
+            value,
+            position: opener,
+        });
         if sequence {
             self.history.push(value);
         }
@@ -233,7 +243,7 @@ impl Influence {
     /// (and, for [`Abstraction::Tree`], the last `recent` choices of the test case).
     #[inline]
     pub(crate) fn state(
-        &self,
+        &mut self,
         abstraction: &Abstraction,
         window: usize,
         recent: usize,
@@ -241,25 +251,40 @@ impl Influence {
     ) -> u64 {
         // Tokens are already mixed hashes: rotating and xoring keeps their order apart
         // without a multiply per token (the key is mixed once more by the caller).
-        let tail = |s: &[u64]| {
+        let tail = |s: &[Token]| {
             let from = s.len().saturating_sub(window);
             s[from..]
                 .iter()
-                .fold(0x51_7cc1_b727_220a_u64, |h, &v| h.rotate_left(17) ^ v)
+                .fold(0x51_7cc1_b727_220a_u64, |h, t| h.rotate_left(17) ^ t.value)
         };
         match abstraction {
-            Abstraction::Tree if recent == 0 => tail(&self.values),
+            Abstraction::Tree if recent == 0 => tail(&self.tokens),
             Abstraction::Tree => {
                 let from = self.history.len().saturating_sub(recent);
                 let last = self.history[from..]
                     .iter()
                     .fold(0x1234_5678_u64, |h, &v| h.rotate_left(29) ^ v);
-                tail(&self.values).rotate_left(7) ^ last
+                tail(&self.tokens).rotate_left(7) ^ last
             }
-            Abstraction::Sequence => tail(&self.history),
+            Abstraction::Sequence => {
+                let from = self.history.len().saturating_sub(window);
+                self.history[from..]
+                    .iter()
+                    .fold(0x51_7cc1_b727_220a_u64, |h, &v| h.rotate_left(17) ^ v)
+            }
             Abstraction::None => 0,
-            Abstraction::Custom(f) => (f.0)(ctx, &self.values),
+            Abstraction::Custom(f) => {
+                self.scratch.clear();
+                self.scratch.extend(self.tokens.iter().map(|t| t.value));
+                (f.0)(ctx, &self.scratch)
+            }
         }
+    }
+
+    /// The tokens' values, outermost first.
+    #[cfg(test)]
+    fn values(&self) -> Vec<u64> {
+        self.tokens.iter().map(|t| t.value).collect()
     }
 }
 
@@ -303,28 +328,28 @@ mod tests {
         let mut inf = Influence::default();
         let root = [span(A, 0)];
         inf.enter(&at(&root, 0), true);
-        assert_eq!(inf.values, [A.hash()], "the span's label");
+        assert_eq!(inf.values(), [A.hash()], "the span's label");
         inf.note(NOT_OPENER, 100, false);
         // A coin taken as 1, then the span it opens: the coin gives way to the span's label.
         inf.enter(&at(&root, 1), true);
         inf.note(1, 101, false);
         let first = [span(A, 0), span(B, 2)];
         inf.enter(&at(&first, 2), true);
-        assert_eq!(inf.values, [A.hash(), 100, B.hash()]);
+        assert_eq!(inf.values(), [A.hash(), 100, B.hash()]);
         inf.note(NOT_OPENER, 102, false);
         // The child closed: its choices are gone, one token counts it.
         inf.enter(&at(&root, 3), true);
-        assert_eq!(inf.values[..2], [A.hash(), 100]);
-        assert_eq!(inf.values.len(), 3);
-        let one = inf.values[2];
+        assert_eq!(inf.values()[..2], [A.hash(), 100]);
+        assert_eq!(inf.values().len(), 3);
+        let one = inf.values()[2];
         inf.note(3, 103, false);
         let second = [span(A, 0), span(B, 4)];
         inf.enter(&at(&second, 4), true);
-        assert_eq!(inf.values, [A.hash(), 100, one, B.hash()]);
+        assert_eq!(inf.values(), [A.hash(), 100, one, B.hash()]);
         inf.note(NOT_OPENER, 104, false);
         inf.enter(&at(&root, 5), true);
-        assert_eq!(inf.values.len(), 3, "the count is replaced, not appended");
-        assert_ne!(inf.values[2], one, "two children closed");
+        assert_eq!(inf.values().len(), 3, "the count is replaced, not appended");
+        assert_ne!(inf.values()[2], one, "two children closed");
     }
 
     #[test]
@@ -335,7 +360,7 @@ mod tests {
         inf.note(NOT_OPENER, 7, false);
         let inner = [span(A, 0), span(B, 1)];
         inf.enter(&at(&inner, 1), false);
-        assert_eq!(inf.values, [7], "no labels without learners by label");
+        assert_eq!(inf.values(), [7], "no labels without learners by label");
     }
 
     #[test]
@@ -347,17 +372,18 @@ mod tests {
             inf.note(NOT_OPENER, v, true);
         }
         let c = at(&root, 3);
-        let tree = |inf: &Influence, w| inf.state(&Abstraction::Tree, w, 0, &c);
-        assert_eq!(tree(&inf, 2), {
+        let tree = |inf: &mut Influence, w| inf.state(&Abstraction::Tree, w, 0, &c);
+        assert_eq!(tree(&mut inf, 2), {
             let mut other = Influence::default();
             other.enter(&c, false);
             other.note(NOT_OPENER, 20, true);
             other.note(NOT_OPENER, 30, true);
             other.state(&Abstraction::Tree, 2, 0, &c)
         });
-        assert_ne!(tree(&inf, 3), tree(&inf, 2));
+        assert_ne!(tree(&mut inf, 3), tree(&mut inf, 2));
         assert_eq!(inf.state(&Abstraction::None, 4, 0, &c), 0);
-        assert_ne!(inf.state(&Abstraction::Tree, 4, 1, &c), tree(&inf, 4));
+        let recent = inf.state(&Abstraction::Tree, 4, 1, &c);
+        assert_ne!(recent, tree(&mut inf, 4));
         let custom = Abstraction::Custom(StateFn::new(|_, tokens| tokens.len() as u64));
         assert_eq!(
             inf.state(&custom, 1, 0, &c),
@@ -370,6 +396,6 @@ mod tests {
         inf.note(NOT_OPENER, 40, true);
         inf.enter(&at(&root, 4), false);
         assert_eq!(inf.history, [10, 20, 30, 40]);
-        assert!(!inf.values.contains(&40));
+        assert!(!inf.values().contains(&40));
     }
 }
