@@ -32,6 +32,11 @@ pub struct Guide {
     context: bool,
     /// Whether this test case's tape tells of spans (so the draw context has none).
     hooked: bool,
+    /// Learners by label (not by choice-point id).
+    by_label: bool,
+    /// Every choice point's state is the plain [`Abstraction::Tree`] (no overrides, no
+    /// `recent`): the common case, computed without dispatch.
+    plain: bool,
 }
 
 impl Guide {
@@ -46,9 +51,14 @@ impl Guide {
             || std::iter::once(&learn.abstraction)
                 .chain(learn.overrides.iter().map(|(_, a)| a))
                 .any(|a| matches!(a, Abstraction::Custom(_)));
+        let by_label = learn.learners == Learners::ByLabel;
+        let plain =
+            learn.overrides.is_empty() && learn.abstraction == Abstraction::Tree && learn.recent == 0;
         Guide {
             sequence,
             context,
+            by_label,
+            plain,
             hooked: false,
             learn,
             table: Table::default(),
@@ -124,16 +134,19 @@ impl Guide {
             self.drawn.push(index);
             return index;
         }
-        let by_label = self.learn.learners == Learners::ByLabel;
+        let by_label = self.by_label;
         if !self.hooked {
             self.influence.enter(ctx, by_label);
         }
         let arms = Arms::of(ctx.max);
         let n = arms.count();
-        let abstraction = self.learn.abstraction_of(ctx.label);
-        let state = self
-            .influence
-            .state(abstraction, self.learn.window, self.learn.recent, ctx);
+        let state = if self.plain {
+            self.influence.tree_state(self.learn.window)
+        } else {
+            let abstraction = self.learn.abstraction_of(ctx.label);
+            self.influence
+                .state(abstraction, self.learn.window, self.learn.recent, ctx)
+        };
         let who = if by_label {
             ctx.label.hash()
         } else {
@@ -182,8 +195,7 @@ impl Source for Guide {
 
     fn open_span(&mut self, label: Label, position: usize) {
         self.hooked = true;
-        let by_label = self.learn.learners == Learners::ByLabel;
-        self.influence.open(label, position, by_label);
+        self.influence.open(label, position, self.by_label);
     }
 
     fn close_span(&mut self, _position: usize) {

@@ -40,10 +40,10 @@ impl Slots {
     #[inline]
     fn get_or_insert(&mut self, key: u64, make: impl FnOnce() -> u32) -> u32 {
         let key = key.max(1);
-        if (self.len + 1) * 2 > self.entries.len() {
+        if self.entries.is_empty() {
             self.grow();
         }
-        let mask = self.entries.len() - 1;
+        let mut mask = self.entries.len() - 1;
         let mut i = home(key, self.shift);
         loop {
             let (k, at) = self.entries[i];
@@ -51,6 +51,15 @@ impl Slots {
                 return at;
             }
             if k == 0 {
+                // At most half full: grow before inserting (then probe afresh).
+                if (self.len + 1) * 2 > self.entries.len() {
+                    self.grow();
+                    mask = self.entries.len() - 1;
+                    i = home(key, self.shift);
+                    while self.entries[i].0 != 0 {
+                        i = (i + 1) & mask;
+                    }
+                }
                 let at = make();
                 self.entries[i] = (key, at);
                 self.len += 1;
@@ -174,9 +183,21 @@ impl Table {
         if bonus > 0.0 {
             return self.greedy_with_bonus(cells, bonus, rng);
         }
+        if let [a, b] = cells {
+            // A coin, most of the choices: no loop.
+            return if a.key > b.key {
+                Some(0)
+            } else if b.key > a.key {
+                Some(1)
+            } else if a.n == 0 && b.n == 0 {
+                None
+            } else {
+                Some(rng.below_or_eq(1) as usize)
+            };
+        }
+        // Q-values compared as integers ([`ordered`]): cheaper than float compares and max.
         // One branch-free pass (Q-values are data: a compare-and-branch per arm mispredicts),
         // counting the ties of the best; a second pass only to pick among several.
-        // Q-values compared as integers ([`ordered`]): cheaper than float compares and max.
         let mut best = 0u32;
         let mut first = 0usize;
         let mut ties = 0u64;

@@ -249,22 +249,15 @@ impl Influence {
         recent: usize,
         ctx: &DrawContext<'_>,
     ) -> u64 {
-        // Tokens are already mixed hashes: rotating and xoring keeps their order apart
-        // without a multiply per token (the key is mixed once more by the caller).
-        let tail = |s: &[Token]| {
-            let from = s.len().saturating_sub(window);
-            s[from..]
-                .iter()
-                .fold(0x51_7cc1_b727_220a_u64, |h, t| h.rotate_left(17) ^ t.value)
-        };
+        let tail = |s: &Influence| s.tree_state(window);
         match abstraction {
-            Abstraction::Tree if recent == 0 => tail(&self.tokens),
+            Abstraction::Tree if recent == 0 => tail(self),
             Abstraction::Tree => {
                 let from = self.history.len().saturating_sub(recent);
                 let last = self.history[from..]
                     .iter()
                     .fold(0x1234_5678_u64, |h, &v| h.rotate_left(29) ^ v);
-                tail(&self.tokens).rotate_left(7) ^ last
+                tail(self).rotate_left(7) ^ last
             }
             Abstraction::Sequence => {
                 let from = self.history.len().saturating_sub(window);
@@ -279,6 +272,17 @@ impl Influence {
                 (f.0)(ctx, &self.scratch)
             }
         }
+    }
+
+    /// The [`Abstraction::Tree`] state: the last `window` tokens.
+    #[inline]
+    pub(crate) fn tree_state(&self, window: usize) -> u64 {
+        // Tokens are already mixed hashes: rotating and xoring keeps their order apart
+        // without a multiply per token (the key is mixed once more by the caller).
+        let from = self.tokens.len().saturating_sub(window);
+        self.tokens[from..]
+            .iter()
+            .fold(0x51_7cc1_b727_220a_u64, |h, t| h.rotate_left(17) ^ t.value)
     }
 
     /// The tokens' values, outermost first.
