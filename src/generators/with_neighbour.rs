@@ -14,6 +14,8 @@ pub(crate) const ANOTHER: Label = Label::new("neighboured.another");
 pub(crate) const STEP: Label = Label::new("neighboured.step");
 /// The temperature a step was drawn at, in thousandths.
 pub(crate) const TEMPERATURE: Label = Label::new("neighboured.temperature");
+/// A call of the constructed neighbourhood from a step ([`Step::constructed`]).
+pub(crate) const CONSTRUCTED: Label = Label::new("neighboured.constructed");
 
 /// Steps a value carries at most; a neighbour of a value at the bound is a fresh value.
 pub const MAX_STEPS: usize = 1000;
@@ -36,6 +38,24 @@ impl<'t> Step<'_, 't> {
     /// so a replay sees the same value).
     pub fn temperature(&self) -> f64 {
         self.temperature
+    }
+
+    /// A value from `generator` by the **constructed** neighbourhood (the one `sa` builds
+    /// for any generator from its tape), for a hand-written neighbourhood that wants it for
+    /// all or part of a step: e.g. `step.constructed(&gen)` for the wrapped generator, with
+    /// hand-written moves around it.
+    ///
+    /// Under `sa`, the value is a neighbour, at the step's temperature, of what the same call
+    /// drew in the previous step; the first call of a step whose previous step made none
+    /// continues the wrapped generator's own value, so pass the wrapped generator (or one
+    /// with the same draws) there. The neighbour is of that earlier draw, not of `base` after
+    /// any hand-written change to it. Call it from the neighbourhood function itself, not
+    /// from inside a generator it runs. Under any other source (random, replay, bytes) it
+    /// simply draws a value from `generator`.
+    ///
+    /// Running out: as `generator` does.
+    pub fn constructed<G: Gen>(&mut self, generator: &G) -> Result<G::Value, Reject> {
+        self.tape.span(CONSTRUCTED, |t| generator.generate(t))
     }
 }
 

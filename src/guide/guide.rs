@@ -52,8 +52,9 @@ impl Guide {
                 .chain(learn.overrides.iter().map(|(_, a)| a))
                 .any(|a| matches!(a, Abstraction::Custom(_)));
         let by_label = learn.learners == Learners::ByLabel;
-        let plain =
-            learn.overrides.is_empty() && learn.abstraction == Abstraction::Tree && learn.recent == 0;
+        let plain = learn.overrides.is_empty()
+            && learn.abstraction == Abstraction::Tree
+            && learn.recent == 0;
         Guide {
             sequence,
             context,

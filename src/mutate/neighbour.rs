@@ -17,6 +17,11 @@
 //!   **coins** flip. Choices outside any list element (tuple and struct fields, a count
 //!   drawn first) are modified with probability `field × t`; inside a modified element with
 //!   probability `leaf`.
+//! - **Hand-written neighbourhoods** (`with_neighbour`): the base's value and steps are
+//!   kept and one more step is taken, drawn by the user's function. When that function calls
+//!   the constructed neighbourhood (`Step::constructed`), the call's span is aligned to the
+//!   same call in the base's last step, or for a first call to the wrapped generator's own
+//!   value, and gets the constructed neighbourhood described here.
 //! - **Zero temperature** changes nothing: a valid base comes back unchanged, and a base
 //!   answer that no longer fits (its index above the new maximum) is replaced by a random one.
 //!
@@ -57,6 +62,11 @@ const MORE: Label = Label::new("more");
 const NEIGHBOURED: Label = Label::new("neighboured");
 const ANOTHER: Label = Label::new("neighboured.another");
 const TEMPERATURE: Label = Label::new("neighboured.temperature");
+/// The wrapped generator's own value, one hand-written step, and a call of the constructed
+/// neighbourhood from a step (`Step::constructed`).
+const BASE: Label = Label::new("neighboured.base");
+const STEP: Label = Label::new("neighboured.step");
+const CONSTRUCTED: Label = Label::new("neighboured.constructed");
 /// `generators::MAX_STEPS`: a base with this many hand-written steps gets a fresh span.
 const MAX_STEPS: u32 = 1000;
 /// Choice labels of unions: switching the index switches the variant.
@@ -338,6 +348,13 @@ impl<'a> Neighbour<'a> {
         };
         let mut ordinal = self.top().spans.peek(open.label);
         let mut k = key(parent_key, open.label, ordinal);
+        if open.label == CONSTRUCTED
+            && t > 0.0
+            && let Some(aligned) = self.constructed_base(ordinal)
+        {
+            k = aligned;
+            mode = Mode::Fields;
+        }
         if mode != Mode::Fresh && !self.base.spans.contains_key(&k) {
             mode = Mode::Fresh;
         }
@@ -398,6 +415,30 @@ impl<'a> Neighbour<'a> {
             spans: Counters::default(),
             choices: Counters::default(),
         }
+    }
+
+    /// For a `neighboured.constructed` span with `ordinal` opening right inside the new
+    /// hand-written step: the key of the base span it continues. That is the same call in
+    /// the base's last step, or, for a first call, the wrapped generator's own value (the
+    /// function is expected to pass the wrapped generator then). `None` elsewhere, and when
+    /// the base has no such span: the call is then drawn fresh.
+    fn constructed_base(&self, ordinal: u32) -> Option<u64> {
+        let n = self.stack.len();
+        let step = &self.stack[n.checked_sub(1)?];
+        let user = &self.stack[n.checked_sub(2)?];
+        // Only the new step: it is the one with no base (the base's steps are kept).
+        if user.mode != Mode::User || step.label != STEP || step.mode != Mode::Fresh {
+            return None;
+        }
+        let previous = user
+            .steps
+            .checked_sub(1)
+            .map(|last| key(key(user.key, STEP, last), CONSTRUCTED, ordinal));
+        let first = (ordinal == 0).then(|| key(user.key, BASE, 0));
+        previous
+            .into_iter()
+            .chain(first)
+            .find(|k| self.base.spans.contains_key(k))
     }
 
     fn top(&self) -> &Frame {
@@ -566,6 +607,38 @@ mod tests {
                     .all(|(l, c)| *l != ANOTHER || c.index == 0)
             );
         }
+    }
+
+    #[test]
+    fn a_hand_written_neighbourhood_can_call_the_constructed_one() {
+        let inner = vecs(ints::<i32>(-1000..=1000), 20..=20);
+        let wrapped = inner.clone();
+        let g = inner.with_neighbour(move |_: &Vec<i32>, step: &mut Step<'_, '_>| {
+            step.constructed(&wrapped)
+        });
+        let (mut changed, mut steps) = (0, 0);
+        for seed in 0..20 {
+            let (mut base, mut rec) = record(&g, &mut RandomSource::new(seed));
+            for step in 0..30u64 {
+                let aligned = Aligned::new(&rec);
+                let mut n =
+                    Neighbour::new(&aligned, Neighbourhood::default(), 0.5, seed * 1000 + step);
+                let (next, next_rec) = record(&g, &mut n);
+                // New elements (an insertion shifts the rest, so not by position).
+                changed += next.iter().filter(|x| !base.contains(x)).count();
+                steps += 1;
+                let (again, _) = record(&g, &mut ReplaySource::of(&next_rec.choices));
+                assert_eq!(again, next, "the neighbour's tape replays to it");
+                (base, rec) = (next, next_rec);
+            }
+        }
+        // A fresh list would bring about 20 new elements of 20; the constructed neighbourhood
+        // at t = 0.5 inserts, deletes or modifies an element with probability 0.15 each.
+        let mean = changed as f64 / steps as f64;
+        assert!(
+            mean > 0.05 && mean < 5.0,
+            "mean elements changed per step: {mean}"
+        );
     }
 
     #[test]
