@@ -128,19 +128,36 @@ impl Guide {
     /// Decides (or, following, enters) the choice `ctx`.
     #[inline]
     fn decide(&mut self, ctx: &DrawContext<'_>, taught: Option<u64>) -> u64 {
-        if let Hint::Coin(p) = ctx.hint
-            && !(p > 0.0 && p < 1.0)
-        {
-            let index = taught.unwrap_or((p >= 1.0) as u64);
-            self.drawn.push(index);
-            return index;
+        if let Hint::Coin(p) = ctx.hint {
+            if !(p > 0.0 && p < 1.0) {
+                let index = taught.unwrap_or((p >= 1.0) as u64);
+                self.drawn.push(index);
+                return index;
+            }
+            if ctx.max == 1 {
+                return self.choose::<true>(ctx, taught, coin_threshold(p));
+            }
         }
+        self.choose::<false>(ctx, taught, 0)
+    }
+
+    /// [`Guide::decide`] for a choice that is not a fixed coin; `COIN`: a coin whose 1 comes
+    /// with probability `threshold` (see [`coin_threshold`]). Coins, most of the choices, get
+    /// their own instance: two arms, no loop, and no second branch on what kind of choice
+    /// this is (the processor cannot predict it, the tree's shape decides).
+    #[inline(always)]
+    fn choose<const COIN: bool>(
+        &mut self,
+        ctx: &DrawContext<'_>,
+        taught: Option<u64>,
+        threshold: u64,
+    ) -> u64 {
         let by_label = self.by_label;
         if !self.hooked {
             self.influence.enter(ctx, by_label);
         }
         let arms = Arms::of(ctx.max);
-        let n = arms.count();
+        let n = if COIN { 2 } else { arms.count() };
         let state = if self.plain {
             self.influence.tree_state(self.learn.window)
         } else {
@@ -156,24 +173,46 @@ impl Guide {
         // All three are hashes or small: xor-combined here, mixed by the table's probe.
         let key = who ^ state.rotate_left(1) ^ ctx.max.rotate_left(41);
         let at = self.table.slot(key, n);
+        // Random draws take fresh words, not the source's bit pool: whether the pool needs
+        // refilling would be one more branch the processor cannot predict.
+        let explore = |g: &mut Guide| {
+            if COIN {
+                u64::from((g.random.rng().next_u64() >> 32) < threshold)
+            } else {
+                g.random.pick(ctx.max, ctx.hint)
+            }
+        };
         let index = match taught {
             Some(i) => i,
-            None if self.random.coin(self.explore) == 1 => self.random.pick(ctx.max, ctx.hint),
-            None => match self
-                .table
-                .greedy(at, n, self.learn.bonus, self.random.rng())
-            {
-                Some(arm) => arms.index(arm, self.random.rng()),
-                None => self.random.pick(ctx.max, ctx.hint),
-            },
+            None if (self.random.rng().next_u64() >> 32) < self.explore => explore(self),
+            None => {
+                let greedy = if COIN {
+                    self.table
+                        .greedy_coin(at, self.learn.bonus, self.random.rng())
+                } else {
+                    self.table
+                        .greedy(at, n, self.learn.bonus, self.random.rng())
+                };
+                match greedy {
+                    Some(arm) if COIN => arm as u64,
+                    Some(arm) => arms.index(arm, self.random.rng()),
+                    None => explore(self),
+                }
+            }
         };
-        let arm = arms.arm(index);
-        self.episode.push(at + arm as u32);
-        let opener = if ctx.max == 1 && index == 1 {
-            ctx.position
+        let arm = if COIN {
+            index as usize
         } else {
-            NOT_OPENER
+            arms.arm(index)
         };
+        self.episode.push(at + arm as u32);
+        // A possible opener of the next span: a coin taken as 1. A select, not a branch on
+        // the index (which the processor cannot predict).
+        let opener = std::hint::select_unpredictable(
+            (ctx.max == 1) & (index == 1),
+            ctx.position,
+            NOT_OPENER,
+        );
         self.influence
             .note(opener, token(ctx.label, arm), self.sequence);
         self.drawn.push(index);

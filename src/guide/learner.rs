@@ -37,7 +37,7 @@ struct Slots {
 
 impl Slots {
     /// The slot of `key`, made by `make` on first sight.
-    #[inline]
+    #[inline(always)]
     fn get_or_insert(&mut self, key: u64, make: impl FnOnce() -> u32) -> u32 {
         let key = key.max(1);
         if self.entries.is_empty() {
@@ -100,27 +100,6 @@ fn ordered(q: f32) -> u32 {
     }
 }
 
-/// `1 / n` for the counts most cells have, looked up: a division per credited choice was a
-/// visible share of a guided test case's time.
-static RECIPROCALS: [f64; 512] = {
-    let mut t = [0.0; 512];
-    let mut n = 1;
-    while n < 512 {
-        t[n] = 1.0 / n as f64;
-        n += 1;
-    }
-    t
-};
-
-/// `1 / n` (`n ≥ 1`).
-#[inline(always)]
-fn reciprocal(n: u32) -> f64 {
-    match RECIPROCALS.get(n as usize) {
-        Some(&r) => r,
-        None => 1.0 / f64::from(n),
-    }
-}
-
 /// One (state, arm) pair: its Q-value (stored [`ordered`], so the greedy pass compares
 /// integers) and how many rewards made it.
 #[derive(Clone, Copy, Debug)]
@@ -164,7 +143,7 @@ pub(crate) struct Table {
 
 impl Table {
     /// The first cell of `key`'s `arms` arms, created (all Q = 0) on first sight.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn slot(&mut self, key: u64, arms: usize) -> u32 {
         let cells = &mut self.cells;
         self.slots.get_or_insert(key, || {
@@ -177,23 +156,11 @@ impl Table {
     /// The greedy arm of the slot at `at`: the largest Q (plus `bonus / sqrt(n + 1)` when
     /// `bonus > 0`), ties broken uniformly at random; `None` when no arm has had a reward yet
     /// (a state never visited).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn greedy(&self, at: u32, arms: usize, bonus: f64, rng: &mut Rng) -> Option<usize> {
         let cells = &self.cells[at as usize..at as usize + arms];
         if bonus > 0.0 {
             return self.greedy_with_bonus(cells, bonus, rng);
-        }
-        if let [a, b] = cells {
-            // A coin, most of the choices: no loop.
-            return if a.key > b.key {
-                Some(0)
-            } else if b.key > a.key {
-                Some(1)
-            } else if a.n == 0 && b.n == 0 {
-                None
-            } else {
-                Some(rng.below_or_eq(1) as usize)
-            };
         }
         // Q-values compared as integers ([`ordered`]): cheaper than float compares and max.
         // One branch-free pass (Q-values are data: a compare-and-branch per arm mispredicts),
@@ -204,7 +171,7 @@ impl Table {
         for (arm, c) in cells.iter().enumerate() {
             let above = c.key > best;
             let level = c.key == best;
-            first = if above { arm } else { first };
+            first = std::hint::select_unpredictable(above, arm, first);
             ties = if above { 1 } else { ties + level as u64 };
             best = best.max(c.key);
         }
@@ -225,6 +192,25 @@ impl Table {
             }
         }
         unreachable!("the best Q is one of the arms'")
+    }
+
+    /// [`Table::greedy`] for a slot of two arms (a coin): no loop, and the comparison used
+    /// as data (which arm is better is what the processor cannot predict), a branch only for
+    /// a tie.
+    #[inline]
+    pub(crate) fn greedy_coin(&self, at: u32, bonus: f64, rng: &mut Rng) -> Option<usize> {
+        if bonus > 0.0 {
+            return self.greedy(at, 2, bonus, rng);
+        }
+        let (a, b) = (self.cells[at as usize], self.cells[at as usize + 1]);
+        if a.key != b.key {
+            return Some(usize::from(b.key > a.key));
+        }
+        if (a.n | b.n) == 0 {
+            None
+        } else {
+            Some(rng.below_or_eq(1) as usize)
+        }
     }
 
     /// [`Table::greedy`] with a count-based bonus.
@@ -259,8 +245,8 @@ impl Table {
         let c = &mut self.cells[cell as usize];
         c.n = c.n.saturating_add(1);
         let step = match update {
-            Update::Average => reciprocal(c.n),
-            Update::Decayed(alpha) => reciprocal(c.n).max(alpha),
+            Update::Average => 1.0 / f64::from(c.n),
+            Update::Decayed(alpha) => (1.0 / f64::from(c.n)).max(alpha),
         };
         let q = c.q();
         c.key = ordered(q + (step * (reward - f64::from(q))) as f32);

@@ -34,9 +34,13 @@ fn nodes(t: &Tree) -> usize {
 }
 
 /// Counts valid and unique valid trees; `next` makes one tree and learns from whether it was
-/// a new valid one. A tree is known by its tape's fingerprint (what the engine uses; one tape
+/// valid and new (the judge says `None` for an invalid tree, else whether it is new, so the
+/// validity check runs once per value for every tool). A tree is known by its tape's fingerprint (what the engine uses; one tape
 /// per tree for this generator, see the quality tests), or by the tree itself for proptest.
-fn count(n: u64, mut next: impl FnMut(u64, &mut dyn FnMut(&Tree, Option<u64>) -> bool)) -> Counts {
+fn count(
+    n: u64,
+    mut next: impl FnMut(u64, &mut dyn FnMut(&Tree, Option<u64>) -> Option<bool>),
+) -> Counts {
     let mut trees: HashSet<Tree> = HashSet::new();
     let mut prints: HashSet<u64> = HashSet::new();
     let mut valid = 0;
@@ -45,7 +49,7 @@ fn count(n: u64, mut next: impl FnMut(u64, &mut dyn FnMut(&Tree, Option<u64>) ->
     for i in 0..n {
         next(i, &mut |t: &Tree, print: Option<u64>| {
             if !is_bst(t) {
-                return false;
+                return None;
             }
             valid += 1;
             let new = match print {
@@ -55,7 +59,7 @@ fn count(n: u64, mut next: impl FnMut(u64, &mut dyn FnMut(&Tree, Option<u64>) ->
             if new {
                 size += nodes(t);
             }
-            new
+            Some(new)
         });
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -116,13 +120,10 @@ fn guided(n: u64, seed: u64, learn: &Learn) -> Counts {
             choices += tape.drawn();
             (t, tape.fingerprint())
         };
-        let new = judge(&t, Some(print));
-        let status = if is_bst(&t) {
-            Status::Valid
-        } else {
-            Status::Invalid
+        let reward = match judge(&t, Some(print)) {
+            Some(new) => guide.reward(Status::Valid, new),
+            None => guide.reward(Status::Invalid, false),
         };
-        let reward = guide.reward(status, new);
         guide.finish(reward);
     });
     c.states = guide.states();
