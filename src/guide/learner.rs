@@ -22,7 +22,7 @@ fn home(key: u64, shift: u32) -> usize {
 }
 
 /// An open-addressing map from keys that are already hashes to the first cell of their
-/// slot: linear probing, at most half full. The key 0 marks an empty entry (a real key of 0
+/// slot: linear probing, at most a quarter full. The key 0 marks an empty entry (a real key of 0
 /// is stored as 1; two keys meeting that way share a learner, as any two colliding hashes
 /// would). Cheaper per lookup than a general hash map, which is most of a guided draw.
 #[derive(Default)]
@@ -51,8 +51,9 @@ impl Slots {
                 return at;
             }
             if k == 0 {
-                // At most half full: grow before inserting (then probe afresh).
-                if (self.len + 1) * 2 > self.entries.len() {
+                // At most a quarter full: grow before inserting (then probe afresh). Each
+                // lookup that needs a second probe is a branch the processor mispredicts.
+                if (self.len + 1) * 4 > self.entries.len() {
                     self.grow();
                     mask = self.entries.len() - 1;
                     i = home(key, self.shift);
@@ -244,12 +245,13 @@ impl Table {
     pub(crate) fn credit(&mut self, cell: u32, reward: f64, update: Update) {
         let c = &mut self.cells[cell as usize];
         c.n = c.n.saturating_add(1);
+        // In `f32`, the precision Q is stored in (a double division costs twice as long).
         let step = match update {
-            Update::Average => 1.0 / f64::from(c.n),
-            Update::Decayed(alpha) => (1.0 / f64::from(c.n)).max(alpha),
+            Update::Average => 1.0 / c.n as f32,
+            Update::Decayed(alpha) => (1.0 / c.n as f32).max(alpha as f32),
         };
         let q = c.q();
-        c.key = ordered(q + (step * (reward - f64::from(q))) as f32);
+        c.key = ordered(q + step * (reward as f32 - q));
     }
 
     /// How many (choice point, state) pairs have a learner.
