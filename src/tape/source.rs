@@ -89,50 +89,33 @@ pub trait Source {
     }
 }
 
-impl<S: Source + ?Sized> Source for &mut S {
-    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
-        (**self).draw(ctx)
-    }
-    fn as_random(&mut self) -> Option<&mut super::RandomSource> {
-        (**self).as_random()
-    }
-    fn is_random(&self) -> bool {
-        (**self).is_random()
-    }
-    fn needs_context(&self) -> bool {
-        (**self).needs_context()
-    }
-    fn follows_spans(&self) -> bool {
-        (**self).follows_spans()
-    }
-    fn open_span(&mut self, label: Label, position: usize) {
-        (**self).open_span(label, position)
-    }
-    fn close_span(&mut self, position: usize) {
-        (**self).close_span(position)
-    }
+/// The pointer types a source is passed by: every method forwards to the pointee.
+macro_rules! forward {
+    ($($pointer:ty),*) => {$(
+        impl<S: Source + ?Sized> Source for $pointer {
+            fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+                (**self).draw(ctx)
+            }
+            fn as_random(&mut self) -> Option<&mut super::RandomSource> {
+                (**self).as_random()
+            }
+            fn is_random(&self) -> bool {
+                (**self).is_random()
+            }
+            fn needs_context(&self) -> bool {
+                (**self).needs_context()
+            }
+            fn follows_spans(&self) -> bool {
+                (**self).follows_spans()
+            }
+            fn open_span(&mut self, label: Label, position: usize) {
+                (**self).open_span(label, position)
+            }
+            fn close_span(&mut self, position: usize) {
+                (**self).close_span(position)
+            }
+        }
+    )*};
 }
 
-impl<S: Source + ?Sized> Source for Box<S> {
-    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
-        (**self).draw(ctx)
-    }
-    fn as_random(&mut self) -> Option<&mut super::RandomSource> {
-        (**self).as_random()
-    }
-    fn is_random(&self) -> bool {
-        (**self).is_random()
-    }
-    fn needs_context(&self) -> bool {
-        (**self).needs_context()
-    }
-    fn follows_spans(&self) -> bool {
-        (**self).follows_spans()
-    }
-    fn open_span(&mut self, label: Label, position: usize) {
-        (**self).open_span(label, position)
-    }
-    fn close_span(&mut self, position: usize) {
-        (**self).close_span(position)
-    }
-}
+forward!(&mut S, Box<S>);
