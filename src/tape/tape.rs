@@ -66,11 +66,14 @@ impl Recording {
 /// The tape a generator draws every decision from.
 ///
 /// Each draw asks the [`Source`] for an index and, when the tape records, appends a
-/// [`Choice`]. Spans and choice-point ids are tracked either way, so sources see the same
-/// [`DrawContext`] whether or not the tape records. A non-recording tape is the hot path of
-/// random testing: it keeps only a count and a fingerprint of what was drawn, and over a
-/// [`RandomSource`] (which ignores the context) it skips ids and spans altogether — the
-/// values are the same, since the source's answers are.
+/// [`Choice`]. Spans and choice-point ids are tracked for every source that reads the
+/// context ([`Source::needs_context`]), so such a source sees the same [`DrawContext`]
+/// whether or not the tape records. A non-recording tape is the hot path of random testing:
+/// it keeps only a count and a fingerprint of what was drawn, and over a source that ignores
+/// the context ([`RandomSource`], bytes, replay) it skips ids and spans altogether — the
+/// values are the same, since the source's answers are. A source that ignores the context
+/// but follows spans ([`Source::follows_spans`], the `rl` guide) is told of each span
+/// instead of being given a path.
 pub struct Tape<'s> {
     origin: Origin<'s>,
     /// Open spans on the fast path, where no span stack is kept.
