@@ -37,6 +37,9 @@ pub struct Guide {
     /// Every choice point's state is the plain [`Abstraction::Tree`] (no overrides, no
     /// `recent`): the common case, computed without dispatch.
     plain: bool,
+    /// The bits of the last coin probability seen, and its [`coin_threshold`].
+    coin_p: u64,
+    coin_threshold: u64,
 }
 
 impl Guide {
@@ -61,6 +64,8 @@ impl Guide {
             by_label,
             plain,
             hooked: false,
+            coin_p: 0.5f64.to_bits(),
+            coin_threshold: coin_threshold(0.5),
             learn,
             table: Table::default(),
             influence: Influence::default(),
@@ -125,19 +130,41 @@ impl Guide {
         }
     }
 
-    /// Decides (or, following, enters) the choice `ctx`.
-    #[inline]
+    /// Decides (or, following, enters) the choice `ctx`. Coins, most of the choices, take
+    /// the inlined path; the rest are out of line, so that the coins' path keeps its
+    /// registers.
+    #[inline(always)]
     fn decide(&mut self, ctx: &DrawContext<'_>, taught: Option<u64>) -> u64 {
         if let Hint::Coin(p) = ctx.hint {
-            if !(p > 0.0 && p < 1.0) {
-                let index = taught.unwrap_or((p >= 1.0) as u64);
-                self.drawn.push(index);
-                return index;
+            let learned = p > 0.0 && p < 1.0;
+            if learned && ctx.max == 1 {
+                // The threshold of the last coin's probability, kept: generators mostly draw
+                // coins of one or two probabilities, and converting costs more than comparing.
+                if p.to_bits() != self.coin_p {
+                    self.coin_p = p.to_bits();
+                    self.coin_threshold = coin_threshold(p);
+                }
+                return self.choose::<true>(ctx, taught, self.coin_threshold);
             }
-            if ctx.max == 1 {
-                return self.choose::<true>(ctx, taught, coin_threshold(p));
+            if !learned {
+                return self.fixed(taught, p);
             }
         }
+        self.choose_wide(ctx, taught)
+    }
+
+    /// A coin a random source never or always takes: not learned.
+    #[cold]
+    #[inline(never)]
+    fn fixed(&mut self, taught: Option<u64>, p: f64) -> u64 {
+        let index = taught.unwrap_or((p >= 1.0) as u64);
+        self.drawn.push(index);
+        index
+    }
+
+    /// [`Guide::choose`] for a choice that is not a coin.
+    #[inline(never)]
+    fn choose_wide(&mut self, ctx: &DrawContext<'_>, taught: Option<u64>) -> u64 {
         self.choose::<false>(ctx, taught, 0)
     }
 
@@ -184,6 +211,16 @@ impl Guide {
         };
         let index = match taught {
             Some(i) => i,
+            None if COIN && self.learn.bonus <= 0.0 => {
+                // One random word decides it all, without a branch: its low half the ε coin,
+                // its high half the exploring coin, or (when greedy) a tie between the arms.
+                let r = self.random.rng().next_u64();
+                let explore = (r & 0xffff_ffff) < self.explore;
+                let coin = u64::from((r >> 32) < threshold);
+                let arms = self.table.coin(at);
+                let greedy = std::hint::select_unpredictable(arms.tie, r >> 63, arms.better);
+                std::hint::select_unpredictable(explore | arms.unseen, coin, greedy)
+            }
             None if (self.random.rng().next_u64() >> 32) < self.explore => explore(self),
             None => {
                 let greedy = if COIN {

@@ -36,38 +36,45 @@ struct Slots {
 }
 
 impl Slots {
-    /// The slot of `key`, made by `make` on first sight.
+    /// The slot of `key` when it has one (a found key is almost always at its home: the
+    /// table is at most a quarter full); `Err(i)` the empty entry where it would go.
     #[inline(always)]
-    fn get_or_insert(&mut self, key: u64, make: impl FnOnce() -> u32) -> u32 {
-        let key = key.max(1);
-        if self.entries.is_empty() {
-            self.grow();
-        }
-        let mut mask = self.entries.len() - 1;
-        let mut i = home(key, self.shift);
+    fn find(&self, key: u64) -> Result<u32, usize> {
+        let mask = self.entries.len().wrapping_sub(1);
+        let mut i = home(key, self.shift) & mask;
         loop {
-            let (k, at) = self.entries[i];
+            // An empty table (mask of all ones, len 0) finds nothing at once.
+            let Some(&(k, at)) = self.entries.get(i) else {
+                return Err(i);
+            };
             if k == key {
-                return at;
+                return Ok(at);
             }
             if k == 0 {
-                // At most a quarter full: grow before inserting (then probe afresh). Each
-                // lookup that needs a second probe is a branch the processor mispredicts.
-                if (self.len + 1) * 4 > self.entries.len() {
-                    self.grow();
-                    mask = self.entries.len() - 1;
-                    i = home(key, self.shift);
-                    while self.entries[i].0 != 0 {
-                        i = (i + 1) & mask;
-                    }
-                }
-                let at = make();
-                self.entries[i] = (key, at);
-                self.len += 1;
-                return at;
+                return Err(i);
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Enters `key` (not present; `i` where [`Slots::find`] stopped) with first cell `at`.
+    /// Out of line: new states are rare once learning is under way, and keeping this out of
+    /// the draw keeps the draw's registers free.
+    #[cold]
+    #[inline(never)]
+    fn insert(&mut self, key: u64, mut i: usize, at: u32) {
+        // At most a quarter full: grow before inserting (then probe afresh). Each lookup
+        // that needs a second probe is a branch the processor mispredicts.
+        if self.entries.is_empty() || (self.len + 1) * 4 > self.entries.len() {
+            self.grow();
+            let mask = self.entries.len() - 1;
+            i = home(key, self.shift);
+            while self.entries[i].0 != 0 {
+                i = (i + 1) & mask;
+            }
+        }
+        self.entries[i] = (key, at);
+        self.len += 1;
     }
 
     #[cold]
@@ -134,6 +141,16 @@ fn unordered(key: u32) -> f32 {
     })
 }
 
+/// See [`Table::coin`].
+pub(crate) struct CoinArms {
+    /// The arm with the larger Q (1 when the second).
+    pub(crate) better: u64,
+    /// Both arms have the same Q.
+    pub(crate) tie: bool,
+    /// Neither arm was ever rewarded.
+    pub(crate) unseen: bool,
+}
+
 /// Every learner's Q-table, in one arena: a (choice point, state, width) key maps to the
 /// first of its arms' cells.
 #[derive(Default)]
@@ -146,12 +163,20 @@ impl Table {
     /// The first cell of `key`'s `arms` arms, created (all Q = 0) on first sight.
     #[inline(always)]
     pub(crate) fn slot(&mut self, key: u64, arms: usize) -> u32 {
-        let cells = &mut self.cells;
-        self.slots.get_or_insert(key, || {
-            let at = cells.len() as u32;
-            cells.resize(cells.len() + arms, Cell::default());
-            at
-        })
+        let key = key.max(1);
+        match self.slots.find(key) {
+            Ok(at) => at,
+            Err(i) => self.add(key, i, arms),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add(&mut self, key: u64, i: usize, arms: usize) -> u32 {
+        let at = self.cells.len() as u32;
+        self.cells.resize(self.cells.len() + arms, Cell::default());
+        self.slots.insert(key, i, at);
+        at
     }
 
     /// The greedy arm of the slot at `at`: the largest Q (plus `bonus / sqrt(n + 1)` when
@@ -193,6 +218,20 @@ impl Table {
             }
         }
         unreachable!("the best Q is one of the arms'")
+    }
+
+    /// What the two arms of the slot at `at` (a coin) say, without a branch: which is
+    /// better, whether they tie, and whether neither was ever rewarded (a state never
+    /// visited, which [`Table::greedy`] reports as `None`).
+    #[inline(always)]
+    pub(crate) fn coin(&self, at: u32) -> CoinArms {
+        let (a, b) = (self.cells[at as usize], self.cells[at as usize + 1]);
+        let tie = a.key == b.key;
+        CoinArms {
+            better: u64::from(b.key > a.key),
+            tie,
+            unseen: tie & ((a.n | b.n) == 0),
+        }
     }
 
     /// [`Table::greedy`] for a slot of two arms (a coin): no loop, and the comparison used

@@ -76,7 +76,31 @@ impl PartialEq for StateFn {
 struct Token {
     value: u64,
     position: usize,
+    /// The fold ([`fold`]) of every token up to and including this one: the state of any
+    /// window is then two lookups instead of a loop (see [`Influence::tree_state`]).
+    prefix: u64,
 }
+
+/// Where the fold of a token sequence starts.
+const SEED: u64 = 0x51_7cc1_b727_220a;
+/// The fold's rotation per token.
+const ROT: u32 = 17;
+
+/// One step of the fold that makes a state of tokens: rotating and xoring keeps their order
+/// apart without a multiply per token (tokens are already mixed hashes, and the key is mixed
+/// once more by the table's probe).
+#[inline(always)]
+fn fold(h: u64, value: u64) -> u64 {
+    h.rotate_left(ROT) ^ value
+}
+
+/// The placeholder in front of every token sequence (its prefix is the empty fold), so a
+/// window that reaches the start needs no branch.
+const SENTINEL: Token = Token {
+    value: 0,
+    position: NOT_OPENER,
+    prefix: SEED,
+};
 
 /// One open span as the tracker last saw it.
 #[derive(Clone, Copy, Debug)]
@@ -96,10 +120,10 @@ const COUNT: usize = usize::MAX - 1;
 pub(crate) const NOT_OPENER: usize = usize::MAX;
 
 /// Tracks the abstracted choices of one test case (see the module docs).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Influence {
     frames: Vec<Frame>,
-    /// Abstracted choices of the open spans, outermost first.
+    /// Abstracted choices of the open spans, outermost first, after [`SENTINEL`].
     tokens: Vec<Token>,
     /// The tokens' values, gathered for an [`Abstraction::Custom`] state.
     scratch: Vec<u64>,
@@ -114,13 +138,37 @@ fn mix(a: u64, b: u64) -> u64 {
     crate::tape::mix_hashes(a, b)
 }
 
+impl Default for Influence {
+    fn default() -> Influence {
+        Influence {
+            frames: Vec::new(),
+            tokens: vec![SENTINEL],
+            scratch: Vec::new(),
+            history: Vec::new(),
+            root_closed: 0,
+        }
+    }
+}
+
 impl Influence {
     /// Forgets the test case.
     pub(crate) fn clear(&mut self) {
         self.root_closed = 0;
         self.frames.clear();
-        self.tokens.clear();
+        self.tokens.truncate(1);
         self.history.clear();
+    }
+
+    /// Appends a token, extending the fold.
+    #[inline(always)]
+    fn push_token(&mut self, value: u64, position: usize) {
+        // Never empty: the sentinel stays.
+        let before = self.tokens.last().map_or(SEED, |t| t.prefix);
+        self.tokens.push(Token {
+            value,
+            position,
+            prefix: fold(before, value),
+        });
     }
 
     /// Brings the open spans up to date with `ctx.path` before a draw; `labels`: enter each
@@ -175,7 +223,6 @@ impl Influence {
     /// span left innermost counts one more closed child.
     fn close_to(&mut self, keep: usize) {
         let from = self.frames[keep].from;
-        self.tokens.truncate(from);
         self.frames.truncate(keep);
         // A count of the closed children: a list element's position, which the parent's
         // own choices do not tell.
@@ -190,13 +237,16 @@ impl Influence {
             }
         };
         let t = mix(0xc105_ed00, u64::from(closed));
-        match self.tokens.last_mut() {
-            Some(last) if last.position == COUNT => last.value = t,
-            _ => self.tokens.push(Token {
-                value: t,
-                position: COUNT,
-            }),
-        }
+        // The count replaces the parent's last count, if its last token is one (selected,
+        // not branched on). `from` is at least 1 (the sentinel, which is no count).
+        let at = from - usize::from(self.tokens[from - 1].position == COUNT);
+        let before = self.tokens[at - 1].prefix;
+        self.tokens.truncate(at);
+        self.tokens.push(Token {
+            value: t,
+            position: COUNT,
+            prefix: fold(before, t),
+        });
     }
 
     /// Enters a span that opened at `start` (`path`: its path hash, when known).
@@ -204,13 +254,11 @@ impl Influence {
     fn push(&mut self, label: Label, start: usize, path: u64, labels: bool) {
         // A coin taken as 1 right before the span opened it: the span's label (or, with a
         // learner per choice-point id, the id) says so already.
-        if self
-            .tokens
-            .last()
-            .is_some_and(|t| t.position < COUNT && t.position + 1 == start)
-        {
-            self.tokens.pop();
-        }
+        // Never empty (the sentinel, which opens nothing, stays); dropped by a select.
+        let last = self.tokens[self.tokens.len() - 1];
+        let opener = last.position < COUNT && last.position + 1 == start;
+        self.tokens
+            .truncate(self.tokens.len() - usize::from(opener));
         self.frames.push(Frame {
             start,
             path,
@@ -218,10 +266,7 @@ impl Influence {
             closed: 0,
         });
         if labels {
-            self.tokens.push(Token {
-                value: label.hash(),
-                position: NOT_OPENER,
-            });
+            self.push_token(label.hash(), NOT_OPENER);
         }
     }
 
@@ -230,10 +275,7 @@ impl Influence {
     /// choice point uses [`Abstraction::Sequence`] or `recent`).
     #[inline]
     pub(crate) fn note(&mut self, opener: usize, value: u64, sequence: bool) {
-        self.tokens.push(Token {
-            value,
-            position: opener,
-        });
+        self.push_token(value, opener);
         if sequence {
             self.history.push(value);
         }
@@ -268,7 +310,8 @@ impl Influence {
             Abstraction::None => 0,
             Abstraction::Custom(f) => {
                 self.scratch.clear();
-                self.scratch.extend(self.tokens.iter().map(|t| t.value));
+                self.scratch
+                    .extend(self.tokens[1..].iter().map(|t| t.value));
                 (f.0)(ctx, &self.scratch)
             }
         }
@@ -277,18 +320,20 @@ impl Influence {
     /// The [`Abstraction::Tree`] state: the last `window` tokens.
     #[inline]
     pub(crate) fn tree_state(&self, window: usize) -> u64 {
-        // Tokens are already mixed hashes: rotating and xoring keeps their order apart
-        // without a multiply per token (the key is mixed once more by the caller).
-        let from = self.tokens.len().saturating_sub(window);
-        self.tokens[from..]
-            .iter()
-            .fold(0x51_7cc1_b727_220a_u64, |h, t| h.rotate_left(17) ^ t.value)
+        // The fold of the last k tokens from SEED, from two prefixes (rotation distributes
+        // over xor): prefix(all) = rotl(prefix(before the window), 17k) ^ window's terms,
+        // and the window's fold = rotl(SEED, 17k) ^ window's terms. No loop: its trip count
+        // is data, which the processor mispredicts.
+        let last = self.tokens.len() - 1;
+        let k = last.min(window);
+        let r = (ROT as usize * k) as u32;
+        self.tokens[last].prefix ^ self.tokens[last - k].prefix.rotate_left(r) ^ SEED.rotate_left(r)
     }
 
     /// The tokens' values, outermost first.
     #[cfg(test)]
     fn values(&self) -> Vec<u64> {
-        self.tokens.iter().map(|t| t.value).collect()
+        self.tokens[1..].iter().map(|t| t.value).collect()
     }
 }
 
@@ -365,6 +410,46 @@ mod tests {
         let inner = [span(A, 0), span(B, 1)];
         inf.enter(&at(&inner, 1), false);
         assert_eq!(inf.values(), [7], "no labels without learners by label");
+    }
+
+    #[test]
+    fn the_tree_state_is_the_fold_of_the_window() {
+        // The state from prefixes equals folding the last `window` tokens from the seed,
+        // through pushes, replaced counts and closed spans.
+        let naive = |inf: &Influence, w: usize| {
+            let v = inf.values();
+            v[v.len().saturating_sub(w)..]
+                .iter()
+                .fold(SEED, |h, &t| fold(h, t))
+        };
+        let mut inf = Influence::default();
+        let mut rng = crate::tape::Rng::new(3);
+        let mut open: Vec<OpenSpan> = Vec::new();
+        for position in 0..2_000 {
+            match rng.below_or_eq(3) {
+                0 if open.len() < 6 => open.push(span(B, position)),
+                1 if !open.is_empty() => {
+                    open.pop();
+                }
+                _ => {}
+            }
+            inf.enter(&at(&open, position), position % 2 == 0);
+            for w in 0..8 {
+                assert_eq!(
+                    inf.tree_state(w),
+                    naive(&inf, w),
+                    "window {w} at {position}"
+                );
+            }
+            let opener = if rng.below_or_eq(1) == 0 {
+                position
+            } else {
+                NOT_OPENER
+            };
+            inf.note(opener, rng.next_u64(), false);
+        }
+        inf.clear();
+        assert_eq!(inf.tree_state(5), SEED);
     }
 
     #[test]

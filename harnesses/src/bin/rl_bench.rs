@@ -3,7 +3,10 @@
 //! run. One JSON line per (tool, seed) on stdout; progress on stderr. `scripts/rl-bench`
 //! runs it and writes the table in BENCHMARKS.md.
 //!
-//! Usage: rl-bench [--seeds N] [--generations N] [--only TOOL]
+//! Usage: rl-bench [--seeds N] [--generations N] [--repeats N] [--only TOOL[,TOOL...]]
+//!
+//! `--repeats N` (default 5): each (tool, seed) runs N times, interleaved with the other
+//! tools; its time is the fastest of the N (they do identical work), its counts the same.
 
 use harnesses::bst::{Tree, is_bst, tree_gen};
 use harnesses::peers::proptest_tree;
@@ -215,29 +218,55 @@ fn main() {
             },
         ),
     ];
-    // `--only NAME`: just that tool (profiling).
+    // `--only NAME[,NAME...]`: just those tools (profiling, quick comparisons).
     let only = args
         .iter()
         .position(|a| a == "--only")
         .and_then(|i| args.get(i + 1).cloned());
-    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    let wanted = |name: &str| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|o| o == name))
+    };
+    let repeats = opt("--repeats", 5).max(1);
     for seed in 1..=seeds {
-        let mut runs: Vec<(&str, Counts)> = Vec::new();
-        if wanted("random") {
-            runs.push(("random", random(n, seed, false)));
-        }
-        if wanted("random with context") {
-            runs.push(("random with context", random(n, seed, true)));
-        }
-        if wanted("proptest") {
-            runs.push(("proptest", proptest(n, seed)));
-        }
-        for (name, learn) in &variants {
-            if wanted(name) {
-                runs.push((name, guided(n, seed, learn)));
+        // Each tool runs `repeats` times, the tools interleaved, and its time is the fastest
+        // run: every run of a (tool, seed) does exactly the same work (all are
+        // deterministic; checked below), so a slower one was only slowed by the machine
+        // (the other core, the hypervisor), and a run of random takes only ~20 ms.
+        let mut runs: Vec<(&str, Counts, Vec<f64>)> = Vec::new();
+        for round in 0..repeats {
+            let mut this: Vec<(&str, Counts)> = Vec::new();
+            if wanted("random") {
+                this.push(("random", random(n, seed, false)));
+            }
+            if wanted("random with context") {
+                this.push(("random with context", random(n, seed, true)));
+            }
+            if wanted("proptest") {
+                this.push(("proptest", proptest(n, seed)));
+            }
+            for (name, learn) in &variants {
+                if wanted(name) {
+                    this.push((name, guided(n, seed, learn)));
+                }
+            }
+            for (k, (tool, c)) in this.into_iter().enumerate() {
+                if round == 0 {
+                    let t = c.seconds;
+                    runs.push((tool, c, vec![t]));
+                } else {
+                    let (_, first, times) = &mut runs[k];
+                    assert_eq!(
+                        (first.valid, first.unique),
+                        (c.valid, c.unique),
+                        "{tool}: a repeated run differs"
+                    );
+                    first.seconds = first.seconds.min(c.seconds);
+                    times.push(c.seconds);
+                }
             }
         }
-        for (tool, c) in runs {
+        for (tool, c, times) in runs {
             eprintln!(
                 "rl-bench: seed {seed} {tool:<16} {:>6} valid {:>6} unique valid, {:.0} ns/value, {:.1} choices/value, {} states",
                 c.valid,
@@ -253,6 +282,7 @@ fn main() {
                     "generations": n, "valid": c.valid, "unique_valid": c.unique,
                     "ns_per_value": c.seconds * 1e9 / n as f64, "mean_size": c.mean_size,
                     "states": c.states, "choices_per_value": c.choices,
+                    "ns_per_value_runs": times.iter().map(|t| t * 1e9 / n as f64).collect::<Vec<_>>(),
                 })
             );
         }
