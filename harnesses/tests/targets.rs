@@ -97,3 +97,19 @@ fn every_target_has_a_test_here() {
         assert!(here.contains(&t.name), "target {} has no #[test]", t.name);
     }
 }
+
+/// `cargo fuzz run <target> corpora/<target>/corpus` needs the folder to exist, and git keeps
+/// no empty folders: every target has a checked-in corpus with at least one tape.
+#[test]
+fn every_target_has_a_checked_in_corpus() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora");
+    for t in targets() {
+        let dir = root.join(t.name).join("corpus");
+        let tapes = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .filter_map(Result::ok)
+            .filter(|e| e.path().is_file())
+            .count();
+        assert!(tapes > 0, "{} holds no tape", dir.display());
+    }
+}
