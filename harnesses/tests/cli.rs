@@ -199,12 +199,25 @@ fn regression_flow_through_the_cli() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "([0], -1)");
 
     // Removing the file makes the run pass again.
+    let bytes = std::fs::read(&files[0]).unwrap();
     std::fs::remove_file(&files[0]).unwrap();
     let out = cli(
         &d,
         &["run", "sorted_insert", "--bug", "swapped", "--tests", "0"],
     );
     assert_eq!(out.status.code(), Some(0));
+
+    // Without the bug the tape is valid: a replay of the corpus counts it so.
+    let corpus = d.join("sorted_insert").join("corpus");
+    std::fs::create_dir_all(&corpus).unwrap();
+    std::fs::write(corpus.join("tape"), bytes).unwrap();
+    let out = cli(&d, &["replay", "sorted_insert"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = last_json(&out);
+    assert_eq!(
+        (&v["tests"], &v["valid"], &v["unique_valid"]),
+        (&1.into(), &1.into(), &1.into())
+    );
 }
 
 /// Every JSON line of stdout.

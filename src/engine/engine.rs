@@ -231,8 +231,11 @@ pub fn run_with(
                     found = Some((Found::Reuse(entry.path), rec));
                     break 'reuse;
                 }
-                if learning && status == Status::Valid {
-                    replayed_valid.insert(fingerprint);
+                if status == Status::Valid {
+                    report.replayed_valid += 1;
+                    if learning {
+                        replayed_valid.insert(fingerprint);
+                    }
                 }
                 if bootstrap && folder == Folder::Corpus && status == Status::Valid {
                     teach.push(entry.bytes);

@@ -59,6 +59,8 @@ pub struct RunReport {
     pub seed: u64,
     /// Saved tapes replayed in the reuse phase.
     pub replayed: u64,
+    /// Of those, valid.
+    pub replayed_valid: u64,
     /// Test cases run in the generate phase.
     pub tests: u64,
     /// Of those, valid (the property held).
