@@ -207,17 +207,31 @@ fn regression_flow_through_the_cli() {
     );
     assert_eq!(out.status.code(), Some(0));
 
-    // Without the bug the tape is valid: a replay of the corpus counts it so.
+    // Without the bug the tape is valid: a replay of the corpus counts it so, and the same
+    // tape under two names once as unique, from the corpus or from the files given.
     let corpus = d.join("sorted_insert").join("corpus");
     std::fs::create_dir_all(&corpus).unwrap();
-    std::fs::write(corpus.join("tape"), bytes).unwrap();
+    std::fs::write(corpus.join("tape"), &bytes).unwrap();
+    std::fs::write(corpus.join("again"), &bytes).unwrap();
+    let counts = |out: &Output| {
+        let v = last_json(out);
+        [&v["tests"], &v["valid"], &v["unique_valid"]].map(|x| x.as_u64().unwrap())
+    };
     let out = cli(&d, &["replay", "sorted_insert"]);
     assert_eq!(out.status.code(), Some(0));
-    let v = last_json(&out);
-    assert_eq!(
-        (&v["tests"], &v["valid"], &v["unique_valid"]),
-        (&1.into(), &1.into(), &1.into())
+    assert_eq!(counts(&out), [2, 2, 1]);
+    let (a, b) = (corpus.join("tape"), corpus.join("again"));
+    let out = cli(
+        &d,
+        &[
+            "replay",
+            "sorted_insert",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+        ],
     );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(counts(&out), [2, 2, 1]);
 }
 
 /// Every JSON line of stdout.

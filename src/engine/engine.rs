@@ -215,9 +215,8 @@ pub fn run_with(
     // Valid `corpus/` tapes, kept to teach an `rl` guide that bootstraps.
     let bootstrap = matches!(&config.strategy, Strategy::Learn(l) if l.bootstrap);
     let mut teach: Vec<Vec<u8>> = Vec::new();
-    // The fingerprints of the valid tapes replayed: an `rl` campaign that finds one again
-    // has found nothing new. (Other strategies do not need them.)
-    let learning = matches!(config.strategy, Strategy::Learn(_));
+    // The fingerprints of the valid tapes replayed: counted in the report, and an `rl`
+    // campaign that finds one again has found nothing new.
     let mut replayed_valid: HashSet<u64> = HashSet::new();
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
@@ -233,9 +232,7 @@ pub fn run_with(
                 }
                 if status == Status::Valid {
                     report.replayed_valid += 1;
-                    if learning {
-                        replayed_valid.insert(fingerprint);
-                    }
+                    replayed_valid.insert(fingerprint);
                 }
                 if bootstrap && folder == Folder::Corpus && status == Status::Valid {
                     teach.push(entry.bytes);
@@ -243,6 +240,8 @@ pub fn run_with(
             }
         }
     }
+
+    report.replayed_unique = replayed_valid.len() as u64;
 
     let mut kept: Vec<Vec<u64>> = Vec::new();
     if found.is_none() {

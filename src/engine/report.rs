@@ -61,6 +61,8 @@ pub struct RunReport {
     pub replayed: u64,
     /// Of those, valid.
     pub replayed_valid: u64,
+    /// Of those, distinct (by tape fingerprint).
+    pub replayed_unique: u64,
     /// Test cases run in the generate phase.
     pub tests: u64,
     /// Of those, valid (the property held).

@@ -160,6 +160,8 @@ pub fn run(
     let mut report = GreyboxReport::default();
     report.run.seed = seed;
     let mut found: Option<(Found, Recording)> = None;
+    // The valid replayed tapes, to count the distinct ones.
+    let mut replayed: std::collections::HashSet<Vec<u64>> = std::collections::HashSet::new();
 
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
@@ -172,6 +174,12 @@ pub fn run(
                 if o.status == Status::Interesting {
                     found = Some((Found::Reuse(entry.path), o.recording));
                     break 'reuse;
+                }
+                if o.status == Status::Valid {
+                    report.run.replayed_valid += 1;
+                    if replayed.insert(o.recording.indices()) {
+                        report.run.replayed_unique += 1;
+                    }
                 }
                 if lp.worth_keeping(o.status) {
                     lp.keep(o.recording, o.status, false);

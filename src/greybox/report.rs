@@ -52,7 +52,8 @@ impl GreyboxReport {
             mode: "greybox".into(),
             seed: r.seed,
             tests,
-            valid: r.valid,
+            // Like `tests`, the replayed tapes count.
+            valid: r.replayed_valid + r.valid,
             unique_valid: r.unique_valid,
             failures: r.failure.is_some() as u64,
             first_failure_test: self.first_failure_test(),

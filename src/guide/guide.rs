@@ -223,13 +223,10 @@ impl Guide {
             }
             None if (self.random.rng().next_u64() >> 32) < self.explore => explore(self),
             None => {
-                let greedy = if COIN {
-                    self.table
-                        .greedy_coin(at, self.learn.bonus, self.random.rng())
-                } else {
-                    self.table
-                        .greedy(at, n, self.learn.bonus, self.random.rng())
-                };
+                // (A coin gets here only with an exploration bonus.)
+                let greedy = self
+                    .table
+                    .greedy(at, n, self.learn.bonus, self.random.rng());
                 match greedy {
                     Some(arm) if COIN => arm as u64,
                     Some(arm) => arms.index(arm, self.random.rng()),

@@ -40,6 +40,7 @@ impl Slots {
     /// table is at most a quarter full); `Err(i)` the empty entry where it would go.
     #[inline(always)]
     fn find(&self, key: u64) -> Result<u32, usize> {
+        debug_assert!(key != 0, "0 marks an empty entry");
         let mask = self.entries.len().wrapping_sub(1);
         let mut i = home(key, self.shift) & mask;
         loop {
@@ -63,6 +64,7 @@ impl Slots {
     #[cold]
     #[inline(never)]
     fn insert(&mut self, key: u64, mut i: usize, at: u32) {
+        debug_assert!(key != 0, "0 marks an empty entry");
         // At most a quarter full: grow before inserting (then probe afresh). Each lookup
         // that needs a second probe is a branch the processor mispredicts.
         if self.entries.is_empty() || (self.len + 1) * 4 > self.entries.len() {
@@ -231,25 +233,6 @@ impl Table {
             better: u64::from(b.key > a.key),
             tie,
             unseen: tie & ((a.n | b.n) == 0),
-        }
-    }
-
-    /// [`Table::greedy`] for a slot of two arms (a coin): no loop, and the comparison used
-    /// as data (which arm is better is what the processor cannot predict), a branch only for
-    /// a tie.
-    #[inline]
-    pub(crate) fn greedy_coin(&self, at: u32, bonus: f64, rng: &mut Rng) -> Option<usize> {
-        if bonus > 0.0 {
-            return self.greedy(at, 2, bonus, rng);
-        }
-        let (a, b) = (self.cells[at as usize], self.cells[at as usize + 1]);
-        if a.key != b.key {
-            return Some(usize::from(b.key > a.key));
-        }
-        if (a.n | b.n) == 0 {
-            None
-        } else {
-            Some(rng.below_or_eq(1) as usize)
         }
     }
 

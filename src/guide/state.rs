@@ -107,7 +107,7 @@ const SENTINEL: Token = Token {
 struct Frame {
     start: usize,
     path: u64,
-    /// Where this span's choices begin in `Influence::values`.
+    /// Where this span's choices begin in `Influence::tokens` (at 1 or later: the sentinel).
     from: usize,
     /// Child spans closed so far.
     closed: u32,

@@ -327,8 +327,7 @@ pub fn replay(args: &Args) -> Result<i32, String> {
         print_report(&report);
         let mut s = report.summary("replay", "blackbox");
         s.seed = 0;
-        // Saved tapes are distinct files, as with the files given below.
-        s.unique_valid = s.valid;
+        s.unique_valid = report.run.replayed_unique;
         println!("{}", s.to_json());
         return Ok(!report.passed() as i32);
     }
@@ -338,8 +337,10 @@ pub fn replay(args: &Args) -> Result<i32, String> {
         .collect::<Result<_, _>>()?;
     let started = std::time::Instant::now();
     let mut summary = Summary::empty(target.name, "replay", "blackbox");
+    // Distinct valid tapes (two files can hold the same one).
+    let mut unique: std::collections::HashSet<Vec<u64>> = std::collections::HashSet::new();
     for (file, bytes) in files.iter().zip(&tapes) {
-        let (e, _) = explain_bytes(test.as_ref(), bytes);
+        let (e, rec) = explain_bytes(test.as_ref(), bytes);
         summary.tests += 1;
         eprintln!(
             "{}: {:?} {}{}",
@@ -351,7 +352,10 @@ pub fn replay(args: &Args) -> Result<i32, String> {
                 .unwrap_or_default()
         );
         match e.status {
-            Status::Valid => summary.valid += 1,
+            Status::Valid => {
+                summary.valid += 1;
+                unique.insert(rec.indices());
+            }
             Status::Interesting => {
                 summary.failures += 1;
                 summary.first_failure_test.get_or_insert(summary.tests);
@@ -360,7 +364,7 @@ pub fn replay(args: &Args) -> Result<i32, String> {
             _ => {}
         }
     }
-    summary.unique_valid = summary.valid;
+    summary.unique_valid = unique.len() as u64;
     summary.seconds = started.elapsed().as_secs_f64();
     println!("{}", summary.to_json());
     Ok((summary.failures > 0) as i32)
