@@ -160,8 +160,8 @@ pub fn run(
     let mut report = GreyboxReport::default();
     report.run.seed = seed;
     let mut found: Option<(Found, Recording)> = None;
-    // The valid replayed tapes, to count the distinct ones.
-    let mut replayed: std::collections::HashSet<Vec<u64>> = std::collections::HashSet::new();
+    // The fingerprints of the valid replayed tapes (distinct as the generated ones are).
+    let mut replayed: std::collections::HashSet<u64> = std::collections::HashSet::new();
 
     if config.reuse
         && let Some(c) = corpus.as_deref_mut()
@@ -177,7 +177,7 @@ pub fn run(
                 }
                 if o.status == Status::Valid {
                     report.run.replayed_valid += 1;
-                    if replayed.insert(o.recording.indices()) {
+                    if replayed.insert(o.fingerprint) {
                         report.run.replayed_unique += 1;
                     }
                 }

@@ -163,7 +163,7 @@ impl Influence {
     #[inline(always)]
     fn push_token(&mut self, value: u64, position: usize) {
         // Never empty: the sentinel stays.
-        let before = self.tokens.last().map_or(SEED, |t| t.prefix);
+        let before = self.tokens[self.tokens.len() - 1].prefix;
         self.tokens.push(Token {
             value,
             position,
