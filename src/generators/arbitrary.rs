@@ -4,7 +4,7 @@ use super::{Gen, SizeRange};
 use crate::tape::{Hint, Label, Reject, Tape};
 use std::marker::PhantomData;
 
-const BYTE: Label = Label::new("arbitrary.byte");
+const BYTE: Label = crate::tape::builtin::BYTE;
 
 /// See [`from_arbitrary`].
 pub struct FromArbitrary<T> {

@@ -3,7 +3,7 @@
 use super::Gen;
 use crate::tape::{Label, Reject, Tape};
 
-const BOOL: Label = Label::new("bool");
+const BOOL: Label = crate::tape::builtin::BOOL;
 
 /// Booleans; see [`bools`].
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 use super::Gen;
 use crate::tape::{Hint, Label, Reject, Tape};
 
-const CHAR: Label = Label::new("char");
+const CHAR: Label = crate::tape::builtin::CHAR;
 
 /// A set of characters listed as inclusive ranges **in simplicity order**: the first
 /// character of the first range is index 0.

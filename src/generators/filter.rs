@@ -6,7 +6,7 @@ use crate::tape::{Label, Reject, Tape};
 /// How many values a [`Filter`] tries before it rejects the test case.
 pub const FILTER_ATTEMPTS: usize = 100;
 
-const ATTEMPT: Label = Label::new("filter.attempt");
+const ATTEMPT: Label = crate::tape::builtin::FILTER_ATTEMPT;
 
 /// See [`super::GenExt::filter`]. Each attempt is a span `filter.attempt`, so the shrinker can
 /// delete failed attempts. After [`FILTER_ATTEMPTS`] misses the tape records a rejection and

@@ -3,8 +3,8 @@
 use super::Gen;
 use crate::tape::{Label, Reject, Tape};
 
-const OUTER: Label = Label::new("flat_map.outer");
-const INNER: Label = Label::new("flat_map.inner");
+const OUTER: Label = crate::tape::builtin::FLAT_MAP_OUTER;
+const INNER: Label = crate::tape::builtin::FLAT_MAP_INNER;
 
 /// See [`super::GenExt::flat_map`]. The outer value's choices come first (span
 /// `flat_map.outer`), then the inner generator's (span `flat_map.inner`). Simplest: the

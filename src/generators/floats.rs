@@ -6,7 +6,7 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
-const FLOAT: Label = Label::new("float");
+const FLOAT: Label = crate::tape::builtin::FLOAT;
 /// Indices below this are the small integers 0, 1, −1, 2, −2, … (±65,536).
 const SMALL: u64 = 1 << 17;
 

@@ -6,8 +6,8 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
-const INT: Label = Label::new("int");
-const INT_HIGH: Label = Label::new("int.high");
+const INT: Label = crate::tape::builtin::INT;
+const INT_HIGH: Label = crate::tape::builtin::INT_HIGH;
 
 /// An integer type: maps to an order-preserving `u128` key.
 pub trait Int: Copy + Debug + PartialOrd + 'static {

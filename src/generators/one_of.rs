@@ -3,8 +3,8 @@
 use super::{Boxed, Gen};
 use crate::tape::{Hint, Label, Reject, Tape};
 
-const VARIANT: Label = Label::new("one_of");
-const CHOSEN: Label = Label::new("variant");
+const VARIANT: Label = crate::tape::builtin::ONE_OF;
+const CHOSEN: Label = crate::tape::builtin::VARIANT;
 
 /// See [`one_of`].
 #[derive(Clone, Debug)]

@@ -3,8 +3,8 @@
 use super::Gen;
 use crate::tape::{Label, Reject, Tape};
 
-const SOME: Label = Label::new("option.some");
-const VALUE: Label = Label::new("option.value");
+const SOME: Label = crate::tape::builtin::SOME;
+const VALUE: Label = crate::tape::builtin::OPTION_VALUE;
 
 /// See [`option`].
 #[derive(Clone, Debug)]

@@ -4,8 +4,8 @@ use super::{Boxed, Gen, GenExt};
 use crate::tape::{Label, Reject, Tape};
 use std::rc::Rc;
 
-const RECURSE: Label = Label::new("recursive.branch");
-const NODE: Label = Label::new("recursive.node");
+const RECURSE: Label = crate::tape::builtin::BRANCH;
+const NODE: Label = crate::tape::builtin::NODE;
 
 /// One layer of a recursive generator: a leaf, or a branch built from the layer below.
 struct Layer<T> {

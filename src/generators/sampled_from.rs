@@ -3,7 +3,7 @@
 use super::Gen;
 use crate::tape::{Hint, Label, Reject, Tape};
 
-const PICK: Label = Label::new("sampled_from");
+const PICK: Label = crate::tape::builtin::SAMPLED_FROM;
 
 /// See [`sampled_from`].
 #[derive(Clone, Debug)]

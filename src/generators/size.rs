@@ -3,8 +3,8 @@
 use crate::tape::{Label, Reject, Tape};
 use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
-const ELEMENT: Label = Label::new("element");
-const MORE: Label = Label::new("more");
+const ELEMENT: Label = crate::tape::builtin::ELEMENT;
+const MORE: Label = crate::tape::builtin::MORE;
 const MAX_MISSES: usize = 64;
 
 /// Bounds on the number of elements of a collection, and the average a random source aims

@@ -6,7 +6,7 @@
 use super::Gen;
 use crate::tape::{Label, Reject, Tape};
 
-const FIELD: Label = Label::new("field");
+const FIELD: Label = crate::tape::builtin::FIELD;
 
 macro_rules! tuple {
     ($($g:ident $i:tt),+) => {

@@ -3,8 +3,8 @@
 use super::{Boxed, Gen};
 use crate::tape::{Hint, Label, Reject, Tape};
 
-const VARIANT: Label = Label::new("weighted");
-const CHOSEN: Label = Label::new("variant");
+const VARIANT: Label = crate::tape::builtin::WEIGHTED;
+const CHOSEN: Label = crate::tape::builtin::VARIANT;
 
 /// See [`weighted`].
 #[derive(Clone, Debug)]

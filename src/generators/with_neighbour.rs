@@ -4,18 +4,18 @@ use super::Gen;
 use crate::tape::{Hint, Label, Reject, Tape};
 
 /// The span of a generator with a hand-written neighbourhood.
-pub(crate) const NEIGHBOURED: Label = Label::new("neighboured");
+pub(crate) const NEIGHBOURED: Label = crate::tape::builtin::NEIGHBOURED;
 /// Its first part: the wrapped generator's own value.
-pub(crate) const BASE: Label = Label::new("neighboured.base");
+pub(crate) const BASE: Label = crate::tape::builtin::NEIGHBOUR_BASE;
 /// "One more hand-written step?" (probability 0 for random sources: only a neighbourhood
 /// answers 1).
-pub(crate) const ANOTHER: Label = Label::new("neighboured.another");
+pub(crate) const ANOTHER: Label = crate::tape::builtin::NEIGHBOUR_ANOTHER;
 /// One hand-written step: the temperature, then the neighbourhood function's draws.
-pub(crate) const STEP: Label = Label::new("neighboured.step");
+pub(crate) const STEP: Label = crate::tape::builtin::NEIGHBOUR_STEP;
 /// The temperature a step was drawn at, in thousandths.
-pub(crate) const TEMPERATURE: Label = Label::new("neighboured.temperature");
+pub(crate) const TEMPERATURE: Label = crate::tape::builtin::NEIGHBOUR_TEMPERATURE;
 /// A call of the constructed neighbourhood from a step ([`Step::constructed`]).
-pub(crate) const CONSTRUCTED: Label = Label::new("neighboured.constructed");
+pub(crate) const CONSTRUCTED: Label = crate::tape::builtin::NEIGHBOUR_CONSTRUCTED;
 
 /// Steps a value carries at most; a neighbour of a value at the bound is a fresh value.
 pub const MAX_STEPS: usize = 1000;

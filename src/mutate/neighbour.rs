@@ -28,7 +28,13 @@
 //! The same source, with temperature 0 and `edits` applied to some base choices, realigns a
 //! positional edit made by an [`super::Operator`]: see [`Neighbour::with_edits`].
 
-use crate::tape::{DrawContext, Hint, Label, OpenSpan, RandomSource, Recording, Rng, Source};
+use crate::tape::builtin::{
+    MORE, NEIGHBOUR_ANOTHER as ANOTHER, NEIGHBOUR_BASE as BASE, NEIGHBOUR_CONSTRUCTED,
+    NEIGHBOUR_STEP as STEP,
+};
+use crate::tape::{
+    DrawContext, Hint, Kind, Label, NeighbourPart, OpenSpan, RandomSource, Recording, Rng, Source,
+};
 use std::collections::HashMap as StdHashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -53,28 +59,8 @@ impl Hasher for KeyHasher {
 
 type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<KeyHasher>>;
 
-/// The span label of one list element (`SizeRange::repeat`): its `more` coin and the element.
-const ELEMENT: Label = Label::new("element");
-/// The "one more element?" coin at the start of each list element.
-const MORE: Label = Label::new("more");
-/// A generator with a hand-written neighbourhood (`GenExt::with_neighbour`): its span, the
-/// "one more step?" coin and the temperature drawn at the start of each step.
-const NEIGHBOURED: Label = Label::new("neighboured");
-const ANOTHER: Label = Label::new("neighboured.another");
-const TEMPERATURE: Label = Label::new("neighboured.temperature");
-/// The wrapped generator's own value, one hand-written step, and a call of the constructed
-/// neighbourhood from a step (`Step::constructed`).
-const BASE: Label = Label::new("neighboured.base");
-const STEP: Label = Label::new("neighboured.step");
-const CONSTRUCTED: Label = Label::new("neighboured.constructed");
 /// `generators::MAX_STEPS`: a base with this many hand-written steps gets a fresh span.
 const MAX_STEPS: u32 = 1000;
-/// Choice labels of unions: switching the index switches the variant.
-const UNIONS: [Label; 3] = [
-    Label::new("one_of"),
-    Label::new("weighted"),
-    Label::new("sampled_from"),
-];
 
 /// The settings of the constructed neighbourhood; every probability is multiplied by the
 /// temperature `t` in `0..=1` except `leaf`.
@@ -348,7 +334,7 @@ impl<'a> Neighbour<'a> {
         };
         let mut ordinal = self.top().spans.peek(open.label);
         let mut k = key(parent_key, open.label, ordinal);
-        if open.label == CONSTRUCTED
+        if open.label.kind() == Kind::Neighbour(NeighbourPart::Constructed)
             && t > 0.0
             && let Some(aligned) = self.constructed_base(ordinal)
         {
@@ -359,7 +345,10 @@ impl<'a> Neighbour<'a> {
             mode = Mode::Fresh;
         }
         let mut steps = 0;
-        if open.label == NEIGHBOURED && matches!(mode, Mode::Fields | Mode::Modify) && t > 0.0 {
+        if open.label.kind() == Kind::Neighbour(NeighbourPart::Span)
+            && matches!(mode, Mode::Fields | Mode::Modify)
+            && t > 0.0
+        {
             while self
                 .base
                 .choices
@@ -375,7 +364,7 @@ impl<'a> Neighbour<'a> {
             };
         }
         let mut consume = 1;
-        if open.label == ELEMENT && matches!(mode, Mode::Fields | Mode::Modify) {
+        if open.label.kind() == Kind::Element && matches!(mode, Mode::Fields | Mode::Modify) {
             let continues = self
                 .base
                 .choices
@@ -427,13 +416,16 @@ impl<'a> Neighbour<'a> {
         let step = &self.stack[n.checked_sub(1)?];
         let user = &self.stack[n.checked_sub(2)?];
         // Only the new step: it is the one with no base (the base's steps are kept).
-        if user.mode != Mode::User || step.label != STEP || step.mode != Mode::Fresh {
+        if user.mode != Mode::User
+            || step.label.kind() != Kind::Neighbour(NeighbourPart::Step)
+            || step.mode != Mode::Fresh
+        {
             return None;
         }
         let previous = user
             .steps
             .checked_sub(1)
-            .map(|last| key(key(user.key, STEP, last), CONSTRUCTED, ordinal));
+            .map(|last| key(key(user.key, STEP, last), NEIGHBOUR_CONSTRUCTED, ordinal));
         let first = (ordinal == 0).then(|| key(user.key, BASE, 0));
         previous
             .into_iter()
@@ -474,11 +466,11 @@ impl Source for Neighbour<'_> {
         let mode = frame.mode;
         let ordinal = frame.choices.bump(ctx.label, 1);
         let k = key(frame.key, ctx.label, ordinal);
-        if mode == Mode::User && ctx.label == ANOTHER {
+        if mode == Mode::User && ctx.label.kind() == Kind::Neighbour(NeighbourPart::Another) {
             // Keep the base's steps, take one more.
             return u64::from(ordinal <= frame.steps).min(ctx.max);
         }
-        if ctx.label == TEMPERATURE && mode == Mode::Fresh {
+        if ctx.label.kind() == Kind::Neighbour(NeighbourPart::Temperature) && mode == Mode::Fresh {
             return ((self.t * ctx.max as f64).round() as u64).min(ctx.max);
         }
         if mode == Mode::Fresh {
@@ -499,12 +491,12 @@ impl Source for Neighbour<'_> {
             Mode::Keep | Mode::Fresh | Mode::User => 0.0,
         };
         // A list's `more` coin follows the list operations, not a flip.
-        if ctx.label == MORE || ctx.max == 0 || !self.chance(p) {
+        if ctx.label.kind() == Kind::More || ctx.max == 0 || !self.chance(p) {
             return base.index;
         }
         match ctx.hint {
             Hint::Coin(_) => 1 - base.index.min(1),
-            _ if UNIONS.contains(&ctx.label) => {
+            _ if ctx.label.kind() == Kind::Union => {
                 let other = self.rng.below_or_eq(ctx.max - 1);
                 if other >= base.index {
                     other + 1
@@ -661,7 +653,7 @@ mod tests {
         let (v, rec) = record(&g, &mut RandomSource::new(7));
         let aligned = Aligned::new(&rec);
         let pos = (0..rec.choices.len())
-            .find(|&i| !rec.choices[i].forced && rec.labels[i] == Label::new("one_of"))
+            .find(|&i| !rec.choices[i].forced && rec.labels[i].kind() == Kind::Union)
             .expect("a union choice");
         let flipped = 1 - rec.choices[pos].index;
         let mut n =

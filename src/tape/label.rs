@@ -1,25 +1,56 @@
 //! Labels name choice points and spans; ids derived from them are stable across runs and builds.
 
-/// A name for a choice point or a span, with its hash computed once (at compile time for
-/// `const` labels). Ids derive from the hash, never from addresses or type names.
+use super::Kind;
+
+/// A name for a choice point or a span, with its [`Kind`] and its hash computed once (at
+/// compile time for `const` labels). Ids derive from the hash, never from addresses or type
+/// names. Two labels are equal when their hashes are; the hash covers the kind, so a user's
+/// label never equals a built-in one of the same name.
 #[derive(Clone, Copy, Debug)]
 pub struct Label {
     name: &'static str,
     hash: u64,
+    kind: Kind,
+}
+
+/// FNV-1a of a name.
+const fn fnv(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash ^= bytes[i] as u64;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
 }
 
 impl Label {
-    /// A label with the given name (FNV-1a hash, usable in `const` items).
+    /// A user's label with the given name ([`Kind::User`]; FNV-1a hash, usable in `const`
+    /// items). Any name is allowed, built-in ones included: the label stays the user's.
     pub const fn new(name: &'static str) -> Label {
-        let bytes = name.as_bytes();
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut i = 0;
-        while i < bytes.len() {
-            hash ^= bytes[i] as u64;
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-            i += 1;
+        Label {
+            name,
+            hash: fnv(name),
+            kind: Kind::User,
         }
-        Label { name, hash }
+    }
+
+    /// A label of a built-in kind: for generators that play a built-in part (a collection of
+    /// one's own whose elements strategies should treat as list elements, say). Its hash is
+    /// in the kind's own domain, apart from every user label.
+    pub const fn builtin(kind: Kind, name: &'static str) -> Label {
+        let hash = match kind {
+            Kind::User => fnv(name),
+            _ => mix(fnv(name), 0x6b69_6e64_0000_0000 ^ kind.code()),
+        };
+        Label { name, hash, kind }
+    }
+
+    /// What the label marks.
+    pub const fn kind(&self) -> Kind {
+        self.kind
     }
 
     /// The same name, told apart by `index` (a tuple field, a union variant).
@@ -27,6 +58,7 @@ impl Label {
         Label {
             name: self.name,
             hash: mix(self.hash, index.wrapping_add(0x5851_f42d_4c95_7f2d)),
+            kind: self.kind,
         }
     }
 

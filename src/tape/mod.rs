@@ -16,9 +16,11 @@
 //! big-endian, index = raw mod (max + 1); past the end, the stream reads as zeros, so a short
 //! input is a simple value. Forced choices read no bytes.
 
+pub mod builtin;
 mod bytes_source;
 mod choice;
 pub mod encoding;
+mod kind;
 mod label;
 mod random_source;
 mod replay_source;
@@ -32,6 +34,7 @@ mod tape;
 pub use bytes_source::BytesSource;
 pub use choice::Choice;
 pub use encoding::ENCODING_VERSION;
+pub use kind::{Kind, NeighbourPart};
 pub(crate) use label::mix as mix_hashes;
 pub use label::{Label, PointId};
 pub use random_source::{RandomSource, coin_threshold};
