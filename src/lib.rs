@@ -11,14 +11,16 @@
 #![deny(missing_docs)]
 
 pub mod corpus;
+pub mod coverage;
 pub mod engine;
+pub mod env;
 pub mod explain;
 pub mod fuzz;
 pub mod generators;
-pub mod greybox;
-pub mod guide;
 pub mod mutate;
 pub mod property;
+pub mod search;
+pub mod settings;
 pub mod shrink;
 pub mod summary;
 pub mod tape;

@@ -24,6 +24,8 @@ pub struct Summary {
     pub failures: u64,
     /// The test case (1-based, replays first) that first failed.
     pub first_failure_test: Option<u64>,
+    /// Seconds from the start to the first failure, before shrinking and saving.
+    pub first_failure_seconds: Option<f64>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// Test cases per second.
@@ -52,6 +54,7 @@ impl Summary {
             unique_valid: 0,
             failures: 0,
             first_failure_test: None,
+            first_failure_seconds: None,
             seconds: 0.0,
             tests_per_second: 0.0,
             best_utility: None,

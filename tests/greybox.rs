@@ -1,11 +1,31 @@
-//! The greybox engine with a fake coverage source: counters the test bumps itself, so no
+//! The greybox search with a fake coverage source: counters the test bumps itself, so no
 //! instrumentation is needed.
 
+use std::path::Path;
 use tapefuzz::corpus::{Corpus, Folder};
-use tapefuzz::engine::{self, Config, Found};
-use tapefuzz::greybox::{self, Coverage, ManualCounters, Options};
+use tapefuzz::coverage::{Coverage, CoverageObserver, ManualCounters};
+use tapefuzz::engine::{Config, Found};
 use tapefuzz::prelude::*;
-use tapefuzz::property::{Test, property};
+use tapefuzz::property::{Report, Test, property};
+use tapefuzz::search::greybox::Options;
+
+/// A greybox run of `test` observing `counters`, with its corpus in `corpus` when given.
+fn greybox(
+    test: &dyn Test,
+    counters: &mut ManualCounters,
+    config: Config,
+    options: &Options,
+    corpus: Option<&Path>,
+) -> Report {
+    let p = Property::new("staged")
+        .config(config)
+        .strategy(options.clone());
+    let p = match corpus {
+        Some(dir) => p.corpora(dir),
+        None => p.no_corpus(),
+    };
+    p.run_test_observed(test, &mut CoverageObserver::new(counters))
+}
 
 /// The bytes the staged bug wants, in order.
 const KEY: [u8; 4] = [0xC0, 0xFF, 0xEE, 0x42];
@@ -43,10 +63,10 @@ fn coverage_feedback_finds_what_random_testing_does_not() {
     let mut counters = ManualCounters::new(KEY.len());
     let test = staged(&counters);
     for seed in 1..=3 {
-        let report = greybox::run(
+        let report = greybox(
             &test,
             &mut counters,
-            &config(seed, 300_000),
+            config(seed, 300_000),
             &Options::default(),
             None,
         );
@@ -56,34 +76,33 @@ fn coverage_feedback_finds_what_random_testing_does_not() {
             report.run
         );
         assert_eq!(report.value.as_deref(), Some("[192, 255, 238, 66]"));
-        assert_eq!(report.features, 3);
+        assert_eq!(report.run.stat("features"), Some(3));
         assert_eq!(
-            report.edges, 3,
+            report.run.stat("edges"),
+            Some(3),
             "the last edge is reached only by the failure"
         );
-        let n = report.first_failure_test().unwrap();
-        assert!(report.failure_seconds.unwrap() <= report.run.seconds);
+        let n = report.run.first_failure_test().unwrap();
+        assert!(report.run.first_failure_seconds.unwrap() <= report.run.seconds);
         assert!(n < 300_000);
         assert_eq!(
             report.run.failure.as_ref().unwrap().found,
             Found::Generate(n)
         );
         assert_eq!(
-            report.shrunk_bytes().unwrap(),
+            report.run.failure.as_ref().unwrap().bytes,
             &[1, 0xC0, 1, 0xFF, 1, 0xEE, 1, 0x42]
         );
-        let s = report.summary("staged");
-        assert_eq!(
-            (s.mode.as_str(), s.strategy.as_str()),
-            ("greybox", "greybox")
-        );
-        assert_eq!(s.features, Some(report.features));
+        let s = report.summary("greybox", "greybox");
+        assert_eq!(s.features, Some(3));
         assert_eq!(s.first_failure_test, Some(n));
     }
-    // The same budget of random tests, through the blackbox engine.
-    let mut f = |t: &mut Tape<'_>| test.run(t);
-    let random = engine::run(&config(1, 300_000), None, &mut f);
-    assert!(random.failure.is_none());
+    // The same budget of random tests, through the same loop.
+    let random = Property::new("staged")
+        .no_corpus()
+        .config(config(1, 300_000))
+        .run_test(&test);
+    assert!(random.passed());
 }
 
 #[test]
@@ -91,14 +110,19 @@ fn same_seed_same_run() {
     let mut counters = ManualCounters::new(KEY.len());
     let test = staged(&counters);
     let mut run = |seed| {
-        let r = greybox::run(
+        let r = greybox(
             &test,
             &mut counters,
-            &config(seed, 300_000),
+            config(seed, 300_000),
             &Options::default(),
             None,
         );
-        (r.first_failure_test(), r.run.valid, r.features, r.kept)
+        (
+            r.run.first_failure_test(),
+            r.run.valid,
+            r.run.stat("features"),
+            r.run.stat("kept"),
+        )
     };
     assert_eq!(run(7), run(7));
 }
@@ -111,10 +135,10 @@ fn a_passing_run_counts_and_keeps_only_new_coverage() {
     let test = property(vecs(ints::<u8>(..), 0..=8), move |_v: Vec<u8>| {
         c.hit(0);
     });
-    let r = greybox::run(
+    let r = greybox(
         &test,
         &mut counters,
-        &config(3, 2_000),
+        config(3, 2_000),
         &Options::default(),
         None,
     );
@@ -122,8 +146,9 @@ fn a_passing_run_counts_and_keeps_only_new_coverage() {
     assert_eq!(r.run.tests, 2_000);
     assert_eq!(r.run.valid, 2_000);
     assert!(r.run.unique_valid > 200, "{}", r.run.unique_valid);
-    assert_eq!((r.features, r.edges, r.kept), (1, 1, 1));
-    assert_eq!(r.first_failure_test(), None);
+    let stat = |n| r.run.stat(n).unwrap();
+    assert_eq!((stat("features"), stat("edges"), stat("kept")), (1, 1, 1));
+    assert_eq!(r.run.first_failure_test(), None);
     assert_eq!(counters.edges(), 1);
 }
 
@@ -132,55 +157,57 @@ fn failures_are_saved_and_replayed_first() {
     let dir = temp_dir("save");
     let mut counters = ManualCounters::new(KEY.len());
     let test = staged(&counters);
-    let mut corpus = Corpus::open(&dir);
-    let r = greybox::run(
+    let r = greybox(
         &test,
         &mut counters,
-        &config(2, 300_000),
+        config(2, 300_000),
         &Options::default(),
-        Some(&mut corpus),
+        Some(&dir),
     );
     let saved = r.run.failure.as_ref().unwrap().saved.clone().unwrap();
-    assert!(saved.starts_with(dir.join("regressions")));
+    assert!(saved.starts_with(dir.join("staged").join("regressions")));
     // Valid kept tapes (those that passed part of the key) went to corpus/.
-    assert!(r.corpus_added >= 1, "{}", r.corpus_added);
+    let added = r.run.corpus_added;
+    assert!(added >= 1, "{added}");
+    let mut corpus = Corpus::open(dir.join("staged"));
     assert_eq!(
         corpus.load(Folder::Corpus).len() as u64,
-        r.corpus_added,
+        added,
         "one file per saved tape"
     );
 
     // The next run fails on the saved tape before generating anything.
-    let mut corpus = Corpus::open(&dir);
-    let again = greybox::run(
+    let again = greybox(
         &test,
         &mut counters,
-        &config(9, 300_000),
+        config(9, 300_000),
         &Options::default(),
-        Some(&mut corpus),
+        Some(&dir),
     );
     assert_eq!(
         again.run.failure.as_ref().unwrap().found,
         Found::Reuse(saved)
     );
-    assert_eq!((again.run.tests, again.first_failure_test()), (0, Some(1)));
+    assert_eq!(
+        (again.run.tests, again.run.first_failure_test()),
+        (0, Some(1))
+    );
 
     // A cap of 0 saves no corpus entry.
     let dir = temp_dir("cap");
-    let mut corpus = Corpus::open(&dir);
     let options = Options {
         corpus_cap: 0,
         ..Options::default()
     };
-    let r = greybox::run(
+    let r = greybox(
         &test,
         &mut counters,
-        &config(2, 300_000),
+        config(2, 300_000),
         &options,
-        Some(&mut corpus),
+        Some(&dir),
     );
-    assert_eq!(r.corpus_added, 0);
-    assert!(corpus.load(Folder::Corpus).is_empty());
+    assert_eq!(r.run.corpus_added, 0);
+    assert!(Corpus::open(dir.join("staged")).load(Folder::Corpus).is_empty());
     let _ = std::fs::remove_dir_all(temp_dir("save"));
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -3,10 +3,11 @@
 //! the corpus.
 
 use tapefuzz::corpus::{Corpus, Folder};
-use tapefuzz::engine::Strategy;
-use tapefuzz::guide::Learn;
+use tapefuzz::engine::{Config, Strategy};
 use tapefuzz::prelude::*;
-use tapefuzz::tape::BytesSource;
+use tapefuzz::search::random::Random;
+use tapefuzz::search::rl::Learn;
+use tapefuzz::tape::{BytesSource, Tape};
 
 /// Lists of 4 to 8 numbers in 0..=30, valid when strictly increasing: random lists of that
 /// length rarely are.
@@ -18,13 +19,20 @@ fn sorted(v: &[u8]) -> bool {
     v.windows(2).all(|w| w[0] < w[1])
 }
 
-fn config(strategy: Strategy, seed: u64, tests: u64) -> Config {
+fn config(seed: u64, tests: u64) -> Config {
     Config {
-        strategy,
         tests,
         seed: Some(seed),
         ..Config::default()
     }
+}
+
+/// A property named `sorted` with `strategy` and `config`, without a corpus.
+fn sorted_property(strategy: impl Strategy + 'static, config: Config) -> Property {
+    Property::new("sorted")
+        .no_corpus()
+        .config(config)
+        .strategy(strategy)
 }
 
 fn run(p: &Property) -> tapefuzz::property::Report {
@@ -43,20 +51,12 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[test]
 fn rl_finds_more_unique_valid_values_than_random() {
     for seed in 1..=3 {
-        let random = run(&Property::new("sorted").no_corpus().config(config(
-            Strategy::Random,
-            seed,
-            20_000,
-        )));
-        let rl = run(&Property::new("sorted").no_corpus().config(config(
-            Strategy::Learn(Learn::default()),
-            seed,
-            20_000,
-        )));
+        let random = run(&sorted_property(Random, config(seed, 20_000)));
+        let rl = run(&sorted_property(Learn::default(), config(seed, 20_000)));
         let (r, l) = (random.run.unique_valid, rl.run.unique_valid);
         // Measured: about 17× (4,394 against 264 on seed 1).
         assert!(l >= 5 * r, "seed {seed}: rl {l} unique valid, random {r}");
-        assert!(rl.run.learners > 0);
+        assert!(rl.run.stat("learners") > Some(0));
     }
 }
 
@@ -66,9 +66,9 @@ fn rl_is_deterministic_and_keeps_replayable_tapes() {
     let run_keeping = |sub: &str| {
         let c = Config {
             keep: 5,
-            ..config(Strategy::Learn(Learn::default()), 7, 5_000)
+            ..config(7, 5_000)
         };
-        let r = run(&Property::new("sorted").corpora(dir.join(sub)).config(c));
+        let r = run(&sorted_property(Learn::default(), c).corpora(dir.join(sub)));
         (r.run.valid, r.run.unique_valid, r.run.corpus_added)
     };
     let a = run_keeping("a");
@@ -97,30 +97,27 @@ fn bootstrapping_teaches_the_guide_the_corpus() {
     let dir = temp_dir("bootstrap");
     let seeded = Config {
         keep: 20,
-        ..config(Strategy::Learn(Learn::default()), 3, 5_000)
+        ..config(3, 5_000)
     };
-    run(&Property::new("sorted").corpora(&dir).config(seeded));
+    run(&sorted_property(Learn::default(), seeded).corpora(&dir));
     let learn = Learn {
         bootstrap: true,
         ..Learn::default()
     };
-    let taught =
-        run(&Property::new("sorted")
-            .corpora(&dir)
-            .config(config(Strategy::Learn(learn), 4, 100)));
-    assert_eq!(taught.run.taught, 20, "every valid corpus tape was taught");
-    let plain = run(&Property::new("sorted").corpora(&dir).config(config(
-        Strategy::Learn(Learn::default()),
-        4,
-        100,
-    )));
-    assert_eq!(plain.run.taught, 0);
+    let taught = run(&sorted_property(learn, config(4, 100)).corpora(&dir));
+    assert_eq!(
+        taught.run.stat("taught"),
+        Some(20),
+        "every valid corpus tape was taught"
+    );
+    let plain = run(&sorted_property(Learn::default(), config(4, 100)).corpora(&dir));
+    assert_eq!(plain.run.stat("taught"), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The guide behind a full draw context (a span stack and choice-point ids) instead of the
 /// span calls a plain tape makes to it.
-struct WithContext<'a>(&'a mut tapefuzz::guide::Guide);
+struct WithContext<'a>(&'a mut tapefuzz::search::rl::Guide);
 
 impl tapefuzz::tape::Source for WithContext<'_> {
     fn draw(&mut self, ctx: &tapefuzz::tape::DrawContext<'_>) -> u64 {
@@ -131,8 +128,8 @@ impl tapefuzz::tape::Source for WithContext<'_> {
 #[test]
 fn the_guide_learns_the_same_told_of_spans_as_reading_them_from_the_context() {
     use std::collections::HashSet;
-    use tapefuzz::guide::Guide;
-    use tapefuzz::tape::{Status, Tape};
+    use tapefuzz::search::rl::Guide;
+    use tapefuzz::tape::Status;
     // Nested spans: lists of lists, each element a span holding its "more?" coin.
     let g = vecs(vecs(ints::<u8>(0..=5), 0..=3), 1..=4);
     let mut told = Guide::new(Learn::default(), 7);

@@ -4,8 +4,8 @@
 //! replay (both fallbacks), the `sa` neighbourhood of a base tape, the greybox engine's
 //! mutants, and the `rl` guide after some learning.
 
-use tapefuzz::greybox::mutant;
-use tapefuzz::guide::{Guide, Learn};
+use tapefuzz::search::greybox::mutant;
+use tapefuzz::search::rl::{Guide, Learn};
 use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
 use tapefuzz::prelude::*;
 use tapefuzz::tape::{

@@ -1,14 +1,18 @@
 //! Targeted search (`sa`) from a `#[test]`: utilities and a hand-written neighbourhood.
 
-use tapefuzz::engine::{Anneal, Strategy};
+use tapefuzz::engine::{Config, Strategy};
 use tapefuzz::prelude::*;
+use tapefuzz::search::{random::Random, sa::Anneal};
 
 /// Four numbers in 0..=100; the property fails when all are 50. The utility is minus the
 /// distance to that point.
-fn run(strategy: Strategy, seed: u64, hand_written: bool) -> tapefuzz::property::Report {
+fn run(
+    strategy: impl Strategy + 'static,
+    seed: u64,
+    hand_written: bool,
+) -> tapefuzz::property::Report {
     let plain = vecs(ints::<i32>(0..=100), 4..=4);
     let config = Config {
-        strategy,
         tests: 20_000,
         seed: Some(seed),
         save: false,
@@ -20,7 +24,10 @@ fn run(strategy: Strategy, seed: u64, hand_written: bool) -> tapefuzz::property:
         ensure!(distance > 0, "all at 50: {v:?}");
         Ok(())
     };
-    let p = Property::new("targeted").no_corpus().config(config);
+    let p = Property::new("targeted")
+        .no_corpus()
+        .config(config)
+        .strategy(strategy);
     if hand_written {
         // One element up or down by one.
         let g = plain.with_neighbour(|v: &Vec<i32>, step: &mut Step<'_, '_>| {
@@ -42,7 +49,7 @@ fn run(strategy: Strategy, seed: u64, hand_written: bool) -> tapefuzz::property:
 #[test]
 fn sa_with_a_hand_written_neighbourhood_climbs_where_random_does_not() {
     for seed in 1..=3 {
-        let r = run(Strategy::Anneal(Anneal::default()), seed, true);
+        let r = run(Anneal::default(), seed, true);
         assert!(
             r.run.failure.is_some(),
             "seed {seed}: {:?}",
@@ -51,7 +58,7 @@ fn sa_with_a_hand_written_neighbourhood_climbs_where_random_does_not() {
         assert_eq!(r.value.as_deref(), Some("[50, 50, 50, 50]"));
     }
     // 1 in 101^4 per test: random does not get there.
-    let r = run(Strategy::Random, 1, true);
+    let r = run(Random, 1, true);
     assert!(r.run.failure.is_none());
     assert!(r.run.best_utility().unwrap() > 0.0);
 }
@@ -59,7 +66,7 @@ fn sa_with_a_hand_written_neighbourhood_climbs_where_random_does_not() {
 #[test]
 fn a_hand_written_neighbourhood_leaves_random_generation_alone() {
     // Same seed, same values with and without the wrapper: random sources take no step.
-    let a = run(Strategy::Random, 9, true);
-    let b = run(Strategy::Random, 9, false);
+    let a = run(Random, 9, true);
+    let b = run(Random, 9, false);
     assert_eq!(a.run.best_utility(), b.run.best_utility());
 }

@@ -207,7 +207,6 @@ fn run_bug_with(
     let target = find(name).unwrap();
     let test = target.test(bug).unwrap();
     let config = Config {
-        strategy: tapefuzz::engine::Strategy::named(strategy).unwrap(),
         tests,
         seed: Some(seed),
         save: false,
@@ -216,6 +215,8 @@ fn run_bug_with(
     Property::new(name)
         .no_corpus()
         .config(config)
+        .strategy_named(strategy)
+        .unwrap()
         .run_test(test.as_ref())
 }
 

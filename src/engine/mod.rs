@@ -1,20 +1,24 @@
-//! The engine: runs a test function over tapes in phases reuse → generate → shrink → save.
-//! It knows tapes, statuses, corpora and shrinking; never generators or value types.
+//! The engine: one run loop — reuse → search → shrink → save — over two traits it owns:
+//! a [`Search`] that proposes test cases and is told their outcomes, and an [`Observer`]
+//! that watches each test case (an identity, or coverage). It knows tapes, statuses,
+//! corpora and shrinking; never generators, value types or strategies (those live in
+//! [`crate::search`]).
 
-mod anneal;
-mod characteristic;
 mod config;
-#[allow(clippy::module_inception)]
-mod engine;
-mod learn;
+mod failure;
+mod observer;
 mod report;
+mod run;
+mod search;
 mod utility;
 
-pub use anneal::{Anneal, Schedule};
-pub use characteristic::{Characteristic, Identity};
-pub use config::{Config, ConfigError, Strategy, seconds};
-pub use engine::{TestFn, run, run_with};
+pub use crate::env::ConfigError;
+pub use config::{Config, seconds};
+pub use failure::{import, settle};
+pub use observer::{Identity, Observer};
 pub use report::{Best, Failure, Found, Improvement, RunReport};
+pub use run::{TestFn, run};
+pub use search::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
 pub use utility::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
     take_utilities, target, target_labelled, total_score,

@@ -1,6 +1,5 @@
 //! What a run found.
 
-use crate::corpus::{Corpus, EntryMeta, Folder};
 use crate::tape::Recording;
 use std::path::PathBuf;
 
@@ -36,22 +35,6 @@ pub struct Failure {
     pub timed_out: bool,
 }
 
-impl Failure {
-    /// Saves the shrunk tape to `corpus`'s `regressions/`, noting `strategy` in the manifest;
-    /// records where it went ([`Failure::saved`]) or why it could not ([`Failure::save_error`]).
-    pub fn save(&mut self, corpus: &mut Corpus, strategy: &str) {
-        let meta = EntryMeta {
-            strategy: strategy.into(),
-            status: "interesting".into(),
-            ..EntryMeta::default()
-        };
-        match corpus.save(Folder::Regressions, &self.bytes, meta) {
-            Ok(p) => self.saved = Some(p),
-            Err(e) => self.save_error = Some(e.to_string()),
-        }
-    }
-}
-
 /// The counts and outcome of a run.
 #[derive(Clone, Debug, Default)]
 pub struct RunReport {
@@ -83,19 +66,19 @@ pub struct RunReport {
     /// Every time a utility label reached a new best (its first report included), in order:
     /// the utility over tests, for plots.
     pub improvements: Vec<Improvement>,
-    /// The strategy's name (`random`, `sa`, `rl`).
+    /// The search's name (`random`, `sa`, `rl`, `greybox`, …).
     pub strategy: &'static str,
     /// Tapes saved to `corpus/`: a new best utility per label, and an `rl` campaign's
     /// sample of unique valid tapes.
     pub corpus_added: u64,
-    /// `rl`: learners (choice point × state) the guide made.
-    pub learners: u64,
-    /// `rl`: valid `corpus/` tapes taught to the guide before the campaign.
-    pub taught: u64,
-    /// `rl`: distinct characteristics of the valid guided test cases, not counting those of
-    /// the corpus (unique valid inputs in blackbox mode, distinct coverage traces in
-    /// greybox mode).
-    pub characteristics: u64,
+    /// Numbers the search reported at the end ([`super::Finish::stats`]): `learners`,
+    /// `taught` and `characteristics` for `rl`, `features`, `edges` and `kept` for greybox.
+    pub stats: Vec<super::Stat>,
+    /// Whether the search ran out of test cases to propose before the budget ended (an
+    /// exhaustive search covered its whole space).
+    pub exhausted: bool,
+    /// Seconds from the start of the run to the first failure, before shrinking and saving.
+    pub first_failure_seconds: Option<f64>,
 }
 
 /// The best value of one utility label in a run.
@@ -108,6 +91,21 @@ pub struct Best {
 }
 
 impl RunReport {
+    /// The report of a failure settled outside a run ([`super::import`]): no test cases,
+    /// only the failure.
+    pub fn failed(failure: Failure, strategy: &'static str) -> RunReport {
+        RunReport {
+            strategy,
+            failure: Some(failure),
+            ..RunReport::default()
+        }
+    }
+
+    /// The value of the stat named `name`, if the search reported one.
+    pub fn stat(&self, name: &str) -> Option<u64> {
+        self.stats.iter().find(|s| s.name == name).map(|s| s.value)
+    }
+
     /// The best value of the first utility label reported, if any (the JSON summary's
     /// `best_utility`).
     pub fn best_utility(&self) -> Option<f64> {

@@ -2,21 +2,27 @@
 
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
-use crate::engine::{self, Config, ConfigError};
+use crate::engine::{self, Config, ConfigError, Failure, Found, Observer, RunReport, Strategy};
+use crate::env::Env;
 use crate::generators::Gen;
+use crate::search::registry;
+use crate::settings::Settings;
 use crate::tape::{BytesSource, Tape};
 use std::fmt::Debug;
 use std::path::PathBuf;
+use std::sync::Arc;
 
-/// A named property run: configuration, where its corpus lives, how to replay a failure.
+/// A named property run: configuration, strategy, where its corpus lives, how to replay a
+/// failure.
 ///
-/// `Property::new(name)` reads the configuration from the environment (see
-/// [`Config::from_env`]) and keeps the corpus in `$TAPEFUZZ_CORPORA/<name>` when that
+/// `Property::new(name)` reads the configuration and the strategy from the environment (see
+/// [`Settings::from_env`]) and keeps the corpus in `$TAPEFUZZ_CORPORA/<name>` when that
 /// variable is set, else in `$CARGO_MANIFEST_DIR/corpora/<name>` when run by cargo.
 #[derive(Clone, Debug)]
 pub struct Property {
     name: String,
     config: Config,
+    strategy: Arc<dyn Strategy>,
     corpora: Option<PathBuf>,
     replay: Option<String>,
 }
@@ -45,7 +51,7 @@ impl Property {
     /// A property named `name`, or the malformed `TAPEFUZZ_*` variable.
     pub fn try_new(name: impl Into<String>) -> Result<Property, ConfigError> {
         let name = name.into();
-        let config = Config::from_env()?;
+        let Settings { config, strategy } = Settings::from_env()?;
         let corpora = std::env::var_os("TAPEFUZZ_CORPORA")
             .map(PathBuf::from)
             .or_else(|| {
@@ -57,6 +63,7 @@ impl Property {
         Ok(Property {
             name,
             config,
+            strategy,
             corpora,
             replay,
         })
@@ -93,6 +100,25 @@ impl Property {
     /// The configuration.
     pub fn config_ref(&self) -> &Config {
         &self.config
+    }
+
+    /// Replaces the strategy (its settings included: `Anneal { .. }`, `Learn { .. }`, or a
+    /// strategy of your own).
+    pub fn strategy(mut self, strategy: impl Strategy + 'static) -> Property {
+        self.strategy = Arc::new(strategy);
+        self
+    }
+
+    /// Replaces the strategy by the registry's `name`, with its settings from the
+    /// environment; an error names an unknown strategy with the valid ones.
+    pub fn strategy_named(mut self, name: &str) -> Result<Property, ConfigError> {
+        self.strategy = registry::named(name, &Env::from_process())?;
+        Ok(self)
+    }
+
+    /// The strategy.
+    pub fn strategy_ref(&self) -> &dyn Strategy {
+        &*self.strategy
     }
 
     /// Sets the number of generated tests.
@@ -151,26 +177,63 @@ impl Property {
 
     /// Runs a test through the engine and describes the shrunk failure, if any.
     pub fn run_test(&self, test: &dyn Test) -> Report {
-        self.run_test_with(test, &mut engine::Identity)
+        self.run_test_observed(test, &mut engine::Identity)
     }
 
-    /// [`Property::run_test`] with the characteristic the `rl` strategy rewards as unique
-    /// (see [`engine::run_with`]).
-    pub fn run_test_with(&self, test: &dyn Test, xi: &mut dyn engine::Characteristic) -> Report {
+    /// [`Property::run_test`] with `observer` watching each test case (a
+    /// [`crate::coverage::CoverageObserver`] for greybox mode: the `greybox` search keeps
+    /// tapes that reach new coverage, `rl` rewards new coverage traces).
+    pub fn run_test_observed(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
         let mut corpus = self.open_corpus();
         let mut f = |tape: &mut Tape<'_>| test.run(tape);
-        let run = engine::run_with(&self.config, corpus.as_mut(), &mut f, xi);
+        let mut search = self.strategy.search();
+        let run = engine::run(&self.config, corpus.as_mut(), &mut f, &mut *search, observer);
+        self.report(test, run)
+    }
+
+    /// Imports a failing tape from outside a run (a libFuzzer crash file): when `test`
+    /// fails on `bytes`, the failure is shrunk and saved to this property's `regressions/`
+    /// (noting `strategy`, e.g. `libfuzzer`) and reported; `None` when it does not fail
+    /// there. `from` names the file in the report.
+    ///
+    /// ```
+    /// use tapefuzz::prelude::*;
+    /// use tapefuzz::property::property;
+    ///
+    /// let test = property(vecs(ints::<u8>(..), 0..=10), |v: Vec<u8>| v.len() < 3);
+    /// let p = Property::new("import_doc").no_corpus();
+    /// // Four elements: three "more" coins and values, then the end coin.
+    /// let crash = [1, 9, 1, 9, 1, 9, 1, 9, 0];
+    /// let report = p.import(&test, &crash, "crash-1", "libfuzzer").expect("it fails");
+    /// assert_eq!(report.value.as_deref(), Some("[0, 0, 0]"));
+    /// ```
+    pub fn import(
+        &self,
+        test: &dyn Test,
+        bytes: &[u8],
+        from: impl Into<PathBuf>,
+        strategy: &'static str,
+    ) -> Option<Report> {
+        let mut corpus = self.open_corpus();
+        let mut f = |tape: &mut Tape<'_>| test.run(tape);
+        let failure = engine::import(
+            &mut f,
+            bytes,
+            Found::Reuse(from.into()),
+            &self.config,
+            corpus.as_mut(),
+            strategy,
+        )?;
+        Some(self.report(test, RunReport::failed(failure, strategy)))
+    }
+
+    /// The report of a run: the shrunk failure explained (its value and message).
+    fn report(&self, test: &dyn Test, run: RunReport) -> Report {
         let (mut value, mut message) = (None, None);
         if let Some(fail) = &run.failure {
-            let mut src = BytesSource::new(&fail.bytes);
-            let mut tape = Tape::recording(&mut src).with_max_choices(self.config.max_choices);
-            let e = test.explain(&mut tape);
-            value = e.value;
-            message = e.message;
-            if fail.timed_out {
-                let limit = self.config.timeout.unwrap_or_default();
-                message = Some(format!("timed out: ran longer than {limit:?}"));
-            }
+            let (v, m) = self.explain_failure(test, fail);
+            value = v;
+            message = m;
         }
         let replay = match (&run.failure, &self.replay) {
             (Some(f), Some(cmd)) => Some(match &f.saved {
@@ -186,6 +249,20 @@ impl Property {
             message,
             replay,
         }
+    }
+
+    /// The shrunk failing value (Debug) and the failure's message.
+    fn explain_failure(&self, test: &dyn Test, fail: &Failure) -> (Option<String>, Option<String>) {
+        let mut src = BytesSource::new(&fail.bytes);
+        let mut tape = Tape::recording(&mut src).with_max_choices(self.config.max_choices);
+        let e = test.explain(&mut tape);
+        let message = if fail.timed_out {
+            let limit = self.config.timeout.unwrap_or_default();
+            Some(format!("timed out: ran longer than {limit:?}"))
+        } else {
+            e.message
+        };
+        (e.value, message)
     }
 
     /// Runs "`prop` holds for every value of `gen`" and returns the report.

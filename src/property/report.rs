@@ -41,6 +41,7 @@ impl Report {
             unique_valid: r.unique_valid,
             failures: r.failure.is_some() as u64,
             first_failure_test,
+            first_failure_seconds: r.first_failure_seconds,
             seconds: r.seconds,
             tests_per_second: if r.seconds > 0.0 {
                 tests as f64 / r.seconds
@@ -50,7 +51,7 @@ impl Report {
             best_utility: r.best_utility(),
             shrunk: self.value.clone(),
             corpus_added: r.corpus_added,
-            features: None,
+            features: r.stat("features"),
         }
     }
 }

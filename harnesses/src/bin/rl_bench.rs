@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::hint::black_box;
 use std::time::Instant;
 use tapefuzz::generators::Gen;
-use tapefuzz::guide::{Abstraction, Guide, Learn, Learners, Update};
+use tapefuzz::search::rl::{Abstraction, Guide, Learn, Learners, Update};
 use tapefuzz::tape::{DrawContext, RandomSource, Rng, Source, Status, Tape};
 
 /// What one run counted.

@@ -9,9 +9,8 @@
 use super::Args;
 use harnesses::{Target, property_for, targets};
 use std::fmt::Write as _;
-use tapefuzz::engine::{Config, Strategy};
-use tapefuzz::guide::Learn;
 use tapefuzz::property::Report;
+use tapefuzz::settings::Settings;
 use tapefuzz::summary::Summary;
 
 /// Default campaign per target, in seconds.
@@ -64,13 +63,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         }
         None => None,
     };
-    let mut base = Config::from_env().map_err(|e| e.to_string())?;
-    let mut learn = match &base.strategy {
-        Strategy::Learn(l) => l.clone(),
-        _ => Learn::default(),
-    };
-    learn.apply_env().map_err(|e| e.to_string())?;
-    base.strategy = Strategy::Learn(learn);
+    let mut base = Settings::from_env().map_err(|e| e.to_string())?.config;
     base.seconds = Some(seconds);
     base.tests = u64::MAX;
     base.keep = args.keep.unwrap_or(KEEP);
@@ -90,7 +83,10 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         if let Some(dir) = &args.corpora {
             p = p.corpora(dir);
         }
-        let p = p.config(base.clone());
+        let p = p
+            .config(base.clone())
+            .strategy_named("rl")
+            .map_err(|e| e.to_string())?;
         eprintln!(
             "tapefuzz ci: {} ({seconds}s rl campaign{})",
             target.name,

@@ -3,14 +3,14 @@
 use super::Args;
 use harnesses::{Target, find, property_for, targets};
 use std::path::{Path, PathBuf};
-use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAX_ENTRY_BYTES, read_bounded};
-use tapefuzz::engine::Config;
+use tapefuzz::corpus::{MAX_ENTRY_BYTES, read_bounded};
+use tapefuzz::coverage::{CoverageObserver, Sancov, counter_count};
 use tapefuzz::explain::span_tree;
-use tapefuzz::greybox::{self, CoverageTrace, Sancov, counter_count};
 use tapefuzz::property::{Explained, Property, Report, Test};
-use tapefuzz::shrink::Shrinker;
+use tapefuzz::search::registry;
+use tapefuzz::settings::Settings;
 use tapefuzz::summary::Summary;
-use tapefuzz::tape::{BytesSource, Recording, Status, Tape, encoding};
+use tapefuzz::tape::{BytesSource, Recording, Status, Tape};
 
 /// `list`: targets and their planted bugs.
 pub fn list(args: &Args) -> Result<i32, String> {
@@ -37,7 +37,7 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     if let Some(dir) = &args.corpora {
         p = p.corpora(dir);
     }
-    let mut config = Config::from_env().map_err(|e| e.to_string())?;
+    let mut config = Settings::from_env().map_err(|e| e.to_string())?.config;
     config.progress = true;
     if args.seconds.is_some() || args.tests.is_some() {
         config.seconds = args.seconds;
@@ -50,20 +50,14 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     if let Some(s) = args.seed {
         config.seed = Some(s);
     }
-    if let Some(name) = args.strategy.as_deref()
-        && let Some(strategy) = tapefuzz::engine::Strategy::named(name)
-    {
-        config.strategy = strategy;
-        match &mut config.strategy {
-            tapefuzz::engine::Strategy::Anneal(a) => a.apply_env().map_err(|e| e.to_string())?,
-            tapefuzz::engine::Strategy::Learn(l) => l.apply_env().map_err(|e| e.to_string())?,
-            tapefuzz::engine::Strategy::Random => {}
-        }
-    }
     if let Some(k) = args.keep {
         config.keep = k;
     }
-    Ok(p.config(config))
+    p = p.config(config);
+    if let Some(name) = args.strategy.as_deref() {
+        p = p.strategy_named(name).map_err(|e| e.to_string())?;
+    }
+    Ok(p)
 }
 
 /// Whether the run is in greybox mode (checked against the strategy).
@@ -73,13 +67,18 @@ fn check_strategy(args: &Args) -> Result<bool, String> {
         Some("greybox") => true,
         Some(m) => return Err(format!("unknown mode `{m}` (valid: blackbox, greybox)")),
     };
+    // Every registered strategy runs in greybox mode (reading coverage through the
+    // observer); the `greybox` search needs coverage, so it runs only there.
     match (args.strategy.as_deref(), greybox) {
-        (None, _) | (Some("random" | "sa" | "rl"), false) | (Some("greybox" | "rl"), true) => {
-            Ok(greybox)
-        }
-        (Some(s), false) => Err(format!("unknown strategy `{s}` (valid: random, sa, rl)")),
-        (Some(s), true) => Err(format!(
-            "unknown strategy `{s}` for --mode greybox (valid: greybox, rl)"
+        (None, _) => Ok(greybox),
+        (Some("greybox"), false) => Err(
+            "strategy `greybox` needs coverage: run it with --mode greybox (see scripts/greybox-build)"
+                .into(),
+        ),
+        (Some(s), _) if registry::entry(s).is_some() => Ok(greybox),
+        (Some(s), _) => Err(format!(
+            "unknown strategy `{s}` (valid: {})",
+            registry::names()
         )),
     }
 }
@@ -199,65 +198,40 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
     let mut summaries = Vec::new();
     let mut failed = false;
     for (target, p) in chosen.iter().zip(props) {
+        // The coverage-guided search unless --strategy says otherwise (rl: rewarded by new
+        // coverage traces, paper 002 §5.3).
+        let p = if args.strategy.is_none() {
+            p.clone()
+                .strategy_named("greybox")
+                .map_err(|e| e.to_string())?
+        } else {
+            p.clone()
+        };
+        let strategy = p.strategy_ref().name();
         eprintln!(
-            "tapefuzz: running {} (greybox, {} counters)",
+            "tapefuzz: running {} ({strategy}, greybox, {} counters)",
             target.name,
             counter_count()
         );
         let test = target.test(args.bug.as_deref())?;
-        if args.strategy.as_deref() == Some("rl") {
-            // RLCheck with the coverage trace as the characteristic (paper 002 §5.3).
-            let report = p.run_test_with(test.as_ref(), &mut CoverageTrace::new(&mut coverage));
-            print_report(&report);
-            eprintln!(
-                "tapefuzz: greybox rl: {} distinct coverage traces of valid inputs",
-                report.run.characteristics
-            );
-            failed |= !report.passed();
-            summaries.push(report.summary("rl", "greybox"));
-            continue;
-        }
-        let mut corpus = p.open_corpus();
-        let gb = greybox::run(
-            test.as_ref(),
-            &mut coverage,
-            p.config_ref(),
-            &greybox::Options::default(),
-            corpus.as_mut(),
-        );
-        let bug_flag = args
-            .bug
-            .as_deref()
-            .map(|b| format!(" --bug {b}"))
-            .unwrap_or_default();
-        let replay = gb.run.failure.as_ref().map(|f| {
-            let file = f
-                .saved
-                .as_ref()
-                .map_or_else(|| "FILE".to_string(), |path| path.display().to_string());
-            format!(
-                "cargo run --release -p harnesses -- replay {}{bug_flag} {file}",
-                target.name
-            )
-        });
-        let report = Report {
-            name: target.name.into(),
-            run: gb.run.clone(),
-            value: gb.value.clone(),
-            message: gb.message.clone(),
-            replay,
-        };
+        let report = p.run_test_observed(test.as_ref(), &mut CoverageObserver::new(&mut coverage));
         print_report(&report);
-        let found = gb
-            .failure_seconds
+        let r = &report.run;
+        let stat = |name: &str| r.stat(name).unwrap_or(0);
+        let found = r
+            .first_failure_seconds
             .map(|s| format!("; failure found after {s:.3}s"))
             .unwrap_or_default();
         eprintln!(
-            "tapefuzz: greybox: {} features on {} edges, {} tapes kept, {} saved to corpus/{found}",
-            gb.features, gb.edges, gb.kept, gb.corpus_added
+            "tapefuzz: greybox {strategy}: {} features on {} edges, {} tapes kept, {} distinct coverage traces of valid inputs, {} saved to corpus/{found}",
+            stat("features"),
+            stat("edges"),
+            stat("kept"),
+            stat("characteristics"),
+            r.corpus_added
         );
-        failed |= !gb.passed();
-        summaries.push(gb.summary(target.name));
+        failed |= !report.passed();
+        summaries.push(report.summary(strategy, "greybox"));
     }
     for s in &summaries {
         println!("{}", s.to_json());
@@ -381,43 +355,35 @@ struct Imported {
 }
 
 /// Shrinks `bytes` (a tape on which `test` fails) and saves the result to the target's
-/// `regressions/`, recording `strategy`; `None` when the property does not fail on it.
+/// `regressions/`, recording `strategy`; `None` when the property does not fail on it. The
+/// library's one confirm-shrink-save path ([`Property::import`]).
 fn shrink_and_save(
     target: &Target,
     test: &dyn Test,
+    file: &Path,
     bytes: &[u8],
-    strategy: &str,
+    strategy: &'static str,
     args: &Args,
 ) -> Result<Option<Imported>, String> {
     let p = property(target, args)?;
-    let (e, start) = explain_bytes(test, bytes);
-    if e.status != Status::Interesting {
+    let Some(report) = p.import(test, bytes, file, strategy) else {
         return Ok(None);
-    }
-    let mut f = |t: &mut Tape<'_>| test.run(t);
-    let shrunk = Shrinker::new(&mut f, start.clone(), p.config_ref().shrink).run();
-    let out = encoding::encode(&shrunk.best.choices);
-    let (e, _) = explain_bytes(test, &out);
-    let mut saved = String::new();
-    if let Some(dir) = p.corpus_dir() {
-        let mut corpus = Corpus::open(dir);
-        let meta = EntryMeta {
-            strategy: strategy.into(),
-            status: "interesting".into(),
-            ..EntryMeta::default()
-        };
-        match corpus.save(Folder::Regressions, &out, meta) {
-            Ok(path) => saved = path.display().to_string(),
-            Err(err) => return Err(format!("cannot save the shrunk tape: {err}")),
-        }
+    };
+    let fail = report.run.failure.as_ref().expect("an imported failure");
+    if let Some(e) = &fail.save_error {
+        return Err(format!("cannot save the shrunk tape: {e}"));
     }
     Ok(Some(Imported {
-        value: e.value.unwrap_or_else(|| "<no value>".into()),
-        message: e.message,
-        saved,
-        from: start.choices.len(),
-        to: shrunk.best.choices.len(),
-        calls: shrunk.calls,
+        value: report.value.clone().unwrap_or_else(|| "<no value>".into()),
+        message: report.message.clone(),
+        saved: fail
+            .saved
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        from: fail.original.choices.len(),
+        to: fail.shrunk.choices.len(),
+        calls: fail.shrink_calls,
     }))
 }
 
@@ -429,7 +395,7 @@ pub fn shrink(args: &Args) -> Result<i32, String> {
         file,
         bytes,
     } = target_and_one_tape(args, "shrink")?;
-    let Some(i) = shrink_and_save(&target, test.as_ref(), &bytes, "shrink", args)? else {
+    let Some(i) = shrink_and_save(&target, test.as_ref(), &file, &bytes, "shrink", args)? else {
         eprintln!(
             "{}: the property does not fail on this tape",
             file.display()
@@ -469,7 +435,7 @@ pub fn import(args: &Args) -> Result<i32, String> {
     let mut summary = Summary::empty(target.name, "import", "greybox");
     for (file, bytes) in files.iter().zip(&tapes) {
         summary.tests += 1;
-        match shrink_and_save(&target, test.as_ref(), bytes, "libfuzzer", args)? {
+        match shrink_and_save(&target, test.as_ref(), file, bytes, "libfuzzer", args)? {
             None => {
                 summary.valid += 1;
                 eprintln!(

@@ -7,8 +7,8 @@
 //! "Tree L/R" builds by hand), so no generator needs state code. Wide choices are learned
 //! over buckets ([`Arms`]).
 //!
-//! The guide knows the tape and nothing else; the engine runs the episodes (see
-//! [`crate::engine`]'s `rl` strategy).
+//! The guide knows the tape and nothing else; the `rl` search ([`super::LearnSearch`]) runs
+//! the episodes.
 
 mod arms;
 #[allow(clippy::module_inception)]

@@ -9,6 +9,24 @@ pub struct Feature {
     pub bucket: u8,
 }
 
+impl Feature {
+    /// The feature as one number (`edge << 8 | bucket`), as observers report features
+    /// ([`crate::engine::Outcome::features`]).
+    #[inline]
+    pub fn code(self) -> u64 {
+        ((self.edge as u64) << 8) | u64::from(self.bucket)
+    }
+
+    /// The feature of a [`Feature::code`].
+    #[inline]
+    pub fn from_code(code: u64) -> Feature {
+        Feature {
+            edge: (code >> 8) as usize,
+            bucket: (code & 0xff) as u8,
+        }
+    }
+}
+
 /// The hit-count bucket of a non-zero counter, as libFuzzer counts them: 1, 2, 3, 4–7, 8–15,
 /// 16–31, 32–127 and 128+ are buckets 0 to 7. A loop that runs a few more times is new
 /// coverage; one that runs 40 rather than 41 times is not. A zero count has no bucket (it is

@@ -107,6 +107,15 @@ impl Guide {
         }
     }
 
+    /// Credits every choice of the episode with `reward`, keeping [`Guide::drawn`] until the
+    /// next [`Guide::begin`] (the run loop may still ask for the test case's indices).
+    pub fn credit(&mut self, reward: f64) {
+        for &cell in &self.episode {
+            self.table.credit(cell, reward, self.learn.update);
+        }
+        self.episode.clear();
+    }
+
     /// Ends the episode, crediting every choice it made with `reward`.
     pub fn finish(&mut self, reward: f64) {
         for &cell in &self.episode {

@@ -1,0 +1,40 @@
+//! Observers: what the loop makes of each test case beyond its status — an identity
+//! (blackbox mode) or a coverage trace (greybox mode). A search reads the observations from
+//! the [`super::Outcome`]; so "rl rewarded by new coverage" is the rl search with a coverage
+//! observer, and no special case.
+
+/// Watches every test case the loop runs. [`Observer::before`] is called right before the
+/// test case, [`Observer::after`] right after; the loop then reads
+/// [`Observer::characteristic`] and [`Observer::features`] into the outcome.
+pub trait Observer {
+    /// Before a test case (a coverage observer resets its counters here).
+    fn before(&mut self) {}
+
+    /// After a test case whose tape had the fingerprint `fingerprint`.
+    fn after(&mut self, fingerprint: u64) {
+        let _ = fingerprint;
+    }
+
+    /// The characteristic ξ of the last test case (paper 002, §3): what makes a valid test
+    /// case "new". The fingerprint itself unless the observer knows better.
+    fn characteristic(&self, fingerprint: u64) -> u64 {
+        fingerprint
+    }
+
+    /// The features of the last test case (coverage: one number per edge and hit-count
+    /// bucket), empty by default.
+    fn features(&self) -> &[u64] {
+        &[]
+    }
+
+    /// The name of the mode this observer makes: `blackbox` or `greybox`.
+    fn mode(&self) -> &'static str {
+        "blackbox"
+    }
+}
+
+/// Observes nothing: ξ is the tape's fingerprint (blackbox mode, unique valid inputs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Identity;
+
+impl Observer for Identity {}

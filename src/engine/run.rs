@@ -1,0 +1,379 @@
+//! The run loop, written once: reuse → search → shrink → save.
+
+use super::failure::{settle, timed};
+use super::{
+    Best, Config, Found, Improvement, Observer, Outcome, Replay, RunReport, Search, Start,
+    Utility, Verdict,
+};
+use crate::corpus::{Corpus, EntryMeta, Folder};
+use crate::tape::{BytesSource, Recording, Rng, Source, Status, Tape, encoding};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// A test function: runs the property on the value generated from the tape.
+pub type TestFn<'a> = dyn FnMut(&mut Tape<'_>) -> Status + 'a;
+
+/// A seed from the clock and the process id, for runs without one.
+pub(super) fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    Rng::derive(nanos, std::process::id() as u64)
+}
+
+/// Where a best tape is: its replay, or its bytes when it was recorded.
+struct Bests {
+    best: Vec<(Utility, Replay)>,
+    improvements: Vec<Improvement>,
+}
+
+impl Bests {
+    /// Keeps, per label, the better of the best so far and `us` from test number `test`
+    /// (valid and failing test cases; rejected ones do not count). `tape` is asked only when
+    /// a label improves.
+    fn note(
+        &mut self,
+        us: Vec<Utility>,
+        status: Status,
+        test: u64,
+        mut tape: impl FnMut() -> Option<Replay>,
+    ) {
+        if !matches!(status, Status::Valid | Status::Interesting) {
+            return;
+        }
+        for u in us {
+            match self.best.iter().position(|(b, _)| b.label == u.label) {
+                Some(i) if u.score() > self.best[i].0.score() => {
+                    if let Some(t) = tape() {
+                        self.best[i] = (u, t);
+                    }
+                }
+                Some(_) => continue,
+                None => {
+                    if let Some(t) = tape() {
+                        self.best.push((u, t));
+                    }
+                }
+            }
+            self.improvements.push(Improvement {
+                test,
+                label: u.label,
+                value: u.value,
+            });
+        }
+    }
+}
+
+/// Runs test cases: the test with its timeout, the observer around it.
+struct Runner<'c, 't, 'o> {
+    config: &'c Config,
+    test: &'t mut dyn FnMut(&mut Tape<'_>) -> Status,
+    observer: &'o mut dyn Observer,
+}
+
+impl Runner<'_, '_, '_> {
+    /// Runs one test case: its status, its record (empty unless `record`) and fingerprint.
+    #[inline]
+    fn call(&mut self, source: &mut dyn Source, record: bool) -> (Status, Recording, u64) {
+        self.observer.before();
+        let mut tape = Tape::new(source, record).with_max_choices(self.config.max_choices);
+        let status = (self.test)(&mut tape);
+        let fingerprint = tape.fingerprint();
+        let recording = tape.finish();
+        self.observer.after(fingerprint);
+        (status, recording, fingerprint)
+    }
+
+    /// Replays `replay` recording, with the utilities it reports dropped.
+    fn record(&mut self, replay: &Replay) -> (Status, Recording) {
+        let (status, rec, _) = self.call(&mut *replay.source(), true);
+        super::clear_utilities();
+        (status, rec)
+    }
+}
+
+/// Runs `test` through the phases, with `search` proposing the test cases and `observer`
+/// watching each:
+///
+/// 1. **reuse** (when `corpus` is given and `config.reuse`): every tape of `regressions/`,
+///    then of `corpus/`, recorded and told to the search; a failing one ends the phase.
+/// 2. **search**: proposals until `config.tests` counted test cases, `config.seconds`, a
+///    failure, or the search has no more ([`RunReport::exhausted`]).
+/// 3. **shrink** and **save** the failure ([`super::settle`]); with `config.save`, the
+///    search's kept tapes and, for a targeted search, each utility label's best tape go to
+///    `corpus/`.
+///
+/// The loop never knows generators, value types or strategies: only tapes, statuses and the
+/// two traits.
+pub fn run(
+    config: &Config,
+    mut corpus: Option<&mut Corpus>,
+    test: &mut TestFn<'_>,
+    search: &mut dyn Search,
+    observer: &mut dyn Observer,
+) -> RunReport {
+    let started = Instant::now();
+    let seed = config.seed.unwrap_or_else(fresh_seed);
+    let strategy = search.name();
+    let mut report = RunReport {
+        seed,
+        strategy,
+        ..RunReport::default()
+    };
+    search.start(&Start {
+        seed,
+        tests: config.tests,
+        keep: if config.save { config.keep } else { 0 },
+    });
+    let mut found: Option<(Found, Recording)> = None;
+    let mut bests = Bests {
+        best: Vec::new(),
+        improvements: Vec::new(),
+    };
+    {
+        let mut timed = timed(config.timeout, &mut *test);
+        let mut runner = Runner {
+            config,
+            test: &mut timed,
+            observer,
+        };
+
+        // Reuse: the fingerprints of the valid replayed tapes, distinct.
+        let mut replayed: HashSet<u64> = HashSet::new();
+        if config.reuse
+            && let Some(c) = corpus.as_deref_mut()
+        {
+            'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
+                for entry in c.load(folder) {
+                    report.replayed += 1;
+                    let (status, rec, fingerprint) =
+                        runner.call(&mut BytesSource::new(&entry.bytes), true);
+                    super::clear_utilities();
+                    if status == Status::Interesting {
+                        found = Some((Found::Reuse(entry.path), rec));
+                        break 'reuse;
+                    }
+                    if status == Status::Valid {
+                        report.replayed_valid += 1;
+                        replayed.insert(fingerprint);
+                    }
+                    search.reused(&Outcome {
+                        status,
+                        fingerprint,
+                        recording: Some(&rec),
+                        characteristic: runner.observer.characteristic(fingerprint),
+                        features: runner.observer.features(),
+                        score: None,
+                        test: 0,
+                    });
+                }
+            }
+        }
+        report.replayed_unique = replayed.len() as u64;
+
+        // Search.
+        if found.is_none() {
+            // A budget too large to represent is no deadline at all.
+            let deadline = config
+                .seconds
+                .and_then(|s| super::seconds(s.max(0.0)))
+                .and_then(|d| started.checked_add(d));
+            let mut unique: HashSet<u64> = HashSet::new();
+            let mut last_progress = Instant::now();
+            let mut tests = 0u64;
+            super::clear_utilities();
+            loop {
+                if tests >= config.tests {
+                    break;
+                }
+                if tests.is_multiple_of(64) {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
+                    }
+                    if config.progress && last_progress.elapsed() >= Duration::from_secs(1) {
+                        last_progress = Instant::now();
+                        progress(&report, tests, unique.len(), &bests, &*search, started);
+                    }
+                }
+                let Some(mut proposal) = search.propose() else {
+                    report.exhausted = true;
+                    break;
+                };
+                let (record, counted) = (proposal.is_recorded(), proposal.is_counted());
+                let (status, rec, fingerprint) = runner.call(proposal.source(), record);
+                drop(proposal);
+                if counted {
+                    tests += 1;
+                    match status {
+                        Status::Valid => {
+                            report.valid += 1;
+                            unique.insert(fingerprint);
+                        }
+                        Status::Invalid => report.invalid += 1,
+                        Status::Overrun => report.overrun += 1,
+                        Status::Interesting => {}
+                    }
+                }
+                let utilities = if super::has_utilities() {
+                    super::take_utilities()
+                } else {
+                    Vec::new()
+                };
+                let verdict = search.observe(&Outcome {
+                    status,
+                    fingerprint,
+                    recording: record.then_some(&rec),
+                    characteristic: runner.observer.characteristic(fingerprint),
+                    features: runner.observer.features(),
+                    score: super::total_score(&utilities),
+                    test: if counted { tests } else { 0 },
+                });
+                if counted && !utilities.is_empty() {
+                    bests.note(utilities, status, tests, || {
+                        if record {
+                            Some(Replay::Bytes(encoding::encode(&rec.choices)))
+                        } else {
+                            search.replay()
+                        }
+                    });
+                }
+                if status == Status::Interesting {
+                    report.first_failure_seconds = Some(started.elapsed().as_secs_f64());
+                    let rec = match (record, search.replay()) {
+                        (false, Some(replay)) => runner.record(&replay).1,
+                        _ => rec,
+                    };
+                    found = Some((Found::Generate(tests.max(1)), rec));
+                    break;
+                }
+                if verdict == Verdict::Record
+                    && !record
+                    && let Some(replay) = search.replay()
+                {
+                    let (_, rec) = runner.record(&replay);
+                    search.recorded(rec);
+                }
+            }
+            report.tests = tests;
+            report.unique_valid = unique.len() as u64;
+        }
+
+        let finish = search.finish();
+        report.stats = finish.stats;
+        // The best tape of each utility label, as bytes.
+        for (utility, replay) in std::mem::take(&mut bests.best) {
+            let bytes = match replay {
+                Replay::Bytes(b) => b,
+                other => encoding::encode(&runner.record(&other).1.choices),
+            };
+            report.best.push(Best { utility, bytes });
+        }
+        if config.save
+            && let Some(c) = corpus.as_deref_mut()
+        {
+            if finish.keep_bests {
+                report.corpus_added += save_bests(c, &report.best, strategy);
+            }
+            for replay in &finish.keep {
+                let (status, rec) = runner.record(replay);
+                if status != Status::Valid {
+                    continue;
+                }
+                let bytes = encoding::encode(&rec.choices);
+                if c.contains(Folder::Corpus, &bytes) {
+                    continue;
+                }
+                let meta = EntryMeta {
+                    strategy: strategy.into(),
+                    status: "valid".into(),
+                    ..EntryMeta::default()
+                };
+                if c.save(Folder::Corpus, &bytes, meta).is_ok() {
+                    report.corpus_added += 1;
+                }
+            }
+        }
+    }
+    report.improvements = bests.improvements;
+
+    if let Some((where_found, original)) = found {
+        if report.first_failure_seconds.is_none() {
+            report.first_failure_seconds = Some(started.elapsed().as_secs_f64());
+        }
+        let save_to = if config.save { corpus } else { None };
+        report.failure = Some(settle(
+            test,
+            where_found,
+            original,
+            config,
+            save_to,
+            strategy,
+        ));
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    report
+}
+
+/// One progress line on stderr.
+fn progress(
+    report: &RunReport,
+    tests: u64,
+    unique: usize,
+    bests: &Bests,
+    search: &dyn Search,
+    started: Instant,
+) {
+    let best = bests
+        .best
+        .first()
+        .map(|(u, _)| format!(", best {} {}", u.label, u.value))
+        .unwrap_or_default();
+    let more = search.progress();
+    let more = if more.is_empty() {
+        more
+    } else {
+        format!(", {more}")
+    };
+    eprintln!(
+        "tapefuzz: {} {tests} tests, {} valid, {unique} unique valid{best}{more}, {:.1}s",
+        report.strategy,
+        report.valid,
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Saves each label's best tape to `corpus/` when it beats every utility the manifest holds
+/// for a `corpus/` entry (utility is a characteristic: a new best is kept). Returns how many
+/// were new.
+fn save_bests(corpus: &mut Corpus, bests: &[Best], strategy: &str) -> u64 {
+    let mut added = 0;
+    for b in bests {
+        let known: Vec<f64> = corpus
+            .manifest()
+            .entries
+            .iter()
+            .filter(|(k, _)| k.starts_with("corpus/"))
+            .filter_map(|(_, m)| m.utility)
+            .collect();
+        let score = |v: f64| {
+            Utility {
+                value: v,
+                ..b.utility
+            }
+            .score()
+        };
+        if known.iter().any(|&v| score(v) >= b.utility.score()) {
+            continue;
+        }
+        let meta = EntryMeta {
+            strategy: strategy.into(),
+            status: "valid".into(),
+            utility: Some(b.utility.value),
+            ..EntryMeta::default()
+        };
+        if corpus.save(Folder::Corpus, &b.bytes, meta).is_ok() {
+            added += 1;
+        }
+    }
+    added
+}

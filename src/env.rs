@@ -1,0 +1,196 @@
+//! Configuration from the environment, read in one place.
+//!
+//! An [`Env`] is a snapshot of the `TAPEFUZZ_*` variables. The engine's settings
+//! ([`crate::engine::Config::with_env`]) and each strategy's ([`crate::search::registry`])
+//! parse their variables from it, so a test can hand them a made-up environment; and every
+//! variable nobody knows — a misspelt `TAPEFUZZ_TEST=100000` — gets a one-line warning
+//! naming the valid ones ([`Env::unknown`], [`crate::settings`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// Variables the engine reads ([`crate::engine::Config::with_env`]) and the property layer
+/// (`TAPEFUZZ_CORPORA`, `TAPEFUZZ_STRATEGY`).
+pub const CORE: &[&str] = &[
+    "TAPEFUZZ_TESTS",
+    "TAPEFUZZ_SECONDS",
+    "TAPEFUZZ_SEED",
+    "TAPEFUZZ_TIMEOUT_MS",
+    "TAPEFUZZ_SHRINK_CALLS",
+    "TAPEFUZZ_SHRINK_SECONDS",
+    "TAPEFUZZ_KEEP",
+    "TAPEFUZZ_STRATEGY",
+    "TAPEFUZZ_CORPORA",
+];
+
+/// Variables read elsewhere: the libFuzzer glue's tape-level features, the example
+/// harnesses' planted bug, the test script's time budgets.
+pub const OTHER: &[&str] = &[
+    "TAPEFUZZ_FEATURES",
+    "TAPEFUZZ_BUG",
+    "TAPEFUZZ_CI_SECONDS",
+    "TAPEFUZZ_SMOKE_SECONDS",
+];
+
+/// A variable with a value that does not parse or is out of range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The variable.
+    pub var: String,
+    /// Its value.
+    pub value: String,
+    /// What a valid value looks like (`a number`, `one of random, sa, rl`, …).
+    pub expected: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}={:?} is not valid (expected {})",
+            self.var, self.value, self.expected
+        )
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A snapshot of the `TAPEFUZZ_*` variables.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Env {
+    vars: BTreeMap<String, String>,
+}
+
+impl Env {
+    /// The process's `TAPEFUZZ_*` variables now (values that are not UTF-8 are read lossily).
+    pub fn from_process() -> Env {
+        Env {
+            vars: std::env::vars_os()
+                .filter_map(|(k, v)| {
+                    let k = k.into_string().ok()?;
+                    k.starts_with("TAPEFUZZ_")
+                        .then(|| (k, v.to_string_lossy().into_owned()))
+                })
+                .collect(),
+        }
+    }
+
+    /// An environment of these pairs (for tests and embedding).
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Env {
+        Env {
+            vars: pairs
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    /// The raw value of `name`, trimmed.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.vars.get(name).map(|v| v.trim())
+    }
+
+    /// The error for `name`'s value, expecting `expected`.
+    pub fn error(&self, name: &str, expected: &str) -> ConfigError {
+        ConfigError {
+            var: name.into(),
+            value: self.vars.get(name).cloned().unwrap_or_default(),
+            expected: expected.into(),
+        }
+    }
+
+    /// `name` parsed as a `T` (`None` when unset; an error naming `expected` when it does
+    /// not parse).
+    pub fn parse<T: FromStr>(&self, name: &str, expected: &str) -> Result<Option<T>, ConfigError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| self.error(name, expected)),
+        }
+    }
+
+    /// `name` as a finite number in `range` (`None` when unset).
+    pub fn number(
+        &self,
+        name: &str,
+        range: std::ops::RangeInclusive<f64>,
+    ) -> Result<Option<f64>, ConfigError> {
+        let expected = format!("a number in {}..={}", range.start(), range.end());
+        match self.parse::<f64>(name, &expected)? {
+            Some(x) if x.is_finite() && range.contains(&x) => Ok(Some(x)),
+            Some(_) => Err(self.error(name, &expected)),
+            None => Ok(None),
+        }
+    }
+
+    /// `name` as a whole number in `range` (`None` when unset).
+    pub fn whole(
+        &self,
+        name: &str,
+        range: std::ops::RangeInclusive<u64>,
+    ) -> Result<Option<u64>, ConfigError> {
+        let expected = format!("a whole number in {}..={}", range.start(), range.end());
+        match self.parse::<u64>(name, &expected)? {
+            Some(x) if range.contains(&x) => Ok(Some(x)),
+            Some(_) => Err(self.error(name, &expected)),
+            None => Ok(None),
+        }
+    }
+
+    /// `name` as one of `choices` (`None` when unset).
+    pub fn choice<'c>(
+        &self,
+        name: &str,
+        choices: &[&'c str],
+    ) -> Result<Option<&'c str>, ConfigError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(v) => choices
+                .iter()
+                .find(|c| **c == v)
+                .copied()
+                .map(Some)
+                .ok_or_else(|| self.error(name, &format!("one of {}", choices.join(", ")))),
+        }
+    }
+
+    /// The variables set here that are not in `known`, sorted.
+    pub fn unknown(&self, known: &[&str]) -> Vec<&str> {
+        self.vars
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !known.contains(k))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_names_bad_values() {
+        let env = Env::from_pairs([
+            ("TAPEFUZZ_TESTS", " 12 "),
+            ("TAPEFUZZ_SEED", "x"),
+            ("TAPEFUZZ_R", "2.5"),
+            ("TAPEFUZZ_MODE", "b"),
+        ]);
+        assert_eq!(env.whole("TAPEFUZZ_TESTS", 0..=100), Ok(Some(12)));
+        assert_eq!(env.whole("TAPEFUZZ_TESTS", 0..=10).unwrap_err().value, " 12 ");
+        let e = env.parse::<u64>("TAPEFUZZ_SEED", "a number").unwrap_err();
+        assert_eq!(e.to_string(), "TAPEFUZZ_SEED=\"x\" is not valid (expected a number)");
+        assert_eq!(env.number("TAPEFUZZ_R", 0.0..=3.0), Ok(Some(2.5)));
+        assert!(env.number("TAPEFUZZ_R", 0.0..=1.0).is_err());
+        assert_eq!(env.choice("TAPEFUZZ_MODE", &["a", "b"]), Ok(Some("b")));
+        assert!(env.choice("TAPEFUZZ_MODE", &["a"]).is_err());
+        assert_eq!(env.whole("TAPEFUZZ_NONE", 0..=1), Ok(None));
+        assert_eq!(
+            env.unknown(&["TAPEFUZZ_TESTS", "TAPEFUZZ_SEED"]),
+            ["TAPEFUZZ_MODE", "TAPEFUZZ_R"]
+        );
+    }
+}

@@ -1,0 +1,222 @@
+//! The coverage-guided queue as a search.
+
+use super::{Kept, Options, Queue, mutant};
+use crate::coverage::{Feature, FeatureMap};
+use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
+use crate::env::{ConfigError, Env};
+use crate::tape::{Fallback, RandomSource, Recording, ReplaySource, Rng, Status, encoding};
+use std::sync::Arc;
+
+/// The search of [`Options`]: `warmup` random tapes, then mostly mutants of kept tapes.
+///
+/// Random tapes run on the fast, unrecorded path; one that reaches new coverage is re-run
+/// with recording ([`Verdict::Record`]) and kept with the features of its first run (a re-run
+/// may cover less: code that runs once per process does not run again). A mutant is replayed
+/// with random choices past its end, recorded, so a kept mutant has a fresh record for later
+/// mutations. Kept tapes are credited with their new features only when kept, or a feature
+/// reached by a tape that is dropped would be lost for good.
+pub struct GreyboxSearch {
+    options: Options,
+    seed: u64,
+    rng: Rng,
+    map: FeatureMap,
+    /// Features of the last test case that `map` does not have.
+    novel: Vec<u64>,
+    queue: Queue,
+    /// Test cases proposed.
+    proposed: u64,
+    /// The seed of the last proposal when it was a random tape.
+    last_seed: Option<u64>,
+    random: RandomSource,
+    /// Whether the last test case came from the generate phase (not replayed).
+    generated: bool,
+    /// The status the pending [`Verdict::Record`] was for.
+    pending: Status,
+}
+
+impl GreyboxSearch {
+    /// A search with `options`.
+    pub fn new(options: Options) -> GreyboxSearch {
+        GreyboxSearch {
+            options,
+            seed: 0,
+            rng: Rng::new(0),
+            map: FeatureMap::new(0),
+            novel: Vec::new(),
+            queue: Queue::default(),
+            proposed: 0,
+            last_seed: None,
+            random: RandomSource::new(0),
+            generated: true,
+            pending: Status::Valid,
+        }
+    }
+
+    /// Collects the features of `outcome` that the map does not have into `self.novel`.
+    fn collect_novel(&mut self, outcome: &Outcome<'_>) {
+        self.novel.clear();
+        for &f in outcome.features {
+            if self.map.is_new(Feature::from_code(f)) {
+                self.novel.push(f);
+            }
+        }
+        // A feature can repeat within one trace only if the observer repeats it; keep one.
+        self.novel.sort_unstable();
+        self.novel.dedup();
+    }
+
+    /// Whether the last test case is worth keeping: it reached a new feature and produced a
+    /// tape worth mutating (an overrun is cut short, so its coverage is not its own).
+    fn worth_keeping(&self, status: Status) -> bool {
+        !self.novel.is_empty() && matches!(status, Status::Valid | Status::Invalid)
+    }
+
+    /// Keeps `recording`, crediting it with the features in `self.novel`.
+    fn keep(&mut self, recording: Recording, status: Status) {
+        for &f in &self.novel {
+            self.map.add(Feature::from_code(f));
+        }
+        self.queue.push(Kept {
+            recording,
+            new_features: self.novel.len() as u32,
+            valid: status == Status::Valid,
+            generated: self.generated,
+        });
+    }
+}
+
+impl Search for GreyboxSearch {
+    fn name(&self) -> &'static str {
+        "greybox"
+    }
+
+    fn start(&mut self, start: &Start) {
+        self.seed = start.seed;
+        self.rng = Rng::new(Rng::derive(start.seed, u64::MAX));
+    }
+
+    fn reused(&mut self, outcome: &Outcome<'_>) {
+        self.collect_novel(outcome);
+        if self.worth_keeping(outcome.status)
+            && let Some(rec) = outcome.recording
+        {
+            self.generated = false;
+            self.keep(rec.clone(), outcome.status);
+        }
+    }
+
+    fn propose(&mut self) -> Option<Proposal<'_>> {
+        self.proposed += 1;
+        self.generated = true;
+        let i = self.proposed;
+        let random = self.queue.is_empty()
+            || i <= self.options.warmup
+            || self.rng.below_or_eq(self.options.random_one_in.max(1) - 1) == 0;
+        if random {
+            let seed = Rng::derive(self.seed, i);
+            self.last_seed = Some(seed);
+            self.random = RandomSource::new(seed);
+            return Some(Proposal::new(&mut self.random));
+        }
+        self.last_seed = None;
+        let parent = self.queue.pick(&mut self.rng);
+        let donor = self.queue.pick(&mut self.rng);
+        let donor = (donor != parent).then(|| self.queue.get(donor));
+        let choices = mutant(
+            &self.options.mutator,
+            self.queue.get(parent),
+            donor,
+            &mut self.rng,
+        );
+        let indices = choices
+            .iter()
+            .filter(|c| !c.forced)
+            .map(|c| c.index)
+            .collect();
+        let fallback = Fallback::Random(Rng::new(self.rng.next_u64()));
+        Some(Proposal::boxed(Box::new(ReplaySource::new(indices, fallback))).recorded())
+    }
+
+    fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
+        self.collect_novel(outcome);
+        if outcome.status == Status::Interesting || !self.worth_keeping(outcome.status) {
+            return Verdict::Continue;
+        }
+        match outcome.recording {
+            Some(rec) => {
+                self.keep(rec.clone(), outcome.status);
+                Verdict::Continue
+            }
+            None => {
+                self.pending = outcome.status;
+                Verdict::Record
+            }
+        }
+    }
+
+    fn recorded(&mut self, recording: Recording) {
+        self.keep(recording, self.pending);
+    }
+
+    fn replay(&self) -> Option<Replay> {
+        self.last_seed.map(Replay::Seed)
+    }
+
+    fn progress(&self) -> String {
+        format!(
+            "{} features on {} edges, {} kept",
+            self.map.features(),
+            self.map.edges(),
+            self.queue.len()
+        )
+    }
+
+    /// Keeps up to `options.corpus_cap` valid tapes of the generate phase: those credited
+    /// with the most new features, ties to the later (deeper) one.
+    fn finish(&mut self) -> Finish {
+        let mut chosen: Vec<(usize, &Kept)> = self
+            .queue
+            .entries()
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.valid && k.generated)
+            .collect();
+        chosen.sort_by_key(|&(i, k)| std::cmp::Reverse((k.new_features, i)));
+        chosen.truncate(self.options.corpus_cap as usize);
+        Finish {
+            keep: chosen
+                .into_iter()
+                .map(|(_, k)| Replay::Bytes(encoding::encode(&k.recording.choices)))
+                .collect(),
+            keep_bests: false,
+            stats: vec![
+                Stat {
+                    name: "features",
+                    value: self.map.features(),
+                },
+                Stat {
+                    name: "edges",
+                    value: self.map.edges(),
+                },
+                Stat {
+                    name: "kept",
+                    value: self.queue.len() as u64,
+                },
+            ],
+        }
+    }
+}
+
+impl Strategy for Options {
+    fn name(&self) -> &'static str {
+        "greybox"
+    }
+    fn search(&self) -> Box<dyn Search> {
+        Box::new(GreyboxSearch::new(self.clone()))
+    }
+}
+
+/// The registry's entry.
+pub(crate) fn from_env(_env: &Env) -> Result<Arc<dyn Strategy>, ConfigError> {
+    Ok(Arc::new(Options::default()))
+}

@@ -1,0 +1,20 @@
+//! Searches: the strategies, each in its own folder, each a [`crate::engine::Search`] made
+//! by a [`crate::engine::Strategy`] (its settings). The [`registry`] maps names to them.
+//!
+//! | name | folder | what it does |
+//! |---|---|---|
+//! | `random` | [`random`] | independent random tapes (the default) |
+//! | `sa` | [`sa`] | simulated annealing on the utility values a property reports |
+//! | `rl` | [`rl`] | reinforcement learning towards unique valid values (RLCheck) |
+//! | `greybox` | [`greybox`] | coverage-guided mutation of kept tapes (with a coverage observer) |
+//!
+//! Adding a strategy is one folder implementing `Search` and `Strategy`, plus one line in
+//! [`registry::STRATEGIES`]; the engine does not change.
+
+pub mod greybox;
+pub mod random;
+pub mod registry;
+pub mod rl;
+pub mod sa;
+
+pub use registry::{Entry, STRATEGIES, from_env, named};
