@@ -105,10 +105,7 @@ impl Env {
     pub fn parse<T: FromStr>(&self, name: &str, expected: &str) -> Result<Option<T>, ConfigError> {
         match self.get(name) {
             None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| self.error(name, expected)),
+            Some(v) => v.parse().map(Some).map_err(|_| self.error(name, expected)),
         }
     }
 
@@ -180,9 +177,15 @@ mod tests {
             ("TAPEFUZZ_MODE", "b"),
         ]);
         assert_eq!(env.whole("TAPEFUZZ_TESTS", 0..=100), Ok(Some(12)));
-        assert_eq!(env.whole("TAPEFUZZ_TESTS", 0..=10).unwrap_err().value, " 12 ");
+        assert_eq!(
+            env.whole("TAPEFUZZ_TESTS", 0..=10).unwrap_err().value,
+            " 12 "
+        );
         let e = env.parse::<u64>("TAPEFUZZ_SEED", "a number").unwrap_err();
-        assert_eq!(e.to_string(), "TAPEFUZZ_SEED=\"x\" is not valid (expected a number)");
+        assert_eq!(
+            e.to_string(),
+            "TAPEFUZZ_SEED=\"x\" is not valid (expected a number)"
+        );
         assert_eq!(env.number("TAPEFUZZ_R", 0.0..=3.0), Ok(Some(2.5)));
         assert!(env.number("TAPEFUZZ_R", 0.0..=1.0).is_err());
         assert_eq!(env.choice("TAPEFUZZ_MODE", &["a", "b"]), Ok(Some("b")));

@@ -10,6 +10,7 @@
 //! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].
 #![deny(missing_docs)]
 
+pub mod conformance;
 pub mod corpus;
 pub mod coverage;
 pub mod engine;

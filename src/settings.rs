@@ -79,7 +79,10 @@ mod tests {
         assert!(w.contains("variable TAPEFUZZ_TEST (ignored"), "{w}");
         assert!(w.contains("TAPEFUZZ_TESTS, "), "{w}");
         assert!(w.contains("TAPEFUZZ_RL_EPSILON"), "{w}");
-        assert_eq!(unknown_warning(&Env::from_pairs([("TAPEFUZZ_SEED", "1")])), None);
+        assert_eq!(
+            unknown_warning(&Env::from_pairs([("TAPEFUZZ_SEED", "1")])),
+            None
+        );
         let s = Settings::from(&Env::from_pairs([
             ("TAPEFUZZ_STRATEGY", "sa"),
             ("TAPEFUZZ_TESTS", "5"),

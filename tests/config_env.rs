@@ -27,7 +27,10 @@ fn environment_overrides_defaults_and_bad_values_are_named() {
     unsafe { std::env::remove_var("TAPEFUZZ_TESTS") };
     unsafe { std::env::set_var("TAPEFUZZ_TIMEOUT_MS", "0") };
     let e = Settings::from_env().unwrap_err();
-    assert!(e.to_string().starts_with("TAPEFUZZ_TIMEOUT_MS=\"0\""), "{e}");
+    assert!(
+        e.to_string().starts_with("TAPEFUZZ_TIMEOUT_MS=\"0\""),
+        "{e}"
+    );
     unsafe { std::env::remove_var("TAPEFUZZ_TIMEOUT_MS") };
 
     // The strategy and its settings.

@@ -207,7 +207,11 @@ fn failures_are_saved_and_replayed_first() {
         Some(&dir),
     );
     assert_eq!(r.run.corpus_added, 0);
-    assert!(Corpus::open(dir.join("staged")).load(Folder::Corpus).is_empty());
+    assert!(
+        Corpus::open(dir.join("staged"))
+            .load(Folder::Corpus)
+            .is_empty()
+    );
     let _ = std::fs::remove_dir_all(temp_dir("save"));
     let _ = std::fs::remove_dir_all(dir);
 }

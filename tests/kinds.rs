@@ -42,7 +42,14 @@ fn moves(name: &'static str, seed: u64) -> (Vec<u64>, Vec<u64>) {
 
 #[test]
 fn a_user_label_named_like_a_built_in_one_changes_no_strategy_choice() {
-    for name in ["element", "more", "one_of", "neighboured", "variant", "field"] {
+    for name in [
+        "element",
+        "more",
+        "one_of",
+        "neighboured",
+        "variant",
+        "field",
+    ] {
         for seed in 0..300 {
             assert_eq!(
                 moves(name, seed),

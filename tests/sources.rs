@@ -1,50 +1,19 @@
-//! One conformance suite for every source (strategy): deterministic for its input, the
-//! choices it makes replay to the same value, and the tape it yields is saved as bytes that
-//! the bytes source (libFuzzer's view) replays to the same value. The sources: random, bytes,
-//! replay (both fallbacks), the `sa` neighbourhood of a base tape, the greybox engine's
-//! mutants, and the `rl` guide after some learning.
+//! The public conformance suite ([`tapefuzz::conformance`]) on every built-in source and
+//! strategy: random, bytes, replay (both fallbacks), the `sa` neighbourhood of a base tape,
+//! the greybox engine's mutants, the `rl` guide after some learning; and the searches
+//! `random`, `sa`, `rl` and `greybox` driven as the run loop drives them.
 
-use tapefuzz::search::greybox::mutant;
-use tapefuzz::search::rl::{Guide, Learn};
+use tapefuzz::conformance::{check_search, check_source, generator};
+use tapefuzz::generators::Gen;
 use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
-use tapefuzz::prelude::*;
+use tapefuzz::search::greybox::{Options, mutant};
+use tapefuzz::search::random::Random;
+use tapefuzz::search::rl::{Guide, Learn};
+use tapefuzz::search::sa::Anneal;
 use tapefuzz::tape::{
-    BytesSource, Fallback, RandomSource, Recording, ReplaySource, Rng, Source, Status, encoding,
+    BytesSource, DrawContext, Fallback, RandomSource, Recording, ReplaySource, Rng, Source, Status,
+    Tape, encoding,
 };
-
-fn generator() -> impl Gen<Value = String> {
-    (
-        vecs(ints::<i32>(-50..=50), 0..=8),
-        option(strings(CharClass::ascii(), 0..=4)),
-        one_of![just(0u64), ints::<u64>(..)],
-        recursive(just(0usize), 3, 20, 0.5, |inner| {
-            vecs(inner, 0..=3).map(|v: Vec<usize>| v.iter().sum::<usize>() + 1)
-        }),
-    )
-        .map(|v| format!("{v:?}"))
-}
-
-/// Every source under test, built from a case number (a seed, or bytes derived from it).
-fn sources(case: u64) -> Vec<(&'static str, Box<dyn Source>)> {
-    let mut bytes = vec![0u8; (case % 64) as usize];
-    Rng::new(case).fill(&mut bytes);
-    let prefix: Vec<u64> = (0..case % 10).map(|i| Rng::derive(case, i) % 7).collect();
-    vec![
-        ("random", Box::new(RandomSource::new(case))),
-        ("bytes", Box::new(OwnedBytes { bytes, pos: 0 })),
-        (
-            "replay-simplest",
-            Box::new(ReplaySource::new(prefix.clone(), Fallback::Simplest)),
-        ),
-        (
-            "replay-random",
-            Box::new(ReplaySource::new(prefix, Fallback::Random(Rng::new(case)))),
-        ),
-        ("sa", Box::new(neighbour(case))),
-        ("greybox", Box::new(greybox_mutant(case))),
-        ("rl", Box::new(trained_guide(case))),
-    ]
-}
 
 /// A random tape of the generator, recorded (the base of `sa` and greybox mutants).
 fn base(case: u64) -> Recording {
@@ -106,43 +75,52 @@ struct OwnedBytes {
 }
 
 impl Source for OwnedBytes {
-    fn draw(&mut self, ctx: &tapefuzz::tape::DrawContext<'_>) -> u64 {
+    fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         encoding::read_index(&self.bytes, &mut self.pos, ctx.max)
     }
 }
 
-fn generate(
-    source: &mut dyn Source,
-    record: bool,
-) -> (Result<String, Reject>, Vec<tapefuzz::tape::Choice>) {
-    let g = generator();
-    let mut tape = Tape::new(source, record);
-    let v = g.generate(&mut tape);
-    (v, tape.finish().choices)
+fn bytes(case: u64) -> OwnedBytes {
+    let mut bytes = vec![0u8; (case % 64) as usize];
+    Rng::new(case).fill(&mut bytes);
+    OwnedBytes { bytes, pos: 0 }
+}
+
+fn prefix(case: u64) -> Vec<u64> {
+    (0..case % 10).map(|i| Rng::derive(case, i) % 7).collect()
 }
 
 #[test]
 fn every_source_conforms() {
-    for case in 0..200 {
-        let names: Vec<&str> = sources(case).iter().map(|s| s.0).collect();
-        for (k, name) in names.iter().enumerate() {
-            // Deterministic: the same source built twice gives the same value, recording
-            // or not.
-            let (v, choices) = generate(sources(case)[k].1.as_mut(), true);
-            let (w, _) = generate(sources(case).swap_remove(k).1.as_mut(), false);
-            assert_eq!(v, w, "{name} case {case}: recording changed the value");
-            let v = v.unwrap_or_else(|e| panic!("{name} case {case}: {e:?}"));
+    let n = 200;
+    check_source("random", n, |c| Box::new(RandomSource::new(c)));
+    check_source("bytes", n, |c| Box::new(bytes(c)));
+    // A sanity check of the suite itself: the library's bytes source agrees.
+    check_source("bytes (library)", 1, |_| {
+        Box::new(BytesSource::new(&[3, 1, 4]))
+    });
+    check_source("replay-simplest", n, |c| {
+        Box::new(ReplaySource::new(prefix(c), Fallback::Simplest))
+    });
+    check_source("replay-random", n, |c| {
+        Box::new(ReplaySource::new(prefix(c), Fallback::Random(Rng::new(c))))
+    });
+    check_source("sa", n, |c| Box::new(neighbour(c)));
+    check_source("greybox", n, |c| Box::new(greybox_mutant(c)));
+    check_source("rl", n, |c| Box::new(trained_guide(c)));
+}
 
-            // The recorded choices replay to the same value and the same choices.
-            let (r, again) = generate(&mut ReplaySource::of(&choices), true);
-            assert_eq!(r.as_ref(), Ok(&v), "{name} case {case}: replay");
-            assert_eq!(again, choices, "{name} case {case}: replayed choices");
-
-            // Saved as bytes, libFuzzer's view replays it too.
-            let bytes = encoding::encode(&choices);
-            let mut src = BytesSource::new(&bytes);
-            let (b, _) = generate(&mut src, true);
-            assert_eq!(b, Ok(v), "{name} case {case}: bytes");
-        }
-    }
+#[test]
+fn every_built_in_search_conforms() {
+    check_search(&Random, 5);
+    check_search(&Anneal::default(), 5);
+    check_search(&Learn::default(), 5);
+    check_search(
+        &Learn {
+            bootstrap: true,
+            ..Learn::default()
+        },
+        2,
+    );
+    check_search(&Options::default(), 5);
 }

@@ -37,13 +37,13 @@ fn greybox_mode_checks_its_strategy_and_jobs() {
                 "--mode",
                 "greybox",
                 "--strategy",
-                "random",
+                "annealing",
             ],
-            "valid: greybox",
+            "unknown strategy `annealing` (valid: random, sa, rl, greybox)",
         ),
         (
             vec!["run", "magic_chain", "--strategy", "greybox"],
-            "unknown strategy `greybox`",
+            "strategy `greybox` needs coverage",
         ),
         (
             vec!["run", "magic_chain", "--mode", "whitebox"],

@@ -2,8 +2,8 @@
 
 use super::failure::{settle, timed};
 use super::{
-    Best, Config, Found, Improvement, Observer, Outcome, Replay, RunReport, Search, Start,
-    Utility, Verdict,
+    Best, Config, Found, Improvement, Observer, Outcome, Replay, RunReport, Search, Start, Utility,
+    Verdict,
 };
 use crate::corpus::{Corpus, EntryMeta, Folder};
 use crate::tape::{BytesSource, Recording, Rng, Source, Status, Tape, encoding};

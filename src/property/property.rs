@@ -187,7 +187,13 @@ impl Property {
         let mut corpus = self.open_corpus();
         let mut f = |tape: &mut Tape<'_>| test.run(tape);
         let mut search = self.strategy.search();
-        let run = engine::run(&self.config, corpus.as_mut(), &mut f, &mut *search, observer);
+        let run = engine::run(
+            &self.config,
+            corpus.as_mut(),
+            &mut f,
+            &mut *search,
+            observer,
+        );
         self.report(test, run)
     }
 
