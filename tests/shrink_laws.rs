@@ -2,8 +2,11 @@
 
 use std::cmp::Ordering;
 use std::time::Duration;
+use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
 use tapefuzz::shrink::{Budget, Shrinker, shortlex_cmp};
+use tapefuzz::tape::Status;
+use tapefuzz::tape::Tape;
 use tapefuzz::tape::{RandomSource, Recording, Rng};
 
 type Value = (Vec<u32>, Option<i16>, String);

@@ -1,6 +1,12 @@
 //! Laws of the tape: encoding round trips, any bytes decode, same seed same values.
 
+use tapefuzz::generators::Boxed;
+use tapefuzz::generators::FILTER_ATTEMPTS;
+use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
+use tapefuzz::tape::Reject;
+use tapefuzz::tape::Status;
+use tapefuzz::tape::Tape;
 use tapefuzz::tape::{BytesSource, Hint, Label, RandomSource, ReplaySource, Rng, encoding};
 
 /// A generator exercising every combinator, for the laws below.

@@ -1,6 +1,7 @@
 //! Value-stability: the value each combinator builds from fixed tapes is pinned. A change
 //! here changes what saved corpora mean: it needs a new tape encoding version.
 
+use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
 
 /// A mixed tape.

@@ -3,8 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
-use tapefuzz::tape::{BytesSource, encoding};
+use tapefuzz::tape::{BytesSource, Tape, encoding};
 
 fuzz_target!(|data: &[u8]| {
     let g = (

@@ -3,6 +3,7 @@
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
 use tapefuzz::tape::Label;
+use tapefuzz::{property::property, tape::Reject, tape::Tape};
 
 /// A binary tree with values 0..=10.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -2,6 +2,7 @@
 
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
+use tapefuzz::property::property;
 
 /// An arithmetic expression over one variable `x` (wrapping `i64` arithmetic).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -3,6 +3,7 @@
 use std::collections::VecDeque;
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
+use tapefuzz::property::property;
 
 /// Number of vertices (1..=N; vertex 1 is the sink).
 pub const N: u8 = 42;

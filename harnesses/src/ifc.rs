@@ -8,6 +8,7 @@
 use std::fmt;
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
+use tapefuzz::{generators::Boxed, property::property};
 
 /// Memory cells of the machine.
 pub const MEMORY: usize = 4;

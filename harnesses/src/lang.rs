@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
 use tapefuzz::tape::Label;
+use tapefuzz::{property::property, tape::Reject, tape::Tape};
 
 /// Variable names the generator picks from.
 pub const VARS: [&str; 3] = ["a", "b", "c"];

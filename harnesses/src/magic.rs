@@ -9,6 +9,7 @@
 
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
+use tapefuzz::property::property;
 
 /// One record of a packet: a tag byte and a 16-bit value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

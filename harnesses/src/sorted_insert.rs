@@ -2,6 +2,7 @@
 
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
+use tapefuzz::property::property;
 
 /// Inserts `i` into the non-decreasing list `l`, as the paper's Erlang program does:
 /// `insert(I, []) = [I]; insert(I, [X|Xs]) = if I =< X -> [I, X | Xs]; true -> [X | insert(I, Xs)]`.

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
 use tapefuzz::tape::Label;
+use tapefuzz::{property::property, tape::Reject, tape::Tape};
 
 /// Element names the generator picks from.
 pub const NAMES: [&str; 6] = ["project", "property", "target", "echo", "mkdir", "copy"];

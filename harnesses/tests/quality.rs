@@ -1,8 +1,11 @@
 //! Quality tier: finds the planted bug, shrinks to the minimal value.
 
 use harnesses::{bst, find, sorted_insert};
+use tapefuzz::engine::Config;
 use tapefuzz::engine::Found;
+use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
+use tapefuzz::tape::Tape;
 
 fn run_target(name: &str, bug: &str, seed: u64, tests: u64) -> tapefuzz::property::Report {
     let target = find(name).unwrap();

@@ -2,6 +2,7 @@
 //! (`target(distance)`), and the `sa` strategy climbs it.
 //!
 //! ```
+//! use tapefuzz::engine::minimize_labelled;
 //! use tapefuzz::prelude::*;
 //!
 //! Property::new("target_doc").no_corpus().tests(100).check(
