@@ -6,7 +6,7 @@ use crate::tape::DEFAULT_MAX_CHOICES;
 use std::time::Duration;
 
 /// How a run goes (the strategy is not here: the loop is handed a search). [`Config::default`]
-/// gives 256 tests, a random seed, the default shrink budget; [`Config::with_env`] applies
+/// gives 256 tests, a fresh seed, the default shrink budget; [`Config::with_env`] applies
 /// these variables on top:
 ///
 /// | variable | field |
@@ -40,7 +40,7 @@ pub struct Config {
     /// Print progress to stderr about once a second.
     pub progress: bool,
     /// Most tapes a search adds to `corpus/` in one run (0, the default, adds none for the
-    /// searches that keep a sample, such as `rl`).
+    /// searches that keep a sample of what they found).
     pub keep: usize,
 }
 

@@ -1,8 +1,8 @@
 //! The engine: one run loop — reuse → search → shrink → save — over two traits it owns:
 //! a [`Search`] that proposes test cases and is told their outcomes, and an [`Observer`]
 //! that watches each test case (an identity, or coverage). It knows tapes, statuses,
-//! corpora and shrinking; never generators, value types or strategies (those live in
-//! [`crate::search`]).
+//! corpora and shrinking; never generators, value types or strategies (those live above
+//! it).
 
 mod config;
 mod failure;

@@ -66,13 +66,12 @@ pub struct RunReport {
     /// Every time a utility label reached a new best (its first report included), in order:
     /// the utility over tests, for plots.
     pub improvements: Vec<Improvement>,
-    /// The search's name (`random`, `sa`, `rl`, `greybox`, …).
+    /// The search's name ([`super::Search::name`]).
     pub strategy: &'static str,
-    /// Tapes saved to `corpus/`: a new best utility per label, and an `rl` campaign's
-    /// sample of unique valid tapes.
+    /// Tapes saved to `corpus/`: a new best utility per label (targeted searches), and the
+    /// tapes the search kept ([`super::Finish::keep`]).
     pub corpus_added: u64,
-    /// Numbers the search reported at the end ([`super::Finish::stats`]): `learners`,
-    /// `taught` and `characteristics` for `rl`, `features`, `edges` and `kept` for greybox.
+    /// Numbers the search reported at the end, by name ([`super::Finish::stats`]).
     pub stats: Vec<super::Stat>,
     /// Whether the search ran out of test cases to propose before the budget ended (an
     /// exhaustive search covered its whole space).

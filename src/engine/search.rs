@@ -1,11 +1,11 @@
 //! The search: what the run loop asks for each next test case, and tells how it ended.
 //!
-//! A search proposes a [`Source`] (a fresh random one, a neighbour of a base tape, a mutant
+//! A search proposes a [`Source`] (a fresh one, a neighbour of a base tape, an edited tape
 //! replayed, a learner…) and is told the [`Outcome`] of the test case run on it. Everything
 //! else — replaying saved tapes first, counting, deadlines, utilities, confirming, shrinking
 //! and saving a failure, keeping tapes in `corpus/` — is the run loop's ([`super::run`]), so
-//! a search is only its own idea. Searches live in [`crate::search`]; a registry there maps
-//! names to them. The engine names none.
+//! a search is only its own idea. The searches and the registry of their names live above
+//! the engine, which names none.
 
 use crate::tape::{BytesSource, Fallback, RandomSource, Recording, ReplaySource, Source, Status};
 use std::fmt;
@@ -64,8 +64,8 @@ impl<'a> Proposal<'a> {
         self
     }
 
-    /// A warm-up test case that the run does not count or tally (an `rl` guide taught a
-    /// corpus tape). A failure on it is still a failure.
+    /// A warm-up test case that the run does not count or tally (a learner taught a saved
+    /// tape). A failure on it is still a failure.
     pub fn uncounted(mut self) -> Proposal<'a> {
         self.counted = false;
         self
@@ -118,7 +118,7 @@ pub enum Verdict {
     /// Nothing: go on.
     Continue,
     /// Re-run the (unrecorded) test case with recording and hand the recording to
-    /// [`Search::recorded`] (a greybox search keeps a random tape that reached new coverage).
+    /// [`Search::recorded`] (a search keeps an unrecorded tape that reached new coverage).
     Record,
 }
 
@@ -145,7 +145,7 @@ impl Replay {
     }
 }
 
-/// A named number a search or observer reports at the end of a run (`"learners"`,
+/// A named number a search or observer reports at the end of a run (`"kept"`,
 /// `"features"`, …); the JSON summary and the CLI read the ones they know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stat {
@@ -162,7 +162,7 @@ pub struct Finish {
     /// the valid ones `corpus/` does not hold yet.
     pub keep: Vec<Replay>,
     /// Whether the best tape of each utility label goes to `corpus/` too (a targeted search
-    /// keeps its bests; plain random runs, every `cargo test`, leave `corpus/` alone).
+    /// keeps its bests; plain runs, every `cargo test`, leave `corpus/` alone).
     pub keep_bests: bool,
     /// Numbers for the report ([`super::RunReport::stats`]).
     pub stats: Vec<Stat>,
@@ -181,7 +181,7 @@ pub struct Finish {
 /// list of tapes, say): reuse, counting, shrinking and saving come with the loop. Every
 /// search should pass the public conformance suite ([`crate::conformance`]).
 pub trait Search {
-    /// The name reports and the JSON summary use (`random`, `sa`, …).
+    /// The name reports and the JSON summary use.
     fn name(&self) -> &'static str;
 
     /// Called once, before the reuse phase.
@@ -225,7 +225,7 @@ pub trait Search {
 }
 
 /// A configured strategy: makes a fresh [`Search`] for each run. Settings types implement it
-/// (`Anneal` for `sa`, `Learn` for `rl`, …), so a property holds its strategy as a value.
+/// so a property holds its strategy as a value.
 pub trait Strategy: fmt::Debug + Send + Sync {
     /// The strategy's name, as the registry, the CLI and the JSON summary spell it.
     fn name(&self) -> &'static str;

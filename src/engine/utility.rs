@@ -1,5 +1,5 @@
 //! Utility values for targeted search: a property reports how close a value came to failing
-//! (`target(distance)`), and the `sa` strategy climbs it.
+//! (`target(distance)`), and a targeted search climbs it.
 //!
 //! ```
 //! use tapefuzz::engine::minimize_labelled;
