@@ -6,8 +6,7 @@ use super::{
     Verdict,
 };
 use crate::corpus::{Corpus, EntryMeta, Folder};
-use crate::tape::{BytesSource, Recording, Rng, Source, Status, Tape, encoding};
-use std::collections::HashSet;
+use crate::tape::{BytesSource, HashesSet, Recording, Rng, Source, Status, Tape, encoding};
 use std::time::{Duration, Instant};
 
 /// A test function: runs the property on the value generated from the tape.
@@ -69,19 +68,45 @@ struct Runner<'c, 't, 'o> {
     config: &'c Config,
     test: &'t mut dyn FnMut(&mut Tape<'_>) -> Status,
     observer: &'o mut dyn Observer,
+    /// [`Observer::watches`], asked once.
+    watching: bool,
 }
 
 impl Runner<'_, '_, '_> {
     /// Runs one test case: its status, its record (empty unless `record`) and fingerprint.
     #[inline]
     fn call(&mut self, source: &mut dyn Source, record: bool) -> (Status, Recording, u64) {
-        self.observer.before();
+        if self.watching {
+            self.observer.before();
+        }
         let mut tape = Tape::new(source, record).with_max_choices(self.config.max_choices);
         let status = (self.test)(&mut tape);
         let fingerprint = tape.fingerprint();
         let recording = tape.finish();
-        self.observer.after(fingerprint);
+        if self.watching {
+            self.observer.after(fingerprint);
+        }
         (status, recording, fingerprint)
+    }
+
+    /// The observer's characteristic of the last test case.
+    #[inline]
+    fn characteristic(&self, fingerprint: u64) -> u64 {
+        if self.watching {
+            self.observer.characteristic(fingerprint)
+        } else {
+            fingerprint
+        }
+    }
+
+    /// The observer's features of the last test case.
+    #[inline]
+    fn features(&self) -> &[u64] {
+        if self.watching {
+            self.observer.features()
+        } else {
+            &[]
+        }
     }
 
     /// Replays `replay` recording, with the utilities it reports dropped.
@@ -132,14 +157,16 @@ pub fn run(
     };
     {
         let mut timed = timed(config.timeout, &mut *test);
+        let watching = observer.watches();
         let mut runner = Runner {
             config,
             test: &mut timed,
             observer,
+            watching,
         };
 
         // Reuse: the fingerprints of the valid replayed tapes, distinct.
-        let mut replayed: HashSet<u64> = HashSet::new();
+        let mut replayed = HashesSet::default();
         if config.reuse
             && let Some(c) = corpus.as_deref_mut()
         {
@@ -161,8 +188,8 @@ pub fn run(
                         status,
                         fingerprint,
                         recording: Some(&rec),
-                        characteristic: runner.observer.characteristic(fingerprint),
-                        features: runner.observer.features(),
+                        characteristic: runner.characteristic(fingerprint),
+                        features: runner.features(),
                         score: None,
                         test: 0,
                     });
@@ -178,7 +205,7 @@ pub fn run(
                 .seconds
                 .and_then(|s| super::seconds(s.max(0.0)))
                 .and_then(|d| started.checked_add(d));
-            let mut unique: HashSet<u64> = HashSet::new();
+            let mut unique = HashesSet::default();
             let mut last_progress = Instant::now();
             let mut tests = 0u64;
             super::clear_utilities();
@@ -223,8 +250,8 @@ pub fn run(
                     status,
                     fingerprint,
                     recording: record.then_some(&rec),
-                    characteristic: runner.observer.characteristic(fingerprint),
-                    features: runner.observer.features(),
+                    characteristic: runner.characteristic(fingerprint),
+                    features: runner.features(),
                     score: super::total_score(&utilities),
                     test: if counted { tests } else { 0 },
                 });

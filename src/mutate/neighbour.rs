@@ -35,29 +35,10 @@ use crate::tape::builtin::{
 use crate::tape::{
     DrawContext, Hint, Kind, Label, NeighbourPart, OpenSpan, RandomSource, Recording, Rng, Source,
 };
-use std::collections::HashMap as StdHashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// Keys are already well-mixed path hashes: hash them as themselves (SipHash dominated the
+/// Keys are already well-mixed path hashes: hashed as themselves (SipHash dominated the
 /// cost of indexing a base).
-#[derive(Clone, Copy, Debug, Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = k;
-    }
-}
-
-type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<KeyHasher>>;
+type HashMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<crate::tape::PassThrough>>;
 
 /// `generators::MAX_STEPS`: a base with this many hand-written steps gets a fresh span.
 const MAX_STEPS: u32 = 1000;

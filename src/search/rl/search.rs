@@ -2,8 +2,7 @@
 
 use super::{Guide, Learn};
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
-use crate::tape::{Fallback, ReplaySource, Rng, Status};
-use std::collections::HashSet;
+use crate::tape::{Fallback, HashesSet, ReplaySource, Rng, Status};
 
 /// The search of [`Learn`]. Each guided test case is an episode: the guide draws every
 /// choice (not recorded: the tape tells it of spans), then is rewarded by the outcome.
@@ -14,7 +13,7 @@ pub struct LearnSearch {
     learn: Learn,
     guide: Guide,
     rng: Rng,
-    seen: HashSet<u64>,
+    seen: HashesSet,
     keep: usize,
     kept: Vec<Vec<u64>>,
     /// Unique valid characteristics the guided test cases found.
@@ -34,7 +33,7 @@ impl LearnSearch {
             guide: Guide::new(learn.clone(), 0),
             learn,
             rng: Rng::new(0),
-            seen: HashSet::new(),
+            seen: HashesSet::default(),
             keep: 0,
             kept: Vec::new(),
             found: 0,
