@@ -1,7 +1,8 @@
 //! The fuzz-target macro.
 
-/// Defines a libFuzzer fuzz target for a test: `tapefuzz::fuzz_target!(make_test());` in a
-/// cargo-fuzz target file (its crate must depend on `libfuzzer-sys` and `sancov`).
+/// Defines a libFuzzer fuzz target for a test: `tapefuzz::fuzz_target!(make_test());`, or
+/// for a generator and a property: `tapefuzz::fuzz_target!(gen, prop);`, in a cargo-fuzz
+/// target file (its crate must depend on `libfuzzer-sys` and `sancov`).
 ///
 /// The expression builds the test once per thread (anything implementing
 /// [`Test`](crate::property::Test), e.g. [`property`](crate::property::property)`(gen, prop)`
@@ -13,6 +14,9 @@
 /// [tape features](crate::fuzz::tape_features) in them.
 #[macro_export]
 macro_rules! fuzz_target {
+    ($generator:expr, $prop:expr $(,)?) => {
+        $crate::fuzz_target!($crate::property::property($generator, $prop));
+    };
     ($make:expr $(,)?) => {
         ::std::thread_local! {
             static __TAPEFUZZ_TEST: ::std::boxed::Box<dyn $crate::property::Test> =
