@@ -39,6 +39,9 @@ pub struct Summary {
     /// Coverage features reached (edge × hit-count bucket): greybox mode only, `null` in
     /// the others.
     pub features: Option<u64>,
+    /// Saves that failed (corpus tapes and the shrunk failure; each reported on stderr with
+    /// its path and the OS error).
+    pub save_errors: u64,
 }
 
 impl Summary {
@@ -61,6 +64,7 @@ impl Summary {
             shrunk: None,
             corpus_added: 0,
             features: None,
+            save_errors: 0,
         }
     }
 

@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use tapefuzz::corpus::{Corpus, EntryMeta, Folder, MAGIC, Manifest, sha1_name};
+use tapefuzz::corpus::{Corpus, Folder, Regression, sha1_name};
 use tapefuzz::engine::Found;
 use tapefuzz::prelude::*;
 use tapefuzz::tape::encoding;
@@ -27,7 +27,7 @@ fn tape_of(x: u8) -> Vec<u8> {
 }
 
 #[test]
-fn corrupt_manifest_and_huge_garbage_file_are_reported_and_skipped() {
+fn an_old_manifest_and_a_huge_garbage_file_are_reported_and_skipped() {
     let root = temp_dir("corrupt");
     let target = root.join("t");
     fs::create_dir_all(&target).unwrap();
@@ -43,16 +43,24 @@ fn corrupt_manifest_and_huge_garbage_file_are_reported_and_skipped() {
     let huge = target.join("corpus").join("huge-garbage");
     fs::write(&huge, vec![0xA5u8; 10 * 1024 * 1024]).unwrap();
     fs::create_dir_all(target.join("corpus").join("a-folder")).unwrap();
+    // A regression file that is not one, beside a good one.
+    fs::create_dir_all(target.join("regressions")).unwrap();
+    fs::write(target.join("regressions").join("bad.txt"), "hello").unwrap();
 
     let mut corpus = Corpus::open(&target);
     let entries = corpus.load(Folder::Corpus);
     assert_eq!(entries.len(), 2);
+    assert!(corpus.load(Folder::Regressions).is_empty());
     let w = corpus.warnings().join("\n");
-    assert!(w.contains("not a tapefuzz manifest"), "{w}");
+    assert!(
+        w.contains("MANIFEST: left by an earlier layout and ignored"),
+        "{w}"
+    );
     assert!(w.contains("huge-garbage") && w.contains("over the"), "{w}");
     assert!(w.contains("a-folder"), "{w}");
+    assert!(w.contains("bad.txt: not a regression file"), "{w}");
 
-    // A run replays the good entries and goes on.
+    // A run replays the good entries and goes on, and says what it skipped.
     let r = Property::new("t")
         .corpora(&root)
         .seed(1)
@@ -61,54 +69,34 @@ fn corrupt_manifest_and_huge_garbage_file_are_reported_and_skipped() {
     assert!(r.passed());
     assert_eq!(r.run.replayed, 2);
     assert_eq!(r.run.tests, 50);
+    assert!(r.to_string().contains("warning: "), "{r}");
 
-    // Nothing was lost: the big file and the good entries are still there.
+    // Nothing was lost: the big file, the bad one, the old manifest and the good entries are
+    // all still there.
     assert_eq!(fs::metadata(&huge).unwrap().len(), 10 * 1024 * 1024);
     assert!(good.iter().all(|p| p.exists()));
-
-    // Rewriting the manifest keeps the corrupt one aside.
-    let mut corpus = Corpus::open(&target);
-    corpus
-        .save(Folder::Corpus, &tape_of(5), EntryMeta::default())
-        .unwrap();
-    assert_eq!(
-        fs::read(target.join("MANIFEST.bad")).unwrap(),
-        b"\x00\x01garbage that is not a manifest"
-    );
-    // The rebuilt manifest lists the new entry and the two good ones found on disk (not the
-    // oversized file, which is no tape).
-    let m = Manifest::decode(&fs::read(target.join("MANIFEST")).unwrap()).unwrap();
-    assert_eq!(m.entries.len(), 3);
-    assert!(Corpus::open(&target).warnings().is_empty());
-}
-
-#[test]
-fn manifest_of_another_version_is_reported() {
-    let root = temp_dir("version");
-    let mut bytes = MAGIC.to_vec();
-    bytes.extend_from_slice(&99u32.to_le_bytes());
-    fs::write(root.join("MANIFEST"), &bytes).unwrap();
-    let c = Corpus::open(&root);
-    assert!(c.warnings()[0].contains("version 99"), "{:?}", c.warnings());
+    assert!(target.join("MANIFEST").exists());
+    assert!(target.join("regressions").join("bad.txt").exists());
 }
 
 #[test]
 fn saves_are_atomic_and_idempotent() {
     let root = temp_dir("atomic");
     let mut c = Corpus::open(&root);
-    let a = c
-        .save(Folder::Regressions, b"abc", EntryMeta::default())
-        .unwrap();
-    let b = c
-        .save(Folder::Regressions, b"abc", EntryMeta::default())
-        .unwrap();
+    let a = c.save(b"abc").unwrap();
+    let b = c.save(b"abc").unwrap();
     assert_eq!(a, b);
     assert_eq!(a.file_name().unwrap().to_str().unwrap(), sha1_name(b"abc"));
-    let names: Vec<_> = fs::read_dir(root.join("regressions"))
+    let names: Vec<_> = fs::read_dir(root.join("corpus"))
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names.len(), 1, "temporary files left: {names:?}");
+    assert!(
+        fs::read_to_string(root.join("FORMAT"))
+            .unwrap()
+            .starts_with("tapefuzz corpus 2")
+    );
 }
 
 #[test]
@@ -123,7 +111,13 @@ fn a_failure_is_saved_replayed_first_and_gone_when_removed() {
     assert_eq!(r.value.as_deref(), Some("200"));
     let saved = r.run.failure.as_ref().unwrap().saved.clone().unwrap();
     assert!(saved.starts_with(root.join("p").join("regressions")));
-    assert_eq!(fs::read(&saved).unwrap(), tape_of(200));
+    // A text file a person reads: the property, the value, the message, the tape.
+    let text = fs::read_to_string(&saved).unwrap();
+    let saved_regression = Regression::parse(&text).unwrap();
+    assert_eq!(saved_regression.tape, tape_of(200));
+    assert_eq!(saved_regression.property, "p");
+    assert_eq!(saved_regression.value.as_deref(), Some("200"));
+    assert!(text.contains("value: 200\n"), "{text}");
 
     // 2. The next run fails on it first, before generating anything.
     let r = Property::new("p")
@@ -156,47 +150,74 @@ fn a_failing_corpus_entry_is_shrunk_and_saved_as_a_regression() {
     assert!(
         root.join("p")
             .join("regressions")
-            .join(sha1_name(&tape_of(200)))
+            .join(format!("{}.txt", sha1_name(&tape_of(200))))
             .exists()
     );
 }
 
 #[test]
-fn every_bad_manifest_is_kept_and_the_rebuilt_one_lists_the_entries() {
-    let root = temp_dir("bad-twice");
-    let entry = write_entry(&root.join("corpus"), &tape_of(1));
-    for (k, garbage) in [b"first bad".as_slice(), b"second bad"].iter().enumerate() {
-        fs::write(root.join("MANIFEST"), garbage).unwrap();
-        let mut c = Corpus::open(&root);
-        c.save(Folder::Regressions, &tape_of(2), EntryMeta::default())
-            .unwrap();
-        let kept = if k == 0 {
-            "MANIFEST.bad"
-        } else {
-            "MANIFEST.bad.1"
-        };
-        assert_eq!(fs::read(root.join(kept)).unwrap(), *garbage);
-    }
-    let m = Manifest::decode(&fs::read(root.join("MANIFEST")).unwrap()).unwrap();
-    let name = format!("corpus/{}", entry.file_name().unwrap().to_str().unwrap());
-    assert_eq!(m.entries[&name].strategy, "unknown");
-    assert_eq!(m.entries.len(), 2);
+fn a_regression_in_the_earlier_raw_layout_keeps_replaying() {
+    let root = temp_dir("raw");
+    // The earlier layout: raw tape bytes named by their sha1, and a binary MANIFEST.
+    write_entry(&root.join("p").join("regressions"), &tape_of(230));
+    fs::write(root.join("p").join("MANIFEST"), b"TFZMANIF...").unwrap();
+    let r = Property::new("p")
+        .corpora(&root)
+        .tests(0)
+        .run(ints::<u8>(..), |x: u8| x < 200);
+    assert!(matches!(
+        r.run.failure.as_ref().unwrap().found,
+        Found::Reuse(_)
+    ));
+    assert_eq!(r.value.as_deref(), Some("200"));
 }
 
+/// A regression saved by an earlier version of a generator: the structure differs.
 #[test]
-fn a_manifest_of_another_tape_encoding_is_reported() {
-    let root = temp_dir("encoding");
-    let m = Manifest {
-        tape_encoding: 99,
-        ..Manifest::default()
-    };
-    fs::write(root.join("MANIFEST"), m.encode()).unwrap();
-    let c = Corpus::open(&root);
-    assert!(
-        c.warnings()[0].contains("tape encoding v99"),
-        "{:?}",
-        c.warnings()
+fn a_changed_generator_is_reported_with_both_renderings() {
+    let root = temp_dir("changed");
+    // (u8, Vec<u8>): fails on a first field over 100.
+    let before = (ints::<u8>(..), vecs(ints::<u8>(..), 0..=3));
+    let r = Property::new("p")
+        .corpora(&root)
+        .seed(3)
+        .tests(1000)
+        .run(before, |(a, _): (u8, Vec<u8>)| a <= 100);
+    assert_eq!(r.value.as_deref(), Some("(101, [])"));
+    // A field added in the middle: the saved tape now reads as another value.
+    let after = (ints::<u8>(..), ints::<u8>(..), vecs(ints::<u8>(..), 0..=3));
+    let r = Property::new("p")
+        .corpora(&root)
+        .tests(0)
+        .run(after, |(a, _, _): (u8, u8, Vec<u8>)| a <= 100);
+    let w = r.run.warnings.join("\n");
+    assert!(w.contains("saved by another generator"), "{w}");
+    assert!(w.contains("saved as `(101, [])`"), "{w}");
+    assert!(w.contains("replays today as `(101, 0, [])`"), "{w}");
+    // Replayed all the same: it still fails.
+    assert!(!r.passed());
+    // A widened range.
+    let root = temp_dir("widened");
+    let narrow = (ints::<u32>(0..=100), vecs(ints::<u8>(..), 0..=3));
+    Property::new("q")
+        .corpora(&root)
+        .seed(5)
+        .tests(1000)
+        .run(narrow, |(a, v): (u32, Vec<u8>)| a < 50 || v.len() < 2);
+    let wide = (ints::<u32>(0..=100_000), vecs(ints::<u8>(..), 0..=3));
+    let r = Property::new("q")
+        .corpora(&root)
+        .tests(0)
+        .run(wide, |(a, v): (u32, Vec<u8>)| a < 50 || v.len() < 2);
+    let w = r.run.warnings.join("\n");
+    assert!(w.contains("saved by another generator"), "{w}");
+    assert!(w.contains("saved as `(50, [0, 0])`"), "{w}");
+    // The unchanged generator says nothing.
+    let r = Property::new("q").corpora(&root).tests(0).run(
+        (ints::<u32>(0..=100), vecs(ints::<u8>(..), 0..=3)),
+        |(a, v): (u32, Vec<u8>)| a < 50 || v.len() < 2,
     );
+    assert!(r.run.warnings.is_empty(), "{:?}", r.run.warnings);
 }
 
 #[cfg(unix)]

@@ -1,15 +1,15 @@
-//! Fuzzes the corpus loader: a manifest of any bytes is reported, never a crash.
+//! Fuzzes the regression-file reader: any bytes give a regression or an error, never a panic,
+//! and a regression that parses writes back to text that parses to the same regression.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tapefuzz::corpus::Manifest;
+use tapefuzz::corpus::{REGRESSION_HEADER, Regression};
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(m) = Manifest::decode(data) {
-        assert_eq!(Manifest::decode(&m.encode()), Ok(m));
+    let text = String::from_utf8_lossy(data);
+    for candidate in [text.to_string(), format!("{REGRESSION_HEADER}\n{text}")] {
+        if let Ok(r) = Regression::parse(&candidate) {
+            assert_eq!(Regression::parse(&r.to_text()), Ok(r));
+        }
     }
-    let mut with_magic = tapefuzz::corpus::MAGIC.to_vec();
-    with_magic.extend_from_slice(&1u32.to_le_bytes());
-    with_magic.extend_from_slice(data);
-    let _ = Manifest::decode(&with_magic);
 });

@@ -199,7 +199,7 @@ fn regression_flow_through_the_cli() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "([0], -1)");
 
     // Removing the file makes the run pass again.
-    let bytes = std::fs::read(&files[0]).unwrap();
+    let bytes = tapefuzz::corpus::read_tape(&files[0]).unwrap();
     std::fs::remove_file(&files[0]).unwrap();
     let out = cli(
         &d,

@@ -111,5 +111,9 @@ fn every_target_has_a_checked_in_corpus() {
             .filter(|e| e.path().is_file())
             .count();
         assert!(tapes > 0, "{} holds no tape", dir.display());
+        // The current layout: its marker, and no file that every save would rewrite.
+        let format = std::fs::read_to_string(root.join(t.name).join("FORMAT")).unwrap();
+        assert_eq!(format, tapefuzz::corpus::FORMAT, "{}", t.name);
+        assert!(!root.join(t.name).join("MANIFEST").exists(), "{}", t.name);
     }
 }

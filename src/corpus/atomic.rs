@@ -1,34 +1,173 @@
-//! Atomic file writes: write a temporary file, fsync, rename over the target, fsync the folder.
+//! Atomic file writes that any number of processes can make into one folder, also from
+//! different PID namespaces: a temporary file with a unique random name created exclusively
+//! (`O_EXCL`) and locked while it is written, fsynced, renamed over the target, and the folder
+//! fsynced. A temporary file that nobody holds the lock of is a dead writer's leftover:
+//! [`clean_stale_temps`] removes it.
 
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The marker in a temporary file's name (`.<target>.tmp-<random>`).
+const TMP: &str = ".tmp-";
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Writes `bytes` to `path` so that readers see either the old file or the whole new one.
+/// 64 random-enough bits for a temporary name: the clock, the process id, a counter and an
+/// address of this process's stack (randomised per process), mixed. Collisions across
+/// processes are still possible in principle; `O_EXCL` turns one into a retry.
+fn random_suffix() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let local = 0u8;
+    let addr = &local as *const u8 as u64;
+    let mut x = nanos ^ (u64::from(std::process::id()) << 32) ^ addr.rotate_left(17);
+    x ^= COUNTER
+        .fetch_add(1, Ordering::Relaxed)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Creates `dir` and any missing parents, fsyncing each new folder's parent so the new
+/// entries survive a crash. An existing folder is left alone; a file in the way is an error
+/// naming the path.
+pub fn create_dir_durably(dir: &Path) -> io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        create_dir_durably(parent)?;
+    }
+    match fs::create_dir(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && dir.is_dir() => return Ok(()),
+        Err(e) => return Err(with_path(e, dir)),
+    }
+    if let Some(parent) = dir.parent()
+        && let Ok(d) = File::open(if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        })
+    {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// `e` with `path` in its message.
+pub(crate) fn with_path(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// Writes `bytes` to `path` so that readers see either the old file or the whole new one,
+/// and concurrent writers of the same or other files in the folder never disturb each other.
+/// Errors name the path.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    create_dir_durably(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(
-        ".{name}.tmp.{}.{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)?;
-        if let Ok(d) = File::open(dir) {
-            let _ = d.sync_all();
+    // A stale-temp cleaner may remove our temporary file before we lock it: then the rename
+    // fails with NotFound, and we start over with a new name.
+    let mut last = None;
+    for _ in 0..8 {
+        let tmp = dir.join(format!(".{name}{TMP}{:016x}", random_suffix()));
+        let mut f = match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(with_path(e, &tmp)),
+        };
+        // Held until the file is closed: a cleaner that can take it knows the writer is gone.
+        let _ = f.lock();
+        let result = (|| {
+            f.write_all(bytes)?;
+            f.sync_all()?;
+            fs::rename(&tmp, path)
+        })();
+        match result {
+            Ok(()) => {
+                drop(f);
+                if let Ok(d) = File::open(dir) {
+                    let _ = d.sync_all();
+                }
+                return Ok(());
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => last = Some(e),
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                return Err(with_path(e, path));
+            }
         }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
     }
-    result
+    Err(with_path(
+        last.unwrap_or_else(|| io::Error::other("no free temporary name")),
+        path,
+    ))
+}
+
+/// Whether `name` is one of [`write_atomic`]'s temporary files.
+pub fn is_temp_name(name: &str) -> bool {
+    name.starts_with('.') && name.contains(TMP)
+}
+
+/// Removes the temporary files in `dir` that no live writer holds (left by a killed
+/// process); returns the paths removed. A temporary file being written is locked by its
+/// writer and stays.
+pub fn clean_stale_temps(dir: &Path) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(read) = fs::read_dir(dir) else {
+        return removed;
+    };
+    for item in read.flatten() {
+        let name = item.file_name();
+        if !is_temp_name(&name.to_string_lossy()) {
+            continue;
+        }
+        let path = item.path();
+        let Ok(f) = OpenOptions::new().write(true).open(&path) else {
+            continue;
+        };
+        if f.try_lock().is_ok() && fs::remove_file(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_replace_whole_files_and_leave_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("tapefuzz-atomic-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let path = dir.join("a/b/file");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let names: Vec<_> = fs::read_dir(dir.join("a/b")).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
+        // A dead writer's leftover is cleaned up; a locked one stays.
+        let stale = dir.join("a/b/.file.tmp-0000000000000001");
+        fs::write(&stale, b"half").unwrap();
+        let live = dir.join("a/b/.file.tmp-0000000000000002");
+        let held = File::create(&live).unwrap();
+        held.lock().unwrap();
+        assert_eq!(clean_stale_temps(&dir.join("a/b")), vec![stale.clone()]);
+        assert!(live.exists());
+        drop(held);
+        assert_eq!(clean_stale_temps(&dir.join("a/b")), vec![live]);
+        // A file where a folder should be: an error naming the path.
+        fs::write(dir.join("f"), b"x").unwrap();
+        let e = write_atomic(&dir.join("f/g"), b"x").unwrap_err();
+        assert!(e.to_string().contains("/f"), "{e}");
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

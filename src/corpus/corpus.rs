@@ -1,7 +1,7 @@
-//! One target's corpus folder.
+//! One property's corpus folder.
 
-use super::{EntryMeta, Manifest, write_atomic};
-use crate::tape::ENCODING_VERSION;
+use super::atomic::{clean_stale_temps, create_dir_durably, is_temp_name, with_path};
+use super::{Regression, write_atomic};
 use std::fmt;
 use std::fs;
 use std::io;
@@ -9,7 +9,11 @@ use std::path::{Path, PathBuf};
 
 /// Entries larger than this are reported and skipped (left on disk).
 pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
-const MAX_MANIFEST_BYTES: u64 = 64 << 20;
+
+/// The folder's format marker: the file `FORMAT` at its root, written once.
+pub const FORMAT: &str = "tapefuzz corpus 2\n\
+corpus/<sha1>           raw tape bytes (libFuzzer's format and naming)\n\
+regressions/<sha1>.txt  one text file per shrunk failure, replayed first\n";
 
 /// The two folders of a corpus.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,21 +34,30 @@ impl Folder {
     }
 }
 
-/// One tape file read from a corpus.
+/// One tape read from a corpus.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// Its path.
     pub path: PathBuf,
     /// Its bytes (the encoded tape).
     pub bytes: Vec<u8>,
+    /// What its regression file said (`None` for a `corpus/` entry, and for a regression
+    /// saved as raw bytes by an earlier layout).
+    pub regression: Option<Regression>,
 }
 
-/// A target's corpus: `root/corpus/`, `root/regressions/` and `root/MANIFEST`.
+/// A property's corpus: `root/corpus/` and `root/regressions/`.
+///
+/// No file is rewritten by every save: `corpus/` holds one raw tape per file, named by its
+/// sha1, and `regressions/` one text file per failure ([`Regression`]); `FORMAT` is written
+/// once. Any number of processes may read and write one folder (see
+/// [`super::write_atomic`]), two branches that each add entries merge without conflict, and
+/// everything read is untrusted: an unreadable, foreign, huge or garbage file is reported
+/// and skipped, never a crash, never deleted. A `MANIFEST` left by the earlier layout is
+/// ignored (reported once): its entries are the files beside it, which are read as they are.
 pub struct Corpus {
     root: PathBuf,
-    manifest: Manifest,
-    /// The unreadable manifest found on open, kept aside before it is first rewritten.
-    bad_manifest: Option<Vec<u8>>,
+    property: String,
     warnings: Vec<String>,
 }
 
@@ -83,48 +96,54 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// Reads a tape from a file: a regression text file's tape (when the file starts with
+/// [`super::REGRESSION_HEADER`]), otherwise the file's raw bytes (a `corpus/` entry, a
+/// libFuzzer crash). At most [`MAX_ENTRY_BYTES`]; errors name the path.
+pub fn read_tape(path: &Path) -> Result<Vec<u8>, String> {
+    let bytes = read_bounded(path, MAX_ENTRY_BYTES)?;
+    if !bytes.starts_with(super::REGRESSION_HEADER.as_bytes()) {
+        return Ok(bytes);
+    }
+    std::str::from_utf8(&bytes)
+        .map_err(|_| "not UTF-8 text".to_string())
+        .and_then(Regression::parse)
+        .map(|r| r.tape)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// The sha1 of `bytes` in hex: an entry's file name (libFuzzer's naming).
 pub fn sha1_name(bytes: &[u8]) -> String {
     sha1_smol::Sha1::from(bytes).digest().to_string()
 }
 
 impl Corpus {
-    /// Opens the corpus at `root` (it need not exist yet). A missing manifest is normal; a
-    /// corrupt or foreign one is reported and rebuilt, its old bytes saved as `MANIFEST.bad`
-    /// when the new one is first written.
+    /// Opens the corpus at `root` (it need not exist yet); regressions name the property
+    /// after the folder until [`Corpus::property`] says otherwise. Nothing is written until
+    /// the first save.
     pub fn open(root: impl Into<PathBuf>) -> Corpus {
         let root = root.into();
+        let property = root
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let mut c = Corpus {
-            manifest: Manifest {
-                tape_encoding: ENCODING_VERSION,
-                ..Manifest::default()
-            },
             root,
-            bad_manifest: None,
+            property,
             warnings: Vec::new(),
         };
-        let path = c.root.join("MANIFEST");
-        if path.exists() {
-            match read_bounded(&path, MAX_MANIFEST_BYTES) {
-                Err(e) => c.warn(format!("{e}; manifest rebuilt")),
-                Ok(bytes) => match Manifest::decode(&bytes) {
-                    Ok(m) if m.tape_encoding == ENCODING_VERSION => c.manifest = m,
-                    Ok(m) => {
-                        c.warn(format!(
-                            "{}: written with tape encoding v{}, this build uses v{ENCODING_VERSION}; rebuilt",
-                            path.display(),
-                            m.tape_encoding
-                        ));
-                        c.bad_manifest = Some(bytes);
-                    }
-                    Err(e) => {
-                        c.warn(format!("{}: {e}; rebuilt", path.display()));
-                        c.bad_manifest = Some(bytes);
-                    }
-                },
-            }
+        let legacy = c.root.join("MANIFEST");
+        if fs::symlink_metadata(&legacy).is_ok() {
+            c.warn(format!(
+                "{}: left by an earlier layout and ignored (the tapes beside it are read as they are; it can be deleted)",
+                legacy.display()
+            ));
         }
         c
+    }
+
+    /// The property's name, written into its regression files.
+    pub fn property(mut self, name: impl Into<String>) -> Corpus {
+        self.property = name.into();
+        self
     }
 
     fn warn(&mut self, msg: String) {
@@ -142,20 +161,24 @@ impl Corpus {
         &self.warnings
     }
 
-    /// The manifest as read or rebuilt.
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
-    }
-
     /// The path of a folder.
     pub fn folder(&self, folder: Folder) -> PathBuf {
         self.root.join(folder.name())
     }
 
-    /// Reads every entry of a folder, sorted by name. Unreadable entries, sub-folders and
-    /// entries over [`MAX_ENTRY_BYTES`] are reported and skipped (and left on disk).
+    /// Reads every entry of a folder, sorted by name, after removing the temporary files of
+    /// dead writers. Unreadable entries, sub-folders, entries over [`MAX_ENTRY_BYTES`] and
+    /// regression files that do not parse are reported and skipped (and left on disk). In
+    /// `regressions/`, a file without the `.txt` ending is a raw tape (the earlier layout)
+    /// and replays as such.
     pub fn load(&mut self, folder: Folder) -> Vec<Entry> {
         let dir = self.folder(folder);
+        for p in clean_stale_temps(&dir) {
+            eprintln!(
+                "tapefuzz: removed {}, left by a writer that died",
+                p.display()
+            );
+        }
         let read = match fs::read_dir(&dir) {
             Ok(r) => r,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Vec::new(),
@@ -169,7 +192,8 @@ impl Corpus {
             match item {
                 Ok(item) => {
                     let name = item.file_name();
-                    if !name.to_string_lossy().starts_with('.') {
+                    let name = name.to_string_lossy();
+                    if !name.starts_with('.') && !is_temp_name(&name) {
                         paths.push(item.path());
                     }
                 }
@@ -179,72 +203,95 @@ impl Corpus {
         paths.sort();
         let mut out = Vec::new();
         for path in paths {
-            match read_bounded(&path, MAX_ENTRY_BYTES) {
-                Ok(bytes) => out.push(Entry { path, bytes }),
-                Err(e) => self.warn(format!("{e}; skipped")),
+            let bytes = match read_bounded(&path, MAX_ENTRY_BYTES) {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    self.warn(format!("{e}; skipped"));
+                    continue;
+                }
+            };
+            let text =
+                folder == Folder::Regressions && path.extension().is_some_and(|e| e == "txt");
+            if !text {
+                out.push(Entry {
+                    path,
+                    bytes,
+                    regression: None,
+                });
+                continue;
+            }
+            match std::str::from_utf8(&bytes)
+                .map_err(|_| "not UTF-8 text".to_string())
+                .and_then(Regression::parse)
+            {
+                Ok(r) => out.push(Entry {
+                    path,
+                    bytes: r.tape.clone(),
+                    regression: Some(r),
+                }),
+                Err(e) => self.warn(format!("{}: {e}; skipped", path.display())),
             }
         }
         out
     }
 
-    /// Adds the entries on disk that a rebuilt manifest does not know (strategy `unknown`).
-    fn relist_entries(&mut self) {
-        for folder in [Folder::Corpus, Folder::Regressions] {
-            let Ok(read) = fs::read_dir(self.folder(folder)) else {
-                continue;
-            };
-            for item in read.flatten() {
-                let name = item.file_name().to_string_lossy().into_owned();
-                let loadable = item
-                    .metadata()
-                    .is_ok_and(|m| m.is_file() && m.len() <= MAX_ENTRY_BYTES);
-                if !name.starts_with('.') && loadable {
-                    self.manifest
-                        .entries
-                        .entry(format!("{}/{name}", folder.name()))
-                        .or_insert_with(|| EntryMeta {
-                            strategy: "unknown".into(),
-                            ..EntryMeta::default()
-                        });
-                }
-            }
+    /// The path a `corpus/` tape is saved at.
+    pub fn corpus_path(&self, bytes: &[u8]) -> PathBuf {
+        self.folder(Folder::Corpus).join(sha1_name(bytes))
+    }
+
+    /// The path a regression of this tape is saved at.
+    pub fn regression_path(&self, tape: &[u8]) -> PathBuf {
+        self.folder(Folder::Regressions)
+            .join(format!("{}.txt", sha1_name(tape)))
+    }
+
+    /// Whether `folder` already holds this tape.
+    pub fn contains(&self, folder: Folder, bytes: &[u8]) -> bool {
+        match folder {
+            Folder::Corpus => fs::read(self.corpus_path(bytes)).ok().as_deref() == Some(bytes),
+            Folder::Regressions => self.regression_path(bytes).is_file(),
         }
     }
 
-    /// Whether `folder` already holds a file with exactly these bytes.
-    pub fn contains(&self, folder: Folder, bytes: &[u8]) -> bool {
-        let path = self.folder(folder).join(sha1_name(bytes));
-        fs::read(path).ok().as_deref() == Some(bytes)
+    /// Writes the `FORMAT` marker once (a concurrent writer may have written it: fine).
+    fn mark_format(&self) -> io::Result<()> {
+        create_dir_durably(&self.root)?;
+        let marker = self.root.join("FORMAT");
+        if marker.is_file() {
+            return Ok(());
+        }
+        write_atomic(&marker, FORMAT.as_bytes())
     }
 
-    /// Saves a tape to a folder under its sha1 name (atomically), records `meta` in the
-    /// manifest, and returns the path. Saving the same bytes again is harmless.
-    pub fn save(&mut self, folder: Folder, bytes: &[u8], meta: EntryMeta) -> io::Result<PathBuf> {
-        let name = sha1_name(bytes);
-        let path = self.folder(folder).join(&name);
+    /// Saves a tape to `corpus/` under its sha1 name (atomically) and returns the path.
+    /// Saving the same bytes again is harmless. Errors name the path.
+    pub fn save(&mut self, bytes: &[u8]) -> io::Result<PathBuf> {
+        self.mark_format()?;
+        let path = self.corpus_path(bytes);
         if fs::read(&path).ok().as_deref() != Some(bytes) {
             write_atomic(&path, bytes)?;
         }
-        self.manifest
-            .entries
-            .insert(format!("{}/{name}", folder.name()), meta);
-        self.write_manifest()?;
         Ok(path)
     }
 
-    fn write_manifest(&mut self) -> io::Result<()> {
-        if let Some(bad) = self.bad_manifest.take() {
-            // Keep every unreadable manifest: the first free MANIFEST.bad[.N].
-            let mut keep = self.root.join("MANIFEST.bad");
-            let mut n = 0;
-            while keep.exists() {
-                n += 1;
-                keep = self.root.join(format!("MANIFEST.bad.{n}"));
-            }
-            write_atomic(&keep, &bad)?;
-            self.relist_entries();
+    /// Saves a failure to `regressions/` as a text file named by its tape's sha1 (property
+    /// name filled in when empty) and returns the path. Errors name the path.
+    pub fn save_regression(&mut self, regression: &Regression) -> io::Result<PathBuf> {
+        self.mark_format()?;
+        let mut r = regression.clone();
+        if r.property.is_empty() {
+            r.property = self.property.clone();
         }
-        self.manifest.tape_encoding = ENCODING_VERSION;
-        write_atomic(&self.root.join("MANIFEST"), &self.manifest.encode())
+        let path = self.regression_path(&r.tape);
+        let dir = self.folder(Folder::Regressions);
+        if dir.exists() && !dir.is_dir() {
+            return Err(with_path(
+                io::Error::new(io::ErrorKind::NotADirectory, "not a folder"),
+                &dir,
+            ));
+        }
+        write_atomic(&path, r.to_text().as_bytes())?;
+        Ok(path)
     }
 }

@@ -1,12 +1,16 @@
-//! Corpora on disk: `corpora/<target>/{corpus,regressions}/<sha1>` raw tape files and a
-//! versioned `MANIFEST`. Everything read here is untrusted: a bad manifest or entry is
-//! reported as a warning and skipped, never a crash, and nothing is ever deleted.
+//! Corpora on disk: `corpora/<property>/corpus/<sha1>` raw tape files (libFuzzer's format)
+//! and `corpora/<property>/regressions/<sha1>.txt` text files, one per shrunk failure. No
+//! file is rewritten by every save, writes are atomic and safe from any number of processes,
+//! and everything read is untrusted: a bad file is reported and skipped, never a crash, and
+//! nothing is ever deleted (but the temporary files of dead writers).
 
 mod atomic;
 #[allow(clippy::module_inception)]
 mod corpus;
-mod manifest;
+mod regression;
 
-pub use atomic::write_atomic;
-pub use corpus::{Corpus, Entry, Folder, MAX_ENTRY_BYTES, read_bounded, sha1_name};
-pub use manifest::{EntryMeta, FORMAT_VERSION, MAGIC, Manifest, ManifestError};
+pub use atomic::{clean_stale_temps, create_dir_durably, is_temp_name, write_atomic};
+pub use corpus::{
+    Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, read_bounded, read_tape, sha1_name,
+};
+pub use regression::{REGRESSION_HEADER, Regression};

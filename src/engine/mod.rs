@@ -14,7 +14,7 @@ mod utility;
 
 pub use crate::env::ConfigError;
 pub use config::{Config, seconds};
-pub use failure::{import, settle};
+pub use failure::{DescribeFn, Described, import, no_description, settle};
 pub use observer::{Identity, Observer};
 pub use report::{Best, Failure, Found, Improvement, RunReport};
 pub use run::{TestFn, run};

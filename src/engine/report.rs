@@ -25,6 +25,8 @@ pub struct Failure {
     pub shrink_calls: u64,
     /// The shrunk tape's bytes.
     pub bytes: Vec<u8>,
+    /// The shrunk value and the failure message, as the property describes them.
+    pub described: super::Described,
     /// Where the shrunk tape was saved, if it was.
     pub saved: Option<PathBuf>,
     /// Why saving failed, if it did.
@@ -78,6 +80,12 @@ pub struct RunReport {
     pub exhausted: bool,
     /// Seconds from the start of the run to the first failure, before shrinking and saving.
     pub first_failure_seconds: Option<f64>,
+    /// Saves that failed, each with its path and the OS error (also printed on stderr as
+    /// they happen). A failed save never ends the run, and loses nothing that existed.
+    pub save_errors: Vec<String>,
+    /// Everything else worth a person's attention: files of the corpus that were skipped,
+    /// regressions saved by another generator (see [`super::settle`]).
+    pub warnings: Vec<String>,
 }
 
 /// The best value of one utility label in a run.

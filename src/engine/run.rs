@@ -2,10 +2,10 @@
 
 use super::failure::{settle, timed};
 use super::{
-    Best, Config, Found, Improvement, Observer, Outcome, Replay, RunReport, Search, Start, Utility,
-    Verdict,
+    Best, Config, DescribeFn, Found, Improvement, Observer, Outcome, Replay, RunReport, Search,
+    Start, Utility, Verdict,
 };
-use crate::corpus::{Corpus, EntryMeta, Folder};
+use crate::corpus::{Corpus, Entry, Folder};
 use crate::tape::{BytesSource, HashesSet, Recording, Rng, Source, Status, Tape, encoding};
 use std::time::{Duration, Instant};
 
@@ -121,12 +121,16 @@ impl Runner<'_, '_, '_> {
 /// watching each:
 ///
 /// 1. **reuse** (when `corpus` is given and `config.reuse`): every tape of `regressions/`,
-///    then of `corpus/`, recorded and told to the search; a failing one ends the phase.
+///    then of `corpus/`, recorded and told to the search; a failing one ends the phase. A
+///    regression whose tape now records another structure than when it was saved (the
+///    generator changed) is reported in [`RunReport::warnings`] with its saved rendering and
+///    today's (`describe`), and replayed all the same.
 /// 2. **search**: proposals until `config.tests` counted test cases, `config.seconds`, a
 ///    failure, or the search has no more ([`RunReport::exhausted`]).
 /// 3. **shrink** and **save** the failure ([`super::settle`]); with `config.save`, the
-///    search's kept tapes and, for a targeted search, each utility label's best tape go to
-///    `corpus/`.
+///    search's kept tapes and, for a targeted search, each utility label's best tape (when it
+///    beats every replayed `corpus/` tape's) go to `corpus/`. A save that fails is counted
+///    and reported ([`RunReport::save_errors`]) and the run goes on.
 ///
 /// The loop never knows generators, value types or strategies: only tapes, statuses and the
 /// two traits.
@@ -134,6 +138,7 @@ pub fn run(
     config: &Config,
     mut corpus: Option<&mut Corpus>,
     test: &mut TestFn<'_>,
+    describe: &mut DescribeFn<'_>,
     search: &mut dyn Search,
     observer: &mut dyn Observer,
 ) -> RunReport {
@@ -151,6 +156,8 @@ pub fn run(
         keep: if config.save { config.keep } else { 0 },
     });
     let mut found: Option<(Found, Recording)> = None;
+    // The best utility of each label among the replayed `corpus/` tapes.
+    let mut corpus_best: Vec<Utility> = Vec::new();
     let mut bests = Bests {
         best: Vec::new(),
         improvements: Vec::new(),
@@ -175,7 +182,16 @@ pub fn run(
                     report.replayed += 1;
                     let (status, rec, fingerprint) =
                         runner.call(&mut BytesSource::new(&entry.bytes), true);
+                    if folder == Folder::Corpus && super::has_utilities() {
+                        for u in super::take_utilities() {
+                            note_known(&mut corpus_best, u);
+                        }
+                    }
                     super::clear_utilities();
+                    if let Some(w) = stale(&entry, &rec, describe) {
+                        eprintln!("tapefuzz: warning: {w}");
+                        report.warnings.push(w);
+                    }
                     if status == Status::Interesting {
                         found = Some((Found::Reuse(entry.path), rec));
                         break 'reuse;
@@ -298,25 +314,32 @@ pub fn run(
         if config.save
             && let Some(c) = corpus.as_deref_mut()
         {
+            let mut to_save: Vec<Vec<u8>> = Vec::new();
             if finish.keep_bests {
-                report.corpus_added += save_bests(c, &report.best, strategy);
+                for b in &report.best {
+                    let known = corpus_best.iter().find(|k| k.label == b.utility.label);
+                    if known.is_none_or(|k| b.utility.score() > k.score()) {
+                        to_save.push(b.bytes.clone());
+                    }
+                }
             }
             for replay in &finish.keep {
                 let (status, rec) = runner.record(replay);
-                if status != Status::Valid {
-                    continue;
+                if status == Status::Valid {
+                    to_save.push(encoding::encode(&rec.choices));
                 }
-                let bytes = encoding::encode(&rec.choices);
+            }
+            for bytes in to_save {
                 if c.contains(Folder::Corpus, &bytes) {
                     continue;
                 }
-                let meta = EntryMeta {
-                    strategy: strategy.into(),
-                    status: "valid".into(),
-                    ..EntryMeta::default()
-                };
-                if c.save(Folder::Corpus, &bytes, meta).is_ok() {
-                    report.corpus_added += 1;
+                match c.save(&bytes) {
+                    Ok(_) => report.corpus_added += 1,
+                    Err(e) => {
+                        let e = format!("cannot save a corpus tape: {e}");
+                        eprintln!("tapefuzz: warning: {e}");
+                        report.save_errors.push(e);
+                    }
                 }
             }
         }
@@ -327,15 +350,21 @@ pub fn run(
         if report.first_failure_seconds.is_none() {
             report.first_failure_seconds = Some(started.elapsed().as_secs_f64());
         }
-        let save_to = if config.save { corpus } else { None };
-        report.failure = Some(settle(
-            test,
-            where_found,
-            original,
-            config,
-            save_to,
-            strategy,
-        ));
+        let save_to = if config.save {
+            corpus.as_deref_mut()
+        } else {
+            None
+        };
+        let failure = settle(test, describe, where_found, original, config, save_to);
+        if let Some(e) = &failure.save_error {
+            let e = format!("cannot save the shrunk failure: {e}");
+            eprintln!("tapefuzz: warning: {e}");
+            report.save_errors.push(e);
+        }
+        report.failure = Some(failure);
+    }
+    if let Some(c) = corpus {
+        report.warnings.extend(c.warnings().iter().cloned());
     }
     report.seconds = started.elapsed().as_secs_f64();
     report
@@ -369,38 +398,33 @@ fn progress(
     );
 }
 
-/// Saves each label's best tape to `corpus/` when it beats every utility the manifest holds
-/// for a `corpus/` entry (utility is a characteristic: a new best is kept). Returns how many
-/// were new.
-fn save_bests(corpus: &mut Corpus, bests: &[Best], strategy: &str) -> u64 {
-    let mut added = 0;
-    for b in bests {
-        let known: Vec<f64> = corpus
-            .manifest()
-            .entries
-            .iter()
-            .filter(|(k, _)| k.starts_with("corpus/"))
-            .filter_map(|(_, m)| m.utility)
-            .collect();
-        let score = |v: f64| {
-            Utility {
-                value: v,
-                ..b.utility
-            }
-            .score()
-        };
-        if known.iter().any(|&v| score(v) >= b.utility.score()) {
-            continue;
-        }
-        let meta = EntryMeta {
-            strategy: strategy.into(),
-            status: "valid".into(),
-            utility: Some(b.utility.value),
-            ..EntryMeta::default()
-        };
-        if corpus.save(Folder::Corpus, &b.bytes, meta).is_ok() {
-            added += 1;
-        }
+/// Keeps the better of `known`'s utility for `u`'s label and `u`.
+fn note_known(known: &mut Vec<Utility>, u: Utility) {
+    match known.iter_mut().find(|k| k.label == u.label) {
+        Some(k) if u.score() > k.score() => *k = u,
+        Some(_) => {}
+        None => known.push(u),
     }
-    added
+}
+
+/// The warning for a regression whose tape records another structure today than when it was
+/// saved (the generator changed: a field added, a range widened, a variant added), with its
+/// saved rendering and today's; `None` when it matches, or when the file says nothing (an
+/// earlier layout's raw tape).
+fn stale(entry: &Entry, rec: &Recording, describe: &mut DescribeFn<'_>) -> Option<String> {
+    let saved = entry.regression.as_ref()?;
+    let now = rec.structure();
+    if saved.generator == 0 || saved.generator == now {
+        return None;
+    }
+    let today = describe(&entry.bytes)
+        .value
+        .unwrap_or_else(|| "<no value>".into());
+    Some(format!(
+        "{} was saved by another generator (structure {:016x}, now {:016x}): saved as `{}`, replays today as `{today}`; replayed anyway, but it may no longer reach the bug",
+        entry.path.display(),
+        saved.generator,
+        now,
+        saved.value.as_deref().unwrap_or("<no value>")
+    ))
 }

@@ -2,7 +2,7 @@
 
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
-use crate::engine::{self, Config, ConfigError, Failure, Found, Observer, RunReport, Strategy};
+use crate::engine::{self, Config, ConfigError, Described, Found, Observer, RunReport, Strategy};
 use crate::env::Env;
 use crate::generators::Gen;
 use crate::search::registry;
@@ -172,7 +172,8 @@ impl Property {
 
     /// Opens this property's corpus, if it has one.
     pub fn open_corpus(&self) -> Option<Corpus> {
-        self.corpus_dir().map(Corpus::open)
+        self.corpus_dir()
+            .map(|d| Corpus::open(d).property(self.name.clone()))
     }
 
     /// Runs a test through the engine and describes the shrunk failure, if any.
@@ -186,21 +187,22 @@ impl Property {
     pub fn run_test_observed(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
         let mut corpus = self.open_corpus();
         let mut f = |tape: &mut Tape<'_>| test.run(tape);
+        let mut describe = |bytes: &[u8]| self.describe(test, bytes);
         let mut search = self.strategy.search();
         let run = engine::run(
             &self.config,
             corpus.as_mut(),
             &mut f,
+            &mut describe,
             &mut *search,
             observer,
         );
-        self.report(test, run)
+        self.report(run)
     }
 
     /// Imports a failing tape from outside a run (a libFuzzer crash file): when `test`
     /// fails on `bytes`, the failure is shrunk and saved to this property's `regressions/`
-    /// (noting `strategy`, e.g. `libfuzzer`) and reported; `None` when it does not fail
-    /// there. `from` names the file in the report.
+    /// and reported; `None` when it does not fail there. `from` names the file in the report.
     ///
     /// ```
     /// use tapefuzz::prelude::*;
@@ -210,7 +212,7 @@ impl Property {
     /// let p = Property::new("import_doc").no_corpus();
     /// // Four elements: three "more" coins and values, then the end coin.
     /// let crash = [1, 9, 1, 9, 1, 9, 1, 9, 0];
-    /// let report = p.import(&test, &crash, "crash-1", "libfuzzer").expect("it fails");
+    /// let report = p.import(&test, &crash, "crash-1").expect("it fails");
     /// assert_eq!(report.value.as_deref(), Some("[0, 0, 0]"));
     /// ```
     pub fn import(
@@ -218,29 +220,42 @@ impl Property {
         test: &dyn Test,
         bytes: &[u8],
         from: impl Into<PathBuf>,
-        strategy: &'static str,
     ) -> Option<Report> {
         let mut corpus = self.open_corpus();
         let mut f = |tape: &mut Tape<'_>| test.run(tape);
+        let mut describe = |bytes: &[u8]| self.describe(test, bytes);
         let failure = engine::import(
             &mut f,
+            &mut describe,
             bytes,
             Found::Reuse(from.into()),
             &self.config,
             corpus.as_mut(),
-            strategy,
         )?;
-        Some(self.report(test, RunReport::failed(failure, strategy)))
+        let mut run = RunReport::failed(failure, "import");
+        if let Some(e) = run.failure.as_ref().and_then(|f| f.save_error.clone()) {
+            run.save_errors.push(e);
+        }
+        Some(self.report(run))
     }
 
-    /// The report of a run: the shrunk failure explained (its value and message).
-    fn report(&self, test: &dyn Test, run: RunReport) -> Report {
-        let (mut value, mut message) = (None, None);
-        if let Some(fail) = &run.failure {
-            let (v, m) = self.explain_failure(test, fail);
-            value = v;
-            message = m;
+    /// What `test` makes of the tape `bytes`: its value and failure message.
+    fn describe(&self, test: &dyn Test, bytes: &[u8]) -> Described {
+        let mut src = BytesSource::new(bytes);
+        let mut tape = Tape::recording(&mut src).with_max_choices(self.config.max_choices);
+        let e = test.explain(&mut tape);
+        Described {
+            value: e.value,
+            message: e.message,
         }
+    }
+
+    /// The report of a run, with the replay command of its failure.
+    fn report(&self, run: RunReport) -> Report {
+        let (value, message) = match &run.failure {
+            Some(f) => (f.described.value.clone(), f.described.message.clone()),
+            None => (None, None),
+        };
         let replay = match (&run.failure, &self.replay) {
             (Some(f), Some(cmd)) => Some(match &f.saved {
                 Some(p) => cmd.replace("{file}", &p.display().to_string()),
@@ -255,20 +270,6 @@ impl Property {
             message,
             replay,
         }
-    }
-
-    /// The shrunk failing value (Debug) and the failure's message.
-    fn explain_failure(&self, test: &dyn Test, fail: &Failure) -> (Option<String>, Option<String>) {
-        let mut src = BytesSource::new(&fail.bytes);
-        let mut tape = Tape::recording(&mut src).with_max_choices(self.config.max_choices);
-        let e = test.explain(&mut tape);
-        let message = if fail.timed_out {
-            let limit = self.config.timeout.unwrap_or_default();
-            Some(format!("timed out: ran longer than {limit:?}"))
-        } else {
-            e.message
-        };
-        (e.value, message)
     }
 
     /// Runs "`prop` holds for every value of `gen`" and returns the report.

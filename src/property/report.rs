@@ -52,6 +52,7 @@ impl Report {
             shrunk: self.value.clone(),
             corpus_added: r.corpus_added,
             features: r.stat("features"),
+            save_errors: r.save_errors.len() as u64,
         }
     }
 }
@@ -60,11 +61,15 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = &self.run;
         let Some(fail) = &r.failure else {
-            return write!(
+            write!(
                 f,
                 "property `{}` passed: {} tests ({} valid, {} unique), {} saved tapes replayed, seed {}",
                 self.name, r.tests, r.valid, r.unique_valid, r.replayed, r.seed
-            );
+            )?;
+            for w in r.warnings.iter().chain(&r.save_errors) {
+                write!(f, "\n  warning: {w}")?;
+            }
+            return Ok(());
         };
         match &fail.found {
             Found::Reuse(p) => writeln!(
@@ -109,6 +114,9 @@ impl fmt::Display for Report {
             "  seed: {} (TAPEFUZZ_SEED={} reruns the search)",
             r.seed, r.seed
         )?;
+        for w in r.warnings.iter().chain(&r.save_errors) {
+            writeln!(f, "  warning: {w}")?;
+        }
         if let Some(cmd) = &self.replay {
             write!(f, "  replay: {cmd}")?;
         }

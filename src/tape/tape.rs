@@ -53,6 +53,20 @@ pub struct Recording {
 }
 
 impl Recording {
+    /// A fingerprint of the tape's structure — each choice's label (with its kind), its range
+    /// and whether it was forced, in order; not the indices drawn. Saved with a regression:
+    /// when a changed generator reads the same tape differently (a field added before the
+    /// others, a range widened, a variant added), the structure it records differs.
+    pub fn structure(&self) -> u64 {
+        let mut h: u64 = 0x7374_7275_6374_7572;
+        for (i, c) in self.choices.iter().enumerate() {
+            let label = self.labels.get(i).map_or(0, |l| l.hash());
+            h = mix(h, label);
+            h = mix(h, c.max ^ (u64::from(c.forced) << 63));
+        }
+        mix(h, self.choices.len() as u64)
+    }
+
     /// The indices of the unforced choices (what a [`super::ReplaySource`] replays).
     pub fn indices(&self) -> Vec<u64> {
         self.choices

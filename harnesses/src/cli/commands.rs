@@ -3,7 +3,6 @@
 use super::Args;
 use harnesses::{Target, find, property_for, targets};
 use std::path::{Path, PathBuf};
-use tapefuzz::corpus::{MAX_ENTRY_BYTES, read_bounded};
 use tapefuzz::coverage::{CoverageObserver, Sancov, counter_count};
 use tapefuzz::explain::span_tree;
 use tapefuzz::property::{Explained, Property, Report, Test};
@@ -244,7 +243,7 @@ fn print_report(report: &Report) {
 }
 
 fn read_tape(path: &Path) -> Result<Vec<u8>, String> {
-    read_bounded(path, MAX_ENTRY_BYTES)
+    tapefuzz::corpus::read_tape(path)
 }
 
 fn one_target_and_files(args: &Args, what: &str) -> Result<(Target, Vec<PathBuf>), String> {
@@ -355,18 +354,17 @@ struct Imported {
 }
 
 /// Shrinks `bytes` (a tape on which `test` fails) and saves the result to the target's
-/// `regressions/`, recording `strategy`; `None` when the property does not fail on it. The
-/// library's one confirm-shrink-save path ([`Property::import`]).
+/// `regressions/`; `None` when the property does not fail on it. The library's one
+/// confirm-shrink-save path ([`Property::import`]).
 fn shrink_and_save(
     target: &Target,
     test: &dyn Test,
     file: &Path,
     bytes: &[u8],
-    strategy: &'static str,
     args: &Args,
 ) -> Result<Option<Imported>, String> {
     let p = property(target, args)?;
-    let Some(report) = p.import(test, bytes, file, strategy) else {
+    let Some(report) = p.import(test, bytes, file) else {
         return Ok(None);
     };
     let fail = report.run.failure.as_ref().expect("an imported failure");
@@ -395,7 +393,7 @@ pub fn shrink(args: &Args) -> Result<i32, String> {
         file,
         bytes,
     } = target_and_one_tape(args, "shrink")?;
-    let Some(i) = shrink_and_save(&target, test.as_ref(), &file, &bytes, "shrink", args)? else {
+    let Some(i) = shrink_and_save(&target, test.as_ref(), &file, &bytes, args)? else {
         eprintln!(
             "{}: the property does not fail on this tape",
             file.display()
@@ -435,7 +433,7 @@ pub fn import(args: &Args) -> Result<i32, String> {
     let mut summary = Summary::empty(target.name, "import", "greybox");
     for (file, bytes) in files.iter().zip(&tapes) {
         summary.tests += 1;
-        match shrink_and_save(&target, test.as_ref(), file, bytes, "libfuzzer", args)? {
+        match shrink_and_save(&target, test.as_ref(), file, bytes, args)? {
             None => {
                 summary.valid += 1;
                 eprintln!(

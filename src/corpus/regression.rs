@@ -1,0 +1,175 @@
+//! Regressions as text a person reads in `git diff`: one small file per shrunk failure.
+//!
+//! ```text
+//! tapefuzz regression 1
+//! property: sorted_insert
+//! generator: 5d1f0c6a93e2b447
+//! value: ([0], -1)
+//! failure: panicked: not sorted: [0, -1]
+//! tape: 01000000020000
+//! ```
+//!
+//! The first line says the format and its version; then `key: value` lines in any order
+//! (unknown keys are ignored, so later versions can add some). `tape` is the shrunk tape's
+//! bytes in hex (the byte encoding every source replays); `generator` is the structure
+//! fingerprint of the tape as it was recorded ([`crate::tape::Recording::structure`]), so a
+//! changed generator is noticed on replay; `value` and `failure` are for people (line breaks
+//! and backslashes escaped as `\n` and `\\`). Deleting the file deletes the regression.
+
+use std::fmt::Write as _;
+
+/// The first line of every regression file.
+pub const REGRESSION_HEADER: &str = "tapefuzz regression 1";
+
+/// A saved failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regression {
+    /// The property's name.
+    pub property: String,
+    /// The structure fingerprint of the tape when it was saved (0: unknown).
+    pub generator: u64,
+    /// The shrunk value as the property's Debug showed it, if there was one.
+    pub value: Option<String>,
+    /// The failure message, if any.
+    pub failure: Option<String>,
+    /// The tape's bytes.
+    pub tape: Vec<u8>,
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+impl Regression {
+    /// The file's text.
+    pub fn to_text(&self) -> String {
+        let mut t = format!("{REGRESSION_HEADER}\n");
+        let _ = writeln!(t, "property: {}", escape(&self.property));
+        let _ = writeln!(t, "generator: {:016x}", self.generator);
+        if let Some(v) = &self.value {
+            let _ = writeln!(t, "value: {}", escape(v));
+        }
+        if let Some(f) = &self.failure {
+            let _ = writeln!(t, "failure: {}", escape(f));
+        }
+        t.push_str("tape: ");
+        for b in &self.tape {
+            let _ = write!(t, "{b:02x}");
+        }
+        t.push('\n');
+        t
+    }
+
+    /// Reads a regression file's text; the error says what is wrong (untrusted input: any
+    /// text gives a regression or an error, never a panic).
+    pub fn parse(text: &str) -> Result<Regression, String> {
+        let mut lines = text.lines();
+        match lines.next() {
+            Some(REGRESSION_HEADER) => {}
+            Some(h) if h.starts_with("tapefuzz regression ") => {
+                return Err(format!("unsupported format `{h}` (this build reads 1)"));
+            }
+            _ => return Err(format!("not a regression file (no `{REGRESSION_HEADER}`)")),
+        }
+        let mut r = Regression {
+            property: String::new(),
+            generator: 0,
+            value: None,
+            failure: None,
+            tape: Vec::new(),
+        };
+        let mut tape = None;
+        for (n, line) in lines.enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let Some((key, value)) = line.split_once(": ").or_else(|| line.split_once(':')) else {
+                return Err(format!("line {}: no `key: value`", n + 2));
+            };
+            match key.trim() {
+                "property" => r.property = unescape(value),
+                "generator" => {
+                    r.generator = u64::from_str_radix(value.trim(), 16)
+                        .map_err(|_| format!("line {}: generator is not hex", n + 2))?;
+                }
+                "value" => r.value = Some(unescape(value)),
+                "failure" => r.failure = Some(unescape(value)),
+                "tape" => {
+                    tape = Some(hex(value.trim()).map_err(|e| format!("line {}: {e}", n + 2))?)
+                }
+                _ => {}
+            }
+        }
+        r.tape = tape.ok_or("no `tape:` line")?;
+        Ok(r)
+    }
+}
+
+fn hex(s: &str) -> Result<Vec<u8>, String> {
+    if !s.len().is_multiple_of(2) {
+        return Err("tape has an odd number of hex digits".into());
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| {
+            s.get(i..i + 2)
+                .and_then(|d| u8::from_str_radix(d, 16).ok())
+                .ok_or_else(|| "tape is not hex".to_string())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips_and_errors_are_named() {
+        let r = Regression {
+            property: "a::b".into(),
+            generator: 0xdead_beef,
+            value: Some("([0], \"x\\ny\")".into()),
+            failure: Some("panicked: two\nlines \\ here".into()),
+            tape: vec![1, 0, 255],
+        };
+        let text = r.to_text();
+        assert_eq!(text.lines().count(), 6, "{text}");
+        assert!(text.ends_with("tape: 0100ff\n"));
+        assert_eq!(Regression::parse(&text), Ok(r));
+        assert!(
+            Regression::parse("junk")
+                .unwrap_err()
+                .contains("not a regression")
+        );
+        assert!(
+            Regression::parse("tapefuzz regression 9\ntape: 00")
+                .unwrap_err()
+                .contains("unsupported")
+        );
+        assert!(Regression::parse(&format!("{REGRESSION_HEADER}\nvalue: 1")).is_err());
+        assert!(Regression::parse(&format!("{REGRESSION_HEADER}\ntape: 0g")).is_err());
+        assert!(Regression::parse(&format!("{REGRESSION_HEADER}\ntape: 0")).is_err());
+        let minimal = Regression::parse(&format!("{REGRESSION_HEADER}\nfuture: x\ntape: 07\n"));
+        assert_eq!(minimal.unwrap().tape, vec![7]);
+    }
+}
