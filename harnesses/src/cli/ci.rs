@@ -3,7 +3,9 @@
 //! budget counts from the start of the reuse phase, so a large corpus leaves less time for
 //! the campaign but never makes the job longer), which saves a sample of the new unique valid
 //! tapes to `corpus/`; a failure is shrunk (for at most the budget again) and saved to
-//! `regressions/`. One JSON summary line per target; exit status 1 when any target failed;
+//! `regressions/`. One JSON summary line per target; exit status 1 when any target failed
+//! or a save failed (a corpus tape or a regression that could not be written: each is
+//! reported with its path and counted in the summary's `save_errors`);
 //! a JUnit XML report on request.
 
 use super::Args;
@@ -100,8 +102,9 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         results.push((target, report, summary));
     }
     let failed = results.iter().filter(|(_, r, _)| !r.passed()).count();
+    let save_errors: u64 = results.iter().map(|(_, _, s)| s.save_errors).sum();
     eprintln!(
-        "tapefuzz ci: {} targets, {failed} failed, {} tapes added to corpora, {:.1}s",
+        "tapefuzz ci: {} targets, {failed} failed, {} tapes added to corpora, {save_errors} saves failed, {:.1}s",
         results.len(),
         results.iter().map(|(_, _, s)| s.corpus_added).sum::<u64>(),
         started.elapsed().as_secs_f64()
@@ -114,7 +117,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     for (_, _, s) in &results {
         println!("{}", s.to_json());
     }
-    Ok((failed > 0) as i32)
+    Ok((failed > 0 || save_errors > 0) as i32)
 }
 
 /// `s` as XML text or attribute value.
