@@ -24,10 +24,12 @@ pub const CORE: &[&str] = &[
     "TAPEFUZZ_CORPORA",
 ];
 
-/// Variables read elsewhere: the libFuzzer glue's tape-level features, the example
-/// harnesses' planted bug, the test script's time budgets.
+/// Variables read elsewhere: the libFuzzer glue's tape-level features, a child process's
+/// request (a test case in isolation), the example harnesses' planted bug, the test script's
+/// time budgets.
 pub const OTHER: &[&str] = &[
     "TAPEFUZZ_FEATURES",
+    "TAPEFUZZ_CHILD",
     "TAPEFUZZ_BUG",
     "TAPEFUZZ_CI_SECONDS",
     "TAPEFUZZ_SMOKE_SECONDS",

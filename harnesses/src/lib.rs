@@ -8,6 +8,7 @@ pub mod graph_sink;
 pub mod ifc;
 pub mod lang;
 pub mod magic;
+pub mod misbehave;
 pub mod peers;
 pub mod registry;
 pub mod sorted_insert;

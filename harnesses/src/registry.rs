@@ -148,6 +148,23 @@ pub fn targets() -> Vec<Target> {
             )],
             build: crate::magic::test,
         },
+        Target {
+            name: "misbehave",
+            description: "a request handler; its bugs kill the process or never return on a request of 1000 or more",
+            bugs: &[
+                ("abort", "calls std::process::abort()"),
+                (
+                    "stack_overflow",
+                    "recurses without end: the stack overflows",
+                ),
+                (
+                    "oom",
+                    "allocates 64 TiB: the allocation fails and the process aborts",
+                ),
+                ("hang", "loops forever (give it TAPEFUZZ_TIMEOUT_MS)"),
+            ],
+            build: crate::misbehave::test,
+        },
     ]
 }
 

@@ -80,6 +80,11 @@ fn magic_chain() {
 }
 
 #[test]
+fn misbehave() {
+    check("misbehave");
+}
+
+#[test]
 fn every_target_has_a_test_here() {
     let here = [
         "sorted_insert",
@@ -92,6 +97,7 @@ fn every_target_has_a_test_here() {
         "lang",
         "expr_simplify",
         "magic_chain",
+        "misbehave",
     ];
     for t in targets() {
         assert!(here.contains(&t.name), "target {} has no #[test]", t.name);

@@ -9,6 +9,9 @@
 //! tape: 01000000020000
 //! ```
 //!
+//! A failure that kills its process (an abort, a stack overflow, a hang) also says
+//! `isolate: yes`: later runs replay it in a process of their own.
+//!
 //! The first line says the format and its version; then `key: value` lines in any order
 //! (unknown keys are ignored, so later versions can add some). `tape` is the shrunk tape's
 //! bytes in hex (the byte encoding every source replays); `generator` is the structure
@@ -32,6 +35,8 @@ pub struct Regression {
     pub value: Option<String>,
     /// The failure message, if any.
     pub failure: Option<String>,
+    /// The test case kills its process (a crash, a hang): replay it in a process of its own.
+    pub isolate: bool,
     /// The tape's bytes.
     pub tape: Vec<u8>,
 }
@@ -72,6 +77,9 @@ impl Regression {
         if let Some(f) = &self.failure {
             let _ = writeln!(t, "failure: {}", escape(f));
         }
+        if self.isolate {
+            t.push_str("isolate: yes\n");
+        }
         t.push_str("tape: ");
         for b in &self.tape {
             let _ = write!(t, "{b:02x}");
@@ -96,6 +104,7 @@ impl Regression {
             generator: 0,
             value: None,
             failure: None,
+            isolate: false,
             tape: Vec::new(),
         };
         let mut tape = None;
@@ -114,6 +123,7 @@ impl Regression {
                 }
                 "value" => r.value = Some(unescape(value)),
                 "failure" => r.failure = Some(unescape(value)),
+                "isolate" => r.isolate = value.trim() == "yes",
                 "tape" => {
                     tape = Some(hex(value.trim()).map_err(|e| format!("line {}: {e}", n + 2))?)
                 }
@@ -150,10 +160,11 @@ mod tests {
             generator: 0xdead_beef,
             value: Some("([0], \"x\\ny\")".into()),
             failure: Some("panicked: two\nlines \\ here".into()),
+            isolate: true,
             tape: vec![1, 0, 255],
         };
         let text = r.to_text();
-        assert_eq!(text.lines().count(), 6, "{text}");
+        assert_eq!(text.lines().count(), 7, "{text}");
         assert!(text.ends_with("tape: 0100ff\n"));
         assert_eq!(Regression::parse(&text), Ok(r));
         assert!(

@@ -1,7 +1,8 @@
-//! The one confirm-shrink-save path: every failure a search finds, every failing saved tape
-//! and every libFuzzer crash imported goes through [`settle`].
+//! The one confirm-shrink-save path: every failure a search finds, every failing saved tape,
+//! every test case that killed an earlier run and every libFuzzer crash imported goes through
+//! [`settle`] (or, for a test case that kills its process, [`settle_isolated`]).
 
-use super::{Config, Failure, Found, TestFn};
+use super::{Config, Failure, Found, Subject};
 use crate::corpus::{Corpus, Regression};
 use crate::shrink::Shrinker;
 use crate::tape::{BytesSource, Recording, ReplaySource, Status, Tape, encoding};
@@ -17,24 +18,16 @@ pub struct Described {
     pub message: Option<String>,
 }
 
-/// Describes a tape (its bytes): what a saved regression file says about its failure.
-pub type DescribeFn<'a> = dyn FnMut(&[u8]) -> Described + 'a;
-
-/// A [`DescribeFn`] that knows nothing (for tests that run bare test functions).
-pub fn no_description(_bytes: &[u8]) -> Described {
-    Described::default()
-}
-
-/// `test` with the configured timeout applied: a test case that runs longer fails.
+/// `subject`'s test with the configured timeout applied: a test case that runs longer fails.
 pub(super) fn timed<'a>(
     timeout: Option<Duration>,
-    test: &'a mut TestFn<'_>,
+    subject: &'a mut dyn Subject,
 ) -> impl FnMut(&mut Tape<'_>) -> Status + 'a {
     move |tape: &mut Tape<'_>| match timeout {
-        None => test(tape),
+        None => subject.run(tape),
         Some(limit) => {
             let start = Instant::now();
-            let status = test(tape);
+            let status = subject.run(tape);
             if start.elapsed() > limit {
                 Status::Interesting
             } else {
@@ -47,20 +40,19 @@ pub(super) fn timed<'a>(
 /// Confirms a failure, shrinks it and saves it: replays `original` (the recorded failing
 /// tape) to confirm that it fails again (if not, the failure is flaky and kept unshrunk),
 /// shrinks it within `config.shrink`, tells a timeout from a failure (the shrunk tape re-run
-/// without the timeout), describes it (`describe`: the value and the message), and, when
-/// `config.save` and a corpus is given, saves it to `regressions/` as a text file
+/// without the timeout), describes it ([`Subject::describe`]: the value and the message), and,
+/// when `config.save` and a corpus is given, saves it to `regressions/` as a text file
 /// ([`Regression`]) with the structure fingerprint of its tape. A failed save is kept in
 /// [`Failure::save_error`], never lost silently.
 pub fn settle(
-    test: &mut TestFn<'_>,
-    describe: &mut DescribeFn<'_>,
+    subject: &mut dyn Subject,
     found: Found,
     original: Recording,
     config: &Config,
     corpus: Option<&mut Corpus>,
 ) -> Failure {
     let (flaky, shrunk, shrink_calls) = {
-        let mut timed = timed(config.timeout, &mut *test);
+        let mut timed = timed(config.timeout, &mut *subject);
         let mut replay = ReplaySource::of(&original.choices);
         let mut tape = Tape::recording(&mut replay).with_max_choices(config.max_choices);
         let flaky = timed(&mut tape) != Status::Interesting;
@@ -76,9 +68,9 @@ pub fn settle(
     let timed_out = config.timeout.is_some() && !flaky && {
         let mut src = ReplaySource::of(&shrunk.choices);
         let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
-        test(&mut tape) != Status::Interesting
+        subject.run(&mut tape) != Status::Interesting
     };
-    let mut described = describe(&bytes);
+    let mut described = subject.describe(&bytes);
     if timed_out {
         let limit = config.timeout.unwrap_or_default();
         described.message = Some(format!("timed out: ran longer than {limit:?}"));
@@ -90,6 +82,7 @@ pub fn settle(
         shrink_calls,
         bytes,
         described,
+        isolated: false,
         saved: None,
         save_error: None,
         flaky,
@@ -103,13 +96,92 @@ pub fn settle(
     failure
 }
 
+/// The recording `subject`'s generator makes of `bytes` (the generator only: safe for a
+/// test case that kills the process), with its status.
+fn generated(subject: &mut dyn Subject, bytes: &[u8], config: &Config) -> (Status, Recording) {
+    let mut src = BytesSource::new(bytes);
+    let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
+    let status = subject.generate(&mut tape);
+    (status, tape.finish())
+}
+
+/// [`settle`] for a test case that kills its process (an abort, a stack overflow, an
+/// allocation failure, a hang): every run of the test happens in a process of its own
+/// ([`Subject::isolated`], killed after `config.timeout`), and the loop records tapes with the
+/// generator alone. The failure is confirmed, shrunk, described (the value by
+/// [`Subject::render`], the message by the isolated run) and saved as a regression marked
+/// `isolate`, which later runs replay in a process of their own too. A subject that cannot
+/// isolate gives the failure unconfirmed and unshrunk.
+pub fn settle_isolated(
+    subject: &mut dyn Subject,
+    found: Found,
+    bytes: &[u8],
+    config: &Config,
+    corpus: Option<&mut Corpus>,
+) -> Failure {
+    let (_, original) = generated(subject, bytes, config);
+    let start = encoding::encode(&original.choices);
+    let first = subject.isolated(&start, config.timeout);
+    let confirmed = first
+        .as_ref()
+        .is_some_and(|i| i.status == Status::Interesting);
+    let mut message = first.as_ref().and_then(|i| i.message.clone());
+    let (shrunk, shrink_calls) = if confirmed {
+        let mut test = |tape: &mut Tape<'_>| {
+            let status = subject.generate(tape);
+            if status != Status::Valid {
+                return status;
+            }
+            let bytes = encoding::encode(tape.choices());
+            subject
+                .isolated(&bytes, config.timeout)
+                .map_or(Status::Valid, |i| i.status)
+        };
+        let r = Shrinker::new(&mut test, original.clone(), config.shrink).run();
+        (r.best, r.calls)
+    } else {
+        (original.clone(), 0)
+    };
+    let bytes = encoding::encode(&shrunk.choices);
+    if confirmed && let Some(i) = subject.isolated(&bytes, config.timeout) {
+        message = i.message.or(message);
+    }
+    if first.is_none() {
+        message = Some(
+            "killed an earlier run; not replayed (this test cannot run in a process of its own)"
+                .into(),
+        );
+    }
+    let mut failure = Failure {
+        found,
+        original,
+        shrunk,
+        shrink_calls,
+        described: super::Described {
+            value: subject.render(&bytes),
+            message,
+        },
+        bytes,
+        isolated: true,
+        saved: None,
+        save_error: None,
+        flaky: first.is_some() && !confirmed,
+        timed_out: false,
+    };
+    if config.save
+        && let Some(c) = corpus
+    {
+        failure.save(c);
+    }
+    failure
+}
+
 /// Imports a failing tape from outside a run (a libFuzzer crash file, a tape a user saved):
-/// decodes `bytes`, and when `test` fails on them, [`settle`]s the failure (shrunk, saved to
-/// `regressions/`). `None` when the test does not fail on the tape (not
-/// imported). `found` says where the tape came from ([`Found::Reuse`] with its path).
+/// decodes `bytes`, and when the test fails on them, [`settle`]s the failure (shrunk, saved
+/// to `regressions/`). `None` when the test does not fail on the tape (not imported).
+/// `found` says where the tape came from ([`Found::Reuse`] with its path).
 pub fn import(
-    test: &mut TestFn<'_>,
-    describe: &mut DescribeFn<'_>,
+    subject: &mut dyn Subject,
     bytes: &[u8],
     found: Found,
     config: &Config,
@@ -117,12 +189,12 @@ pub fn import(
 ) -> Option<Failure> {
     let mut src = BytesSource::new(bytes);
     let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
-    let status = timed(config.timeout, &mut *test)(&mut tape);
+    let status = timed(config.timeout, &mut *subject)(&mut tape);
     if status != Status::Interesting {
         return None;
     }
     let original = tape.finish();
-    Some(settle(test, describe, found, original, config, corpus))
+    Some(settle(subject, found, original, config, corpus))
 }
 
 impl Failure {
@@ -135,6 +207,7 @@ impl Failure {
             generator: self.shrunk.structure(),
             value: self.described.value.clone(),
             failure: self.described.message.clone(),
+            isolate: self.isolated,
             tape: self.bytes.clone(),
         };
         match corpus.save_regression(&regression) {

@@ -10,16 +10,20 @@ mod observer;
 mod report;
 mod run;
 mod search;
+mod subject;
 mod utility;
+mod watchdog;
 
 pub use crate::env::ConfigError;
 pub use config::{Config, seconds};
-pub use failure::{DescribeFn, Described, import, no_description, settle};
+pub use failure::{Described, import, settle, settle_isolated};
 pub use observer::{Identity, Observer};
 pub use report::{Best, Failure, Found, Improvement, RunReport};
 pub use run::{TestFn, run};
 pub use search::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
+pub use subject::{Isolated, Subject};
 pub use utility::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
     take_utilities, target, target_labelled, total_score,
 };
+pub use watchdog::HANG_EXIT_CODE;

@@ -27,6 +27,9 @@ pub struct Failure {
     pub bytes: Vec<u8>,
     /// The shrunk value and the failure message, as the property describes them.
     pub described: super::Described,
+    /// The test case kills its process (a crash or a hang): it was replayed and shrunk in
+    /// processes of its own, and its regression replays that way.
+    pub isolated: bool,
     /// Where the shrunk tape was saved, if it was.
     pub saved: Option<PathBuf>,
     /// Why saving failed, if it did.

@@ -1,16 +1,40 @@
 //! The run loop, written once: reuse → search → shrink → save.
 
-use super::failure::{settle, timed};
+use super::failure::{settle, settle_isolated};
+use super::watchdog::Watchdog;
 use super::{
-    Best, Config, DescribeFn, Found, Improvement, Observer, Outcome, Replay, RunReport, Search,
-    Start, Utility, Verdict,
+    Best, Config, Found, Improvement, Observer, Outcome, Replay, RunReport, Search, Start, Subject,
+    Utility, Verdict,
 };
-use crate::corpus::{Corpus, Entry, Folder};
-use crate::tape::{BytesSource, HashesSet, Recording, Rng, Source, Status, Tape, encoding};
+use crate::corpus::{Corpus, CrashedInput, Entry, Flight, Folder};
+use crate::tape::{
+    BytesSource, Fallback, HashesSet, RandomSource, Recording, ReplaySource, Rng, Source, Status,
+    Tape, encoding,
+};
 use std::time::{Duration, Instant};
 
 /// A test function: runs the property on the value generated from the tape.
 pub type TestFn<'a> = dyn FnMut(&mut Tape<'_>) -> Status + 'a;
+
+/// What the flight record says about the test case about to run.
+#[derive(Clone, Copy)]
+enum Flying {
+    /// Nothing (re-runs for a recording).
+    Not,
+    /// A random test case: its number and seed.
+    Seed(u64, u64),
+    /// Test case number n: its indices are traced as drawn.
+    Traced(u64),
+}
+
+/// A failure waiting to be settled.
+enum Pending {
+    /// Found in this process: its recording.
+    Here(Recording),
+    /// Kills its process (a flight record of a dead run, or a regression marked `isolate`):
+    /// its tape.
+    Isolated(Vec<u8>),
+}
 
 /// A seed from the clock and the process id, for runs without one.
 pub(super) fn fresh_seed() -> u64 {
@@ -63,26 +87,57 @@ impl Bests {
     }
 }
 
-/// Runs test cases: the test with its timeout, the observer around it.
-struct Runner<'c, 't, 'o> {
-    config: &'c Config,
-    test: &'t mut dyn FnMut(&mut Tape<'_>) -> Status,
-    observer: &'o mut dyn Observer,
+/// Runs test cases: the subject's test with its timeout, the observer around it, the
+/// flight record before it.
+struct Runner<'a> {
+    config: &'a Config,
+    subject: &'a mut dyn Subject,
+    observer: &'a mut dyn Observer,
     /// [`Observer::watches`], asked once.
     watching: bool,
+    flight: Option<Flight>,
 }
 
-impl Runner<'_, '_, '_> {
+impl Runner<'_> {
     /// Runs one test case: its status, its record (empty unless `record`) and fingerprint.
     #[inline]
-    fn call(&mut self, source: &mut dyn Source, record: bool) -> (Status, Recording, u64) {
+    fn call(
+        &mut self,
+        source: &mut dyn Source,
+        record: bool,
+        flying: Flying,
+    ) -> (Status, Recording, u64) {
         if self.watching {
             self.observer.before();
         }
-        let mut tape = Tape::new(source, record).with_max_choices(self.config.max_choices);
-        let status = (self.test)(&mut tape);
+        let trace = match (&mut self.flight, flying) {
+            (Some(f), Flying::Seed(n, seed)) => {
+                f.begin_seed(n, seed);
+                None
+            }
+            (Some(f), Flying::Traced(n)) => Some(f.begin_trace(n)),
+            _ => None,
+        };
+        let mut tape = Tape::new(source, record)
+            .with_max_choices(self.config.max_choices)
+            .with_trace(trace);
+        let status = match self.config.timeout {
+            None => self.subject.run(&mut tape),
+            Some(limit) => {
+                let start = Instant::now();
+                let status = self.subject.run(&mut tape);
+                if start.elapsed() > limit {
+                    Status::Interesting
+                } else {
+                    status
+                }
+            }
+        };
         let fingerprint = tape.fingerprint();
         let recording = tape.finish();
+        if let Some(f) = &mut self.flight {
+            f.end();
+        }
         if self.watching {
             self.observer.after(fingerprint);
         }
@@ -111,20 +166,34 @@ impl Runner<'_, '_, '_> {
 
     /// Replays `replay` recording, with the utilities it reports dropped.
     fn record(&mut self, replay: &Replay) -> (Status, Recording) {
-        let (status, rec, _) = self.call(&mut *replay.source(), true);
+        let (status, rec, _) = self.call(&mut *replay.source(), true, Flying::Not);
         super::clear_utilities();
         (status, rec)
     }
+
+    /// The tape of a dead run's test case, recorded by the generator alone.
+    fn crashed_tape(&mut self, input: &CrashedInput) -> Vec<u8> {
+        let mut source: Box<dyn Source> = match input {
+            CrashedInput::Seed(s) => Box::new(RandomSource::new(*s)),
+            CrashedInput::Indices(i) => Box::new(ReplaySource::new(i.clone(), Fallback::Simplest)),
+        };
+        let mut tape = Tape::recording(&mut *source).with_max_choices(self.config.max_choices);
+        self.subject.generate(&mut tape);
+        encoding::encode(tape.choices())
+    }
 }
 
-/// Runs `test` through the phases, with `search` proposing the test cases and `observer`
-/// watching each:
+/// Runs `subject` through the phases, with `search` proposing the test cases and
+/// `observer` watching each:
 ///
-/// 1. **reuse** (when `corpus` is given and `config.reuse`): every tape of `regressions/`,
-///    then of `corpus/`, recorded and told to the search; a failing one ends the phase. A
-///    regression whose tape now records another structure than when it was saved (the
-///    generator changed) is reported in [`RunReport::warnings`] with its saved rendering and
-///    today's (`describe`), and replayed all the same.
+/// 1. **reuse** (when `corpus` is given and `config.reuse`): first the test case a dead run
+///    was running (its flight record, see [`crate::corpus::Flight`]: a crash or a hang),
+///    replayed in a process of its own ([`Subject::isolated`]); then every tape of
+///    `regressions/` (those marked `isolate` in a process of their own), then of `corpus/`,
+///    recorded and told to the search; a failing one ends the phase. A regression whose tape
+///    now records another structure than when it was saved (the generator changed) is
+///    reported in [`RunReport::warnings`] with its saved rendering and today's
+///    ([`Subject::describe`]), and replayed all the same.
 /// 2. **search**: proposals until `config.tests` counted test cases, `config.seconds`, a
 ///    failure, or the search has no more ([`RunReport::exhausted`]).
 /// 3. **shrink** and **save** the failure ([`super::settle`]); with `config.save`, the
@@ -132,19 +201,25 @@ impl Runner<'_, '_, '_> {
 ///    beats every replayed `corpus/` tape's) go to `corpus/`. A save that fails is counted
 ///    and reported ([`RunReport::save_errors`]) and the run goes on.
 ///
+/// With a corpus, the test case in flight is on disk before it runs (a random one's seed, or
+/// the indices it draws as it draws them), so that one that kills the process is found by the
+/// next run; with `config.timeout`, a watchdog ends the process when a test case runs over it
+/// (it cannot be stopped otherwise), its input kept the same way. The run's seed is printed
+/// on stderr before anything runs.
+///
 /// The loop never knows generators, value types or strategies: only tapes, statuses and the
-/// two traits.
+/// traits.
 pub fn run(
     config: &Config,
     mut corpus: Option<&mut Corpus>,
-    test: &mut TestFn<'_>,
-    describe: &mut DescribeFn<'_>,
+    subject: &mut dyn Subject,
     search: &mut dyn Search,
     observer: &mut dyn Observer,
 ) -> RunReport {
     let started = Instant::now();
     let seed = config.seed.unwrap_or_else(fresh_seed);
     let strategy = search.name();
+    eprintln!("tapefuzz: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)");
     let mut report = RunReport {
         seed,
         strategy,
@@ -155,45 +230,95 @@ pub fn run(
         tests: config.tests,
         keep: if config.save { config.keep } else { 0 },
     });
-    let mut found: Option<(Found, Recording)> = None;
+    let mut found: Option<(Found, Pending)> = None;
+    // Flight records of dead runs, settled (and removed) after the run.
+    let mut crashed_paths = Vec::new();
     // The best utility of each label among the replayed `corpus/` tapes.
     let mut corpus_best: Vec<Utility> = Vec::new();
     let mut bests = Bests {
         best: Vec::new(),
         improvements: Vec::new(),
     };
+    // The flight record: in the corpus, where the next run looks.
+    let inflight = corpus.as_deref().map(|c| c.root().join(".inflight"));
+    let flight = match &inflight {
+        Some(dir) => match Flight::create(dir) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                let w = format!(
+                    "no flight record ({e}): a test case that kills the process will not be replayed"
+                );
+                eprintln!("tapefuzz: warning: {w}");
+                report.warnings.push(w);
+                None
+            }
+        },
+        None => None,
+    };
+    let watchdog = match (&flight, config.timeout) {
+        (Some(f), Some(limit)) => Some(Watchdog::start(f.view(), limit, f.path().to_path_buf())),
+        _ => None,
+    };
     {
-        let mut timed = timed(config.timeout, &mut *test);
         let watching = observer.watches();
         let mut runner = Runner {
             config,
-            test: &mut timed,
+            subject: &mut *subject,
             observer,
             watching,
+            flight,
         };
 
         // Reuse: the fingerprints of the valid replayed tapes, distinct.
         let mut replayed = HashesSet::default();
         if config.reuse
+            && let Some(dir) = &inflight
+        {
+            for crashed in Flight::collect(dir) {
+                report.replayed += 1;
+                let what = if crashed.hung { "hung" } else { "crashed" };
+                eprintln!(
+                    "tapefuzz: test case {} of an earlier run {what}; replaying it in a process of its own ({})",
+                    crashed.test,
+                    crashed.path.display()
+                );
+                let bytes = runner.crashed_tape(&crashed.input);
+                crashed_paths.push(crashed.path.clone());
+                if found.is_none() {
+                    found = Some((Found::Reuse(crashed.path), Pending::Isolated(bytes)));
+                }
+            }
+        }
+        if found.is_none()
+            && config.reuse
             && let Some(c) = corpus.as_deref_mut()
         {
             'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
                 for entry in c.load(folder) {
                     report.replayed += 1;
+                    if entry.regression.as_ref().is_some_and(|r| r.isolate) {
+                        let isolated = runner.subject.isolated(&entry.bytes, config.timeout);
+                        if isolated.is_none_or(|i| i.status == Status::Interesting) {
+                            found =
+                                Some((Found::Reuse(entry.path), Pending::Isolated(entry.bytes)));
+                            break 'reuse;
+                        }
+                        continue;
+                    }
                     let (status, rec, fingerprint) =
-                        runner.call(&mut BytesSource::new(&entry.bytes), true);
+                        runner.call(&mut BytesSource::new(&entry.bytes), true, Flying::Traced(0));
                     if folder == Folder::Corpus && super::has_utilities() {
                         for u in super::take_utilities() {
                             note_known(&mut corpus_best, u);
                         }
                     }
                     super::clear_utilities();
-                    if let Some(w) = stale(&entry, &rec, describe) {
+                    if let Some(w) = stale(&entry, &rec, &mut *runner.subject) {
                         eprintln!("tapefuzz: warning: {w}");
                         report.warnings.push(w);
                     }
                     if status == Status::Interesting {
-                        found = Some((Found::Reuse(entry.path), rec));
+                        found = Some((Found::Reuse(entry.path), Pending::Here(rec)));
                         break 'reuse;
                     }
                     if status == Status::Valid {
@@ -243,7 +368,11 @@ pub fn run(
                     break;
                 };
                 let (record, counted) = (proposal.is_recorded(), proposal.is_counted());
-                let (status, rec, fingerprint) = runner.call(proposal.source(), record);
+                let flying = match proposal.seed() {
+                    Some(s) => Flying::Seed(tests + 1, s),
+                    None => Flying::Traced(tests + 1),
+                };
+                let (status, rec, fingerprint) = runner.call(proposal.source(), record, flying);
                 drop(proposal);
                 if counted {
                     tests += 1;
@@ -286,7 +415,7 @@ pub fn run(
                         (false, Some(replay)) => runner.record(&replay).1,
                         _ => rec,
                     };
-                    found = Some((Found::Generate(tests.max(1)), rec));
+                    found = Some((Found::Generate(tests.max(1)), Pending::Here(rec)));
                     break;
                 }
                 if verdict == Verdict::Record
@@ -343,6 +472,8 @@ pub fn run(
                 }
             }
         }
+        // Stopped before the flight record it reads goes with the runner.
+        drop(watchdog);
     }
     report.improvements = bests.improvements;
 
@@ -355,13 +486,30 @@ pub fn run(
         } else {
             None
         };
-        let failure = settle(test, describe, where_found, original, config, save_to);
+        let failure = match original {
+            Pending::Here(rec) => settle(subject, where_found, rec, config, save_to),
+            Pending::Isolated(bytes) => {
+                settle_isolated(subject, where_found, &bytes, config, save_to)
+            }
+        };
         if let Some(e) = &failure.save_error {
             let e = format!("cannot save the shrunk failure: {e}");
             eprintln!("tapefuzz: warning: {e}");
             report.save_errors.push(e);
         }
         report.failure = Some(failure);
+    }
+    // A dead run's record is settled: its failure is a regression now (or it did not fail
+    // again, which the report says), so it is not replayed again.
+    if report
+        .failure
+        .as_ref()
+        .is_some_and(|f| f.saved.is_some() || f.flaky)
+        || !config.save
+    {
+        for p in &crashed_paths {
+            let _ = std::fs::remove_file(p);
+        }
     }
     if let Some(c) = corpus {
         report.warnings.extend(c.warnings().iter().cloned());
@@ -411,13 +559,14 @@ fn note_known(known: &mut Vec<Utility>, u: Utility) {
 /// saved (the generator changed: a field added, a range widened, a variant added), with its
 /// saved rendering and today's; `None` when it matches, or when the file says nothing (an
 /// earlier layout's raw tape).
-fn stale(entry: &Entry, rec: &Recording, describe: &mut DescribeFn<'_>) -> Option<String> {
+fn stale(entry: &Entry, rec: &Recording, subject: &mut dyn Subject) -> Option<String> {
     let saved = entry.regression.as_ref()?;
     let now = rec.structure();
     if saved.generator == 0 || saved.generator == now {
         return None;
     }
-    let today = describe(&entry.bytes)
+    let today = subject
+        .describe(&entry.bytes)
         .value
         .unwrap_or_else(|| "<no value>".into());
     Some(format!(

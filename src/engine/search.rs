@@ -36,6 +36,7 @@ pub struct Proposal<'a> {
     source: Held<'a>,
     record: bool,
     counted: bool,
+    seed: Option<u64>,
 }
 
 impl<'a> Proposal<'a> {
@@ -46,6 +47,7 @@ impl<'a> Proposal<'a> {
             source: Held::Borrowed(source),
             record: false,
             counted: true,
+            seed: None,
         }
     }
 
@@ -55,6 +57,7 @@ impl<'a> Proposal<'a> {
             source: Held::Owned(source),
             record: false,
             counted: true,
+            seed: None,
         }
     }
 
@@ -69,6 +72,19 @@ impl<'a> Proposal<'a> {
     pub fn uncounted(mut self) -> Proposal<'a> {
         self.counted = false;
         self
+    }
+
+    /// Says that the source is a [`RandomSource`] made with `seed`: the run's flight record
+    /// then keeps only the seed (three stores), not every index drawn, so that a test case that
+    /// kills the process can be replayed. A search proposing a random source should say so.
+    pub fn seeded(mut self, seed: u64) -> Proposal<'a> {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// The seed [`Proposal::seeded`] gave.
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
     }
 
     /// Whether the tape is recorded.

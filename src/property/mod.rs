@@ -14,6 +14,7 @@
 //! );
 //! ```
 
+pub mod isolation;
 mod outcome;
 mod panic;
 #[allow(clippy::module_inception)]

@@ -1,16 +1,20 @@
 //! Running properties: from a `#[test]`, a harness or the CLI.
 
+use super::isolation::{self, Role};
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
-use crate::engine::{self, Config, ConfigError, Described, Found, Observer, RunReport, Strategy};
+use crate::engine::{
+    self, Config, ConfigError, Described, Found, Isolated, Observer, RunReport, Strategy, Subject,
+};
 use crate::env::Env;
 use crate::generators::Gen;
 use crate::search::registry;
 use crate::settings::Settings;
-use crate::tape::{BytesSource, Tape};
+use crate::tape::{BytesSource, Status, Tape};
 use std::fmt::Debug;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// A named property run: configuration, strategy, where its corpus lives, how to replay a
 /// failure.
@@ -25,6 +29,8 @@ pub struct Property {
     strategy: Arc<dyn Strategy>,
     corpora: Option<PathBuf>,
     replay: Option<String>,
+    /// The libtest name of the `#[test]` that runs this property, when known.
+    test_name: Option<String>,
 }
 
 /// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`).
@@ -66,6 +72,7 @@ impl Property {
             strategy,
             corpora,
             replay,
+            test_name: None,
         })
     }
 
@@ -80,6 +87,7 @@ impl Property {
         let mut p = Property::new(format!("{module}::{name}")).replay_command(format!(
             "cargo test -- --exact {test}  (replays regressions first)"
         ));
+        p.test_name = Some(test);
         if std::env::var_os("TAPEFUZZ_CORPORA").is_none() {
             p = p.corpora(PathBuf::from(manifest_dir).join("corpora"));
         }
@@ -184,16 +192,24 @@ impl Property {
     /// [`Property::run_test`] with `observer` watching each test case (a
     /// [`crate::coverage::CoverageObserver`] for greybox mode: the `greybox` search keeps
     /// tapes that reach new coverage, `rl` rewards new coverage traces).
+    ///
+    /// In a process started to run one test case in isolation (see
+    /// [`super::isolation`]), this serves that request and exits, or, for another property,
+    /// returns at once without running.
     pub fn run_test_observed(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
+        if let Role::Skip = isolation::serve(&self.name, test, self.config.max_choices) {
+            return self.report(RunReport::default());
+        }
         let mut corpus = self.open_corpus();
-        let mut f = |tape: &mut Tape<'_>| test.run(tape);
-        let mut describe = |bytes: &[u8]| self.describe(test, bytes);
+        let mut subject = PropertySubject {
+            property: self,
+            test,
+        };
         let mut search = self.strategy.search();
         let run = engine::run(
             &self.config,
             corpus.as_mut(),
-            &mut f,
-            &mut describe,
+            &mut subject,
             &mut *search,
             observer,
         );
@@ -222,11 +238,12 @@ impl Property {
         from: impl Into<PathBuf>,
     ) -> Option<Report> {
         let mut corpus = self.open_corpus();
-        let mut f = |tape: &mut Tape<'_>| test.run(tape);
-        let mut describe = |bytes: &[u8]| self.describe(test, bytes);
+        let mut subject = PropertySubject {
+            property: self,
+            test,
+        };
         let failure = engine::import(
-            &mut f,
-            &mut describe,
+            &mut subject,
             bytes,
             Found::Reuse(from.into()),
             &self.config,
@@ -237,17 +254,6 @@ impl Property {
             run.save_errors.push(e);
         }
         Some(self.report(run))
-    }
-
-    /// What `test` makes of the tape `bytes`: its value and failure message.
-    fn describe(&self, test: &dyn Test, bytes: &[u8]) -> Described {
-        let mut src = BytesSource::new(bytes);
-        let mut tape = Tape::recording(&mut src).with_max_choices(self.config.max_choices);
-        let e = test.explain(&mut tape);
-        Described {
-            value: e.value,
-            message: e.message,
-        }
     }
 
     /// The report of a run, with the replay command of its failure.
@@ -295,6 +301,52 @@ impl Property {
         if !report.passed() {
             panic!("\n{report}");
         }
+    }
+}
+
+/// A property's test as the run loop sees it: the test, its description of a tape, its
+/// generator alone, and its test cases run in processes of their own.
+struct PropertySubject<'a> {
+    property: &'a Property,
+    test: &'a dyn Test,
+}
+
+impl PropertySubject<'_> {
+    fn tape<'s>(&self, src: &'s mut BytesSource<'_>) -> Tape<'s> {
+        Tape::recording(src).with_max_choices(self.property.config.max_choices)
+    }
+}
+
+impl Subject for PropertySubject<'_> {
+    fn run(&mut self, tape: &mut Tape<'_>) -> Status {
+        self.test.run(tape)
+    }
+
+    fn describe(&mut self, bytes: &[u8]) -> Described {
+        let mut src = BytesSource::new(bytes);
+        let e = self.test.explain(&mut self.tape(&mut src));
+        Described {
+            value: e.value,
+            message: e.message,
+        }
+    }
+
+    fn render(&mut self, bytes: &[u8]) -> Option<String> {
+        let mut src = BytesSource::new(bytes);
+        self.test.render(&mut self.tape(&mut src))
+    }
+
+    fn generate(&mut self, tape: &mut Tape<'_>) -> Status {
+        self.test.generate_only(tape)
+    }
+
+    fn isolated(&mut self, bytes: &[u8], timeout: Option<Duration>) -> Option<Isolated> {
+        isolation::run_isolated(
+            &self.property.name,
+            self.property.test_name.as_deref(),
+            bytes,
+            timeout,
+        )
     }
 }
 

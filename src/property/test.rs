@@ -33,6 +33,14 @@ pub trait Test {
     fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
         self.run(tape)
     }
+
+    /// The value the generator makes of the tape (its Debug), without running the property:
+    /// how a test case that kills its process is described. `None` by default, and when the
+    /// generator makes no value.
+    fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
+        let _ = tape;
+        None
+    }
 }
 
 impl<T: Test + ?Sized> Test for Box<T> {
@@ -44,6 +52,9 @@ impl<T: Test + ?Sized> Test for Box<T> {
     }
     fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
         (**self).generate_only(tape)
+    }
+    fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
+        (**self).render(tape)
     }
 }
 
@@ -112,6 +123,13 @@ where
 
     fn explain(&self, tape: &mut Tape<'_>) -> Explained {
         self.go(tape, true)
+    }
+
+    fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
+        match catch(|| self.generator.generate(tape)) {
+            Ok(Ok(v)) => Some(format!("{v:?}")),
+            _ => None,
+        }
     }
 
     fn generate_only(&self, tape: &mut Tape<'_>) -> Status {

@@ -31,6 +31,7 @@ mod span;
 mod status;
 #[allow(clippy::module_inception)]
 mod tape;
+mod trace;
 
 pub use bytes_source::BytesSource;
 pub use choice::Choice;
@@ -46,3 +47,4 @@ pub use source::{DrawContext, Hint, OpenSpan, Source};
 pub use span::Span;
 pub use status::{Reject, Status};
 pub use tape::{DEFAULT_MAX_CHOICES, Recording, Tape};
+pub use trace::Trace;

@@ -3,7 +3,7 @@
 use super::label::mix;
 use super::random_source::coin_threshold;
 use super::{
-    Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span,
+    Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span, Trace,
 };
 
 /// One step of the fingerprint: FxHash's rotate-xor-multiply over the indices drawn, from a
@@ -105,6 +105,7 @@ pub struct Tape<'s> {
     prints: [u64; 2],
     rejected_at: Option<usize>,
     nodes: usize,
+    trace: Option<Trace<'s>>,
 }
 
 impl<'s> Tape<'s> {
@@ -143,6 +144,7 @@ impl<'s> Tape<'s> {
             prints: PRINT_START,
             rejected_at: None,
             nodes: 0,
+            trace: None,
         }
     }
 
@@ -168,6 +170,15 @@ impl<'s> Tape<'s> {
         tape.spans = spans;
         tape.labels = labels;
         tape
+    }
+
+    /// Writes every index the source chooses into `trace` as it is chosen (not on the fast
+    /// path of a random source: a random test case is its seed). The run loop traces the test
+    /// cases of searches that steer their choices, so that one that kills the process leaves
+    /// its choices behind.
+    pub fn with_trace(mut self, trace: Option<Trace<'s>>) -> Tape<'s> {
+        self.trace = trace;
+        self
     }
 
     /// Sets the size budget (number of choices before [`Reject::Overrun`]).
@@ -205,7 +216,11 @@ impl<'s> Tape<'s> {
                     path: &[],
                     choices: &[],
                 };
-                src.draw(&ctx).min(max)
+                let i = src.draw(&ctx).min(max);
+                if let Some(t) = &mut self.trace {
+                    t.push(i);
+                }
+                i
             };
             self.count_draw(index);
             return Ok(index);
@@ -233,7 +248,11 @@ impl<'s> Tape<'s> {
             };
             let i = source.draw(&ctx);
             debug_assert!(i <= max, "source returned {i} > max {max}");
-            i.min(max)
+            let i = i.min(max);
+            if let Some(t) = &mut self.trace {
+                t.push(i);
+            }
+            i
         };
         self.note(label, point, max, index, max == 0);
         Ok(index)

@@ -116,7 +116,7 @@ impl Search for GreyboxSearch {
             let seed = Rng::derive(self.seed, i);
             self.last_seed = Some(seed);
             self.random = RandomSource::new(seed);
-            return Some(Proposal::new(&mut self.random));
+            return Some(Proposal::new(&mut self.random).seeded(seed));
         }
         self.last_seed = None;
         let parent = self.queue.pick(&mut self.rng);

@@ -56,7 +56,7 @@ impl Search for RandomSearch {
         self.last = Rng::derive(self.seed, self.next);
         self.next += 1;
         self.source = RandomSource::new(self.last);
-        Some(Proposal::new(&mut self.source))
+        Some(Proposal::new(&mut self.source).seeded(self.last))
     }
 
     fn replay(&self) -> Option<Replay> {

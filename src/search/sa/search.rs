@@ -60,7 +60,7 @@ impl Search for AnnealSearch {
         Some(match &self.base {
             None => {
                 self.fresh = RandomSource::new(seed);
-                Proposal::new(&mut self.fresh).recorded()
+                Proposal::new(&mut self.fresh).seeded(seed).recorded()
             }
             Some((aligned, _)) => Proposal::boxed(Box::new(Neighbour::new(
                 aligned,

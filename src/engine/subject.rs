@@ -1,0 +1,59 @@
+//! What the run loop tests: a test function, and what else the loop may ask of it.
+
+use super::Described;
+use crate::tape::{Status, Tape};
+use std::time::Duration;
+
+/// How a test case ended in a process of its own ([`Subject::isolated`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Isolated {
+    /// [`Status::Interesting`] when it failed — also by killing its process (an abort, a
+    /// stack overflow, an allocation failure) or by running over the timeout.
+    pub status: Status,
+    /// What happened, for a person (`crashed: killed by signal 6 (SIGABRT)`, `timed out: …`,
+    /// or the failure message).
+    pub message: Option<String>,
+}
+
+/// What the loop runs: [`Subject::run`] is the test; the rest have defaults, and a property
+/// gives them (the property layer's subject). Any `FnMut(&mut Tape) -> Status` is a subject.
+pub trait Subject {
+    /// Runs one test case on the tape.
+    fn run(&mut self, tape: &mut Tape<'_>) -> Status;
+
+    /// The value (Debug) and the failure message of the tape `bytes`, for a person: what a
+    /// regression file and a report say. Runs the test; nothing by default.
+    fn describe(&mut self, bytes: &[u8]) -> Described {
+        let _ = bytes;
+        Described::default()
+    }
+
+    /// The value of the tape `bytes` only (the generator, not the test): the description of a
+    /// tape whose test case kills the process. Nothing by default.
+    fn render(&mut self, bytes: &[u8]) -> Option<String> {
+        let _ = bytes;
+        None
+    }
+
+    /// Runs only the generator on the tape ([`Status::Valid`] when it made a value), so that
+    /// the loop can record a tape without running a test that kills the process. Runs the
+    /// whole test by default.
+    fn generate(&mut self, tape: &mut Tape<'_>) -> Status {
+        self.run(tape)
+    }
+
+    /// Runs the test case of the tape `bytes` in a process of its own, killed after
+    /// `timeout`: how the loop replays and shrinks a test case that killed an earlier run.
+    /// `None` when this subject cannot (the default): such a failure is then reported
+    /// unshrunk.
+    fn isolated(&mut self, bytes: &[u8], timeout: Option<Duration>) -> Option<Isolated> {
+        let _ = (bytes, timeout);
+        None
+    }
+}
+
+impl<F: FnMut(&mut Tape<'_>) -> Status> Subject for F {
+    fn run(&mut self, tape: &mut Tape<'_>) -> Status {
+        self(tape)
+    }
+}

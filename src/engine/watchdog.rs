@@ -1,0 +1,64 @@
+//! The watchdog: ends the process when a test case runs over the timeout. A test case that
+//! never returns cannot be stopped from outside its thread; the flight record already holds
+//! its input, marked hung here, so the next run replays it (in a process of its own, killed
+//! after the timeout), shrinks it and reports it — as libFuzzer does with its
+//! `timeout-` artifacts.
+
+use crate::corpus::FlightView;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The exit status of a process the watchdog ended (libFuzzer's timeout exit code).
+pub const HANG_EXIT_CODE: i32 = 70;
+
+/// A running watchdog; dropping it stops it.
+pub(super) struct Watchdog {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Watches `view`: when one test case has been running for longer than `limit`, marks it
+    /// hung, says so on stderr and ends the process with [`HANG_EXIT_CODE`].
+    pub(super) fn start(view: FlightView, limit: Duration, record: PathBuf) -> Watchdog {
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let poll = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(50));
+        let handle = std::thread::Builder::new()
+            .name("tapefuzz-watchdog".into())
+            .spawn(move || {
+                let mut seen: Option<(u64, Instant)> = None;
+                while !stopped.load(Ordering::Relaxed) {
+                    std::thread::sleep(poll);
+                    match (view.running(), seen) {
+                        (None, _) => seen = None,
+                        (Some(n), Some((m, since))) if n == m => {
+                            if since.elapsed() > limit {
+                                view.mark_hung();
+                                eprintln!(
+                                    "tapefuzz: test case {n} ran over the timeout ({limit:?}); ending the run. Its input is kept in {}: the next run replays it first, shrinks it and reports it",
+                                    record.display()
+                                );
+                                std::process::exit(HANG_EXIT_CODE);
+                            }
+                        }
+                        (Some(n), _) => seen = Some((n, Instant::now())),
+                    }
+                }
+            })
+            .ok();
+        Watchdog { stop, handle }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}

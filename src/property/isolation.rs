@@ -1,0 +1,242 @@
+//! One test case in a process of its own: how a test case that kills its process (an abort,
+//! a stack overflow, an allocation failure, a hang) is replayed, shrunk and reported.
+//!
+//! The parent re-runs its own executable with `TAPEFUZZ_CHILD` naming a request file (the
+//! property and the tape): under libtest, filtered to the one test (`<name> --exact`); a
+//! program of one's own, with its own arguments. When that process reaches the property (in
+//! [`super::Property::run_test_observed`]), it serves the request instead of running: it
+//! writes the tape the generator recorded, runs the test case and writes how it ended, and
+//! exits. Other properties in a child return at once without running. The parent reads the
+//! answer, or how the process died, and kills it after the timeout.
+
+use super::Test;
+use crate::engine::Isolated;
+use crate::tape::{BytesSource, Status, Tape};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The variable that makes a process a child.
+pub const CHILD_VAR: &str = "TAPEFUZZ_CHILD";
+
+/// How long an isolated test case may run when the run has no timeout.
+pub const DEFAULT_ISOLATED_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A child's request.
+struct Request {
+    property: String,
+    tape: Vec<u8>,
+    out: PathBuf,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+fn one_line(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+fn read_request(path: &Path) -> Option<Request> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (mut property, mut tape, mut out) = (None, None, None);
+    for line in text.lines() {
+        match line.split_once(": ") {
+            Some(("property", v)) => property = Some(v.to_string()),
+            Some(("tape", v)) => tape = unhex(v),
+            Some(("out", v)) => out = Some(PathBuf::from(v)),
+            _ => {}
+        }
+    }
+    Some(Request {
+        property: property?,
+        tape: tape?,
+        out: out?,
+    })
+}
+
+/// What this process is to the property `name`.
+pub(crate) enum Role {
+    /// An ordinary run.
+    Run,
+    /// A child for another property: return without running.
+    Skip,
+}
+
+/// Serves the child request for `name`, if this process is a child for it (and then exits);
+/// otherwise says whether to run.
+pub(crate) fn serve(name: &str, test: &dyn Test, max_choices: usize) -> Role {
+    let Some(path) = std::env::var_os(CHILD_VAR) else {
+        return Role::Run;
+    };
+    let Some(req) = read_request(Path::new(&path)) else {
+        return Role::Skip;
+    };
+    if req.property != name {
+        return Role::Skip;
+    }
+    let Ok(mut out) = std::fs::File::create(&req.out) else {
+        std::process::exit(2);
+    };
+    // First the tape the generator records (so the parent has it even if the test case kills
+    // this process), then how the test case ends.
+    let mut src = BytesSource::new(&req.tape);
+    let mut tape = Tape::recording(&mut src).with_max_choices(max_choices);
+    test.generate_only(&mut tape);
+    let recorded = crate::tape::encoding::encode(tape.finish().choices.as_slice());
+    let _ = writeln!(out, "tape: {}", hex(&recorded));
+    let _ = out.flush();
+    let mut src = BytesSource::new(&req.tape);
+    let mut tape = Tape::recording(&mut src).with_max_choices(max_choices);
+    let e = test.explain(&mut tape);
+    let _ = writeln!(out, "status: {}", e.status as u8);
+    if let Some(m) = e.message {
+        let _ = writeln!(out, "message: {}", one_line(&m));
+    }
+    let _ = out.sync_all();
+    std::process::exit(0);
+}
+
+/// The arguments that make this executable run the one property again: libtest's filter for
+/// the test `test` (or the current test thread's name), or this process's own arguments.
+fn child_args(test: Option<&str>) -> Vec<String> {
+    let thread = std::thread::current();
+    let name = test.or(thread.name().filter(|n| *n != "main"));
+    match name {
+        Some(n) => vec![
+            n.to_string(),
+            "--exact".into(),
+            "--test-threads=1".into(),
+            "-q".into(),
+        ],
+        None => std::env::args().skip(1).collect(),
+    }
+}
+
+#[cfg(unix)]
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGTRAP => "SIGTRAP",
+        _ => "a signal",
+    }
+}
+
+/// How a child process died, when it did not exit normally.
+fn death(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return format!("crashed: killed by signal {sig} ({})", signal_name(sig));
+        }
+    }
+    match status.code() {
+        Some(c) => format!("crashed: exited with status {c}"),
+        None => "crashed".into(),
+    }
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Runs the test case of `tape` for the property `name` in a child process (see the module
+/// docs), killed after `timeout` (default [`DEFAULT_ISOLATED_TIMEOUT`]). `None` when no child
+/// could be started.
+pub(crate) fn run_isolated(
+    name: &str,
+    test: Option<&str>,
+    tape: &[u8],
+    timeout: Option<Duration>,
+) -> Option<Isolated> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = std::env::temp_dir().join(format!(
+        "tapefuzz-child-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).ok()?;
+    let req = dir.join("request");
+    let out = dir.join("answer");
+    let text = format!(
+        "property: {name}\ntape: {}\nout: {}\n",
+        hex(tape),
+        out.display()
+    );
+    std::fs::write(&req, text).ok()?;
+    let result = (|| {
+        let mut child = Command::new(&exe)
+            .args(child_args(test))
+            .env(CHILD_VAR, &req)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let limit = timeout.unwrap_or(DEFAULT_ISOLATED_TIMEOUT);
+        let started = Instant::now();
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if started.elapsed() > limit => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Err(_) => return None,
+            }
+        };
+        let answer = std::fs::read_to_string(&out).unwrap_or_default();
+        let field = |key: &str| {
+            answer
+                .lines()
+                .find_map(|l| l.strip_prefix(key).map(str::to_string))
+        };
+        let Some(status) = status else {
+            return Some(Isolated {
+                status: Status::Interesting,
+                message: Some(format!("timed out: ran longer than {limit:?}")),
+            });
+        };
+        if let Some(code) = field("status: ") {
+            let status = match code.trim() {
+                "0" => Status::Overrun,
+                "1" => Status::Invalid,
+                "2" => Status::Valid,
+                _ => Status::Interesting,
+            };
+            return Some(Isolated {
+                status,
+                message: field("message: ").map(|m| m.replace("\\n", "\n")),
+            });
+        }
+        if field("tape: ").is_none() && status.success() {
+            // The child never reached the property (another test, a filter that matched
+            // nothing): it cannot be isolated this way.
+            return None;
+        }
+        Some(Isolated {
+            status: Status::Interesting,
+            message: Some(death(status)),
+        })
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
