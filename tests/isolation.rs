@@ -34,7 +34,7 @@ fn a_crash_is_replayed_first_shrunk_and_reported_by_the_next_run() {
     // 1. The run dies: nothing saved but the test case in flight.
     let first = run();
     assert!(!first.status.success());
-    let inflight = dir.join("crashing").join(".inflight");
+    let inflight = dir.join(".inflight");
     let records: Vec<_> = std::fs::read_dir(&inflight)
         .unwrap()
         .flatten()

@@ -3,7 +3,7 @@
 //! watchdog — is found by the next run, which replays it first (as libFuzzer keeps its
 //! crash- and timeout- artifacts).
 //!
-//! A run maps a small file `<corpus>/.inflight/<random>.flight` into memory (shared with the
+//! A run maps a small file `<corpora>/.inflight/<property>.<random>.flight` into memory (shared with the
 //! page cache, so its contents outlive the process) and holds a lock on it. Before each test
 //! case the loop writes what it is: a random test case's seed (three stores), or, for
 //! searches that steer their choices, each index as the source chooses it ([`Trace`]). No
@@ -98,10 +98,10 @@ impl FlightView {
 }
 
 impl Flight {
-    /// Creates a record in `dir` (made if missing, with a `.gitignore` that keeps it out of
-    /// git), locked by this process. Errors name the path.
+    /// Creates a record for the property `name` in `dir` (made if missing, with a
+    /// `.gitignore` that keeps it out of git), locked by this process. Errors name the path.
     #[cfg(unix)]
-    pub fn create(dir: &Path) -> io::Result<Flight> {
+    pub fn create(dir: &Path, name: &str) -> io::Result<Flight> {
         create_dir_durably(dir)?;
         let ignore = dir.join(".gitignore");
         if !ignore.exists() {
@@ -112,7 +112,7 @@ impl Flight {
             .map_or(0, |d| d.as_nanos() as u64);
         let mut n = crate::tape::Rng::derive(nanos, u64::from(std::process::id()));
         let (path, file) = loop {
-            let path = dir.join(format!("{n:016x}.flight"));
+            let path = dir.join(format!("{name}.{n:016x}.flight"));
             match OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -164,7 +164,8 @@ impl Flight {
 
     /// Not on this platform.
     #[cfg(not(unix))]
-    pub fn create(dir: &Path) -> io::Result<Flight> {
+    pub fn create(dir: &Path, name: &str) -> io::Result<Flight> {
+        let _ = name;
         Err(io::Error::new(
             io::ErrorKind::Unsupported,
             format!("{}: no flight records on this platform", dir.display()),
@@ -213,10 +214,10 @@ impl Flight {
         self.view().word(STATE).store(IDLE, Ordering::Release);
     }
 
-    /// The records in `dir` of runs that died (nobody holds their lock), oldest name first.
-    /// A record of a run that died between test cases holds nothing and is removed; one that
-    /// cannot be read is left alone.
-    pub fn collect(dir: &Path) -> Vec<Crashed> {
+    /// The records in `dir` of the property `name` left by runs that died (nobody holds
+    /// their lock), in name order. A record of a run that died between test cases holds
+    /// nothing and is removed; one that cannot be read is left alone.
+    pub fn collect(dir: &Path, name: &str) -> Vec<Crashed> {
         let mut out = Vec::new();
         let Ok(read) = fs::read_dir(dir) else {
             return out;
@@ -224,7 +225,13 @@ impl Flight {
         let mut paths: Vec<PathBuf> = read
             .flatten()
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "flight"))
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "flight")
+                    && p.file_stem()
+                        .and_then(|s| s.to_str())
+                        .and_then(|s| s.rsplit_once('.'))
+                        .is_some_and(|(prop, _)| prop == name)
+            })
             .collect();
         paths.sort();
         for path in paths {
@@ -288,26 +295,30 @@ mod tests {
     fn a_record_left_running_is_collected_and_an_idle_or_live_one_is_not() {
         let dir = std::env::temp_dir().join(format!("tapefuzz-flight-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let mut f = Flight::create(&dir).unwrap();
+        let mut f = Flight::create(&dir, "p").unwrap();
         f.begin_seed(7, 1234);
         assert_eq!(f.view().running(), Some(7));
         // Live: locked by us.
-        assert!(Flight::collect(&dir).is_empty());
+        assert!(Flight::collect(&dir, "p").is_empty());
         {
             let mut t = f.begin_trace(8);
             t.push(3);
             t.push(5);
         }
         // As if the process died now: copy the file and read the copy.
-        let copy = dir.join("copy.flight");
+        let copy = dir.join("p.copy.flight");
         fs::copy(f.path(), &copy).unwrap();
-        let found = Flight::collect(&dir);
+        assert!(Flight::collect(&dir, "q").is_empty(), "another property's");
+        let found = Flight::collect(&dir, "p");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].input, CrashedInput::Indices(vec![3, 5]));
         assert_eq!((found[0].test, found[0].hung), (8, false));
         f.end();
         fs::copy(f.path(), &copy).unwrap();
-        assert!(Flight::collect(&dir).is_empty(), "idle: nothing to replay");
+        assert!(
+            Flight::collect(&dir, "p").is_empty(),
+            "idle: nothing to replay"
+        );
         assert!(!copy.exists(), "an idle dead record is removed");
         let path = f.path().to_path_buf();
         drop(f);

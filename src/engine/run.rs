@@ -239,10 +239,16 @@ pub fn run(
         best: Vec::new(),
         improvements: Vec::new(),
     };
-    // The flight record: in the corpus, where the next run looks.
-    let inflight = corpus.as_deref().map(|c| c.root().join(".inflight"));
+    // The flight record: beside the corpus, where the next run looks.
+    let inflight = corpus.as_deref().map(|c| {
+        let root = c.root();
+        let name = root
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        (root.parent().unwrap_or(root).join(".inflight"), name)
+    });
     let flight = match &inflight {
-        Some(dir) => match Flight::create(dir) {
+        Some((dir, name)) => match Flight::create(dir, name) {
             Ok(f) => Some(f),
             Err(e) => {
                 let w = format!(
@@ -272,9 +278,9 @@ pub fn run(
         // Reuse: the fingerprints of the valid replayed tapes, distinct.
         let mut replayed = HashesSet::default();
         if config.reuse
-            && let Some(dir) = &inflight
+            && let Some((dir, name)) = &inflight
         {
-            for crashed in Flight::collect(dir) {
+            for crashed in Flight::collect(dir, name) {
                 report.replayed += 1;
                 let what = if crashed.hung { "hung" } else { "crashed" };
                 eprintln!(
