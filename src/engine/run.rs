@@ -464,16 +464,34 @@ pub fn run(
                     to_save.push(encoding::encode(&rec.choices));
                 }
             }
-            for bytes in to_save {
+            // After a few failed saves in a row (a full disk, a folder that cannot be made)
+            // the rest are not tried: each would fail the same way.
+            const GIVE_UP: usize = 5;
+            let mut in_a_row = 0;
+            let total = to_save.len();
+            for (k, bytes) in to_save.into_iter().enumerate() {
                 if c.contains(Folder::Corpus, &bytes) {
                     continue;
                 }
                 match c.save(&bytes) {
-                    Ok(_) => report.corpus_added += 1,
+                    Ok(_) => {
+                        report.corpus_added += 1;
+                        in_a_row = 0;
+                    }
                     Err(e) => {
                         let e = format!("cannot save a corpus tape: {e}");
                         eprintln!("tapefuzz: warning: {e}");
                         report.save_errors.push(e);
+                        in_a_row += 1;
+                        if in_a_row == GIVE_UP && k + 1 < total {
+                            let e = format!(
+                                "gave up saving after {GIVE_UP} failed saves in a row: {} corpus tapes not saved",
+                                total - k - 1
+                            );
+                            eprintln!("tapefuzz: warning: {e}");
+                            report.save_errors.push(e);
+                            break;
+                        }
                     }
                 }
             }
