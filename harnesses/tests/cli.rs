@@ -352,3 +352,42 @@ fn ci_fails_with_a_planted_bug_and_saves_the_regression() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(needle));
     }
 }
+
+#[test]
+fn run_all_expects_the_demonstrations_false_by_design_and_saves_nothing_for_them() {
+    let d = temp_dir("all");
+    // sa falsifies graph_sink within a few thousand tests on every seed.
+    let out = cli(
+        &d,
+        &[
+            "run",
+            "--all",
+            "--strategy",
+            "sa",
+            "--tests",
+            "5000",
+            "--seed",
+            "1",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("graph_sink: expected"), "{err}");
+    assert!(!d.join("graph_sink").join("regressions").exists());
+    // Asked for by name, the failure is a failure, and saved.
+    let out = cli(
+        &d,
+        &[
+            "run",
+            "graph_sink",
+            "--strategy",
+            "sa",
+            "--tests",
+            "5000",
+            "--seed",
+            "1",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(d.join("graph_sink").join("regressions").exists());
+}
