@@ -29,6 +29,9 @@ struct Request {
     property: String,
     tape: Vec<u8>,
     out: PathBuf,
+    /// The parent kills the child after this; the child ends itself a little later, in case
+    /// the parent died first.
+    timeout: Duration,
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -52,11 +55,17 @@ fn one_line(s: &str) -> String {
 fn read_request(path: &Path) -> Option<Request> {
     let text = std::fs::read_to_string(path).ok()?;
     let (mut property, mut tape, mut out) = (None, None, None);
+    let mut timeout = DEFAULT_ISOLATED_TIMEOUT;
     for line in text.lines() {
         match line.split_once(": ") {
             Some(("property", v)) => property = Some(v.to_string()),
             Some(("tape", v)) => tape = unhex(v),
             Some(("out", v)) => out = Some(PathBuf::from(v)),
+            Some(("timeout_ms", v)) => {
+                if let Ok(ms) = v.parse() {
+                    timeout = Duration::from_millis(ms);
+                }
+            }
             _ => {}
         }
     }
@@ -64,6 +73,7 @@ fn read_request(path: &Path) -> Option<Request> {
         property: property?,
         tape: tape?,
         out: out?,
+        timeout,
     })
 }
 
@@ -90,6 +100,12 @@ pub(crate) fn serve(name: &str, test: &dyn Test, max_choices: usize) -> Role {
     let Ok(mut out) = std::fs::File::create(&req.out) else {
         std::process::exit(2);
     };
+    // An orphan never outlives its parent's patience by much.
+    let limit = req.timeout * 2 + Duration::from_secs(1);
+    std::thread::spawn(move || {
+        std::thread::sleep(limit);
+        std::process::exit(crate::engine::HANG_EXIT_CODE);
+    });
     // First the tape the generator records (so the parent has it even if the test case kills
     // this process), then how the test case ends.
     let mut src = BytesSource::new(&req.tape);
@@ -174,10 +190,12 @@ pub(crate) fn run_isolated(
     std::fs::create_dir_all(&dir).ok()?;
     let req = dir.join("request");
     let out = dir.join("answer");
+    let limit = timeout.unwrap_or(DEFAULT_ISOLATED_TIMEOUT);
     let text = format!(
-        "property: {name}\ntape: {}\nout: {}\n",
+        "property: {name}\ntape: {}\nout: {}\ntimeout_ms: {}\n",
         hex(tape),
-        out.display()
+        out.display(),
+        limit.as_millis()
     );
     std::fs::write(&req, text).ok()?;
     let result = (|| {
@@ -189,7 +207,6 @@ pub(crate) fn run_isolated(
             .stderr(Stdio::null())
             .spawn()
             .ok()?;
-        let limit = timeout.unwrap_or(DEFAULT_ISOLATED_TIMEOUT);
         let started = Instant::now();
         let status = loop {
             match child.try_wait() {
