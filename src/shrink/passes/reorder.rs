@@ -1,0 +1,96 @@
+//! Sorting and swapping spans with the same label towards shortlex order.
+
+use super::super::{Shrinker, shortlex_cmp, shortlex_less};
+use crate::tape::{Choice, Span};
+use std::collections::BTreeMap;
+
+impl Shrinker<'_> {
+    /// Spans grouped by label and depth, each group in tape order. Spans at one depth never
+    /// nest, so a group's members are disjoint: siblings (list elements, children of a
+    /// node) and also cousins (the same field's contents in different tuple fields).
+    fn same_label_groups(&self) -> Vec<Vec<usize>> {
+        let mut by_depth: BTreeMap<usize, Vec<Vec<usize>>> = BTreeMap::new();
+        let spans = self.spans();
+        for (k, s) in spans.iter().enumerate() {
+            if s.is_empty() || s.end > self.choices().len() {
+                continue;
+            }
+            let groups = by_depth.entry(s.depth).or_default();
+            match groups.iter_mut().find(|g| spans[g[0]].label == s.label) {
+                Some(g) => g.push(k),
+                None => groups.push(vec![k]),
+            }
+        }
+        by_depth
+            .into_values()
+            .flatten()
+            .filter(|g| g.len() >= 2)
+            .collect()
+    }
+
+    /// The best tape with the contents of `spans` permuted: slot `i` gets the contents of
+    /// `spans[order[i]]`.
+    fn permuted(&self, spans: &[Span], order: &[usize]) -> Vec<Choice> {
+        let c = self.choices();
+        let mut v = Vec::with_capacity(c.len());
+        let mut at = 0;
+        for (slot, s) in spans.iter().enumerate() {
+            v.extend_from_slice(&c[at..s.start]);
+            let from = spans[order[slot]];
+            v.extend_from_slice(&c[from.start..from.end]);
+            at = s.end;
+        }
+        v.extend_from_slice(&c[at..]);
+        v
+    }
+
+    /// Sorts one group, else swaps an adjacent out-of-order pair; true when accepted.
+    fn reorder_group(&mut self, group: &[usize]) -> bool {
+        let spans: Vec<Span> = group.iter().map(|&k| self.spans()[k]).collect();
+        let contents = |s: &Self, k: usize| s.choices()[spans[k].start..spans[k].end].to_vec();
+        // A collection's "no more" terminator (a lone zero after its siblings) would sort
+        // first and cut the collection short: leave it out of the sort (a swap may move it).
+        let mut sortable = spans.len();
+        if let [.., before, last] = spans[..]
+            && last.len() == 1
+            && last.parent == before.parent
+            && self.choices()[last.start].index == 0
+        {
+            sortable -= 1;
+        }
+        let mut order: Vec<usize> = (0..spans.len()).collect();
+        order[..sortable].sort_by(|&x, &y| shortlex_cmp(&contents(self, x), &contents(self, y)));
+        if order.iter().enumerate().any(|(a, &b)| a != b)
+            && self.consider(&self.permuted(&spans, &order))
+        {
+            return true;
+        }
+        for k in 0..spans.len() - 1 {
+            if shortlex_less(&contents(self, k + 1), &contents(self, k)) {
+                let mut o: Vec<usize> = (0..spans.len()).collect();
+                o.swap(k, k + 1);
+                if self.consider(&self.permuted(&spans, &o)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Sorts spans with the same label and depth into shortlex order of their contents, or swaps
+/// an adjacent pair that is out of order: list elements, the children of a node, and the
+/// contents of different fields made by one generator (an element moved to a later list).
+pub(in crate::shrink) fn reorder_spans(s: &mut Shrinker<'_>) {
+    let mut g = 0;
+    loop {
+        let groups = s.same_label_groups();
+        if g >= groups.len() || s.stopped() {
+            return;
+        }
+        // After an accepted reordering the spans moved: regroup and try this group again.
+        if !s.reorder_group(&groups[g]) {
+            g += 1;
+        }
+    }
+}
