@@ -2,6 +2,7 @@
 
 use super::super::Shrinker;
 use super::super::search::find_integer;
+use super::super::shrinker::Tried;
 use crate::tape::{Choice, Span};
 
 /// `base` without `start..end`.
@@ -58,12 +59,31 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
         }
         let base = s.choices().to_vec();
         let start = run[0].start;
-        let deleted = find_integer(|n| {
-            n as usize <= run.len() && s.consider(&without(&base, start, run[n as usize - 1].end))
-        });
-        if deleted == 0 {
+        // A deletion that leaves the tape as long as before only shifted the later siblings
+        // into the gap (a collection of fixed size, refilled at its end): deleting more of
+        // them one by one would only shift again, so such a run is left to the other passes.
+        let without_first = without(&base, start, run[0].end);
+        let shifted = match s.attempt(&without_first) {
+            Tried::Improved => s.choices().len() == base.len(),
+            Tried::Ran(rec) => rec.choices.len() == base.len(),
+            Tried::Known(len) => len == base.len(),
+            Tried::Skipped => false,
+        };
+        if shifted {
             k += 1;
+            while k < s.spans().len() && s.spans()[k].start < run[run.len() - 1].end {
+                k += 1;
+            }
+            continue;
         }
+        if s.choices().len() == base.len() {
+            k += 1;
+            continue;
+        }
+        // The first went: delete 2, 3, 4, 8, … from the same place.
+        find_integer(|n| {
+            n as usize + 1 <= run.len() && s.consider(&without(&base, start, run[n as usize].end))
+        });
     }
 }
 

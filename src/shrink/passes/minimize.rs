@@ -6,10 +6,14 @@ use super::super::shrinker::Tried;
 
 impl Shrinker<'_> {
     /// Lowers the choices at `positions` (which hold the same index) together to the
-    /// smallest index that still fails: 0, then 1, then 2, 4, 8, … until one fails, then a
-    /// binary search below it. The answer is usually far smaller than a random start, so
-    /// probing from below costs about `2 log2(answer)` calls where halving from the start
-    /// would cost `log2(start)`. Returns whether anything was accepted.
+    /// smallest index that still fails. Tries 0 and 1, then one and two steps down (a
+    /// signed integer's index moves by 2 per unit of value, see `redistribute.rs`): when
+    /// neither works the choice is taken as stuck, a few calls instead of a search. Else it
+    /// probes up from the bottom in steps of the current index's parity (2, 4, 8, … above
+    /// it) until one fails, searches the gap between, and last tries one below the answer
+    /// (the other parity: a range that starts at its simplest value counts by 1). Answers
+    /// are usually far below a random start, so probing from below costs about
+    /// `2 log2(answer)` calls. Returns whether anything was accepted.
     pub(super) fn minimize_together(&mut self, positions: &[usize]) -> bool {
         let current = |s: &Self| -> Option<u64> {
             let first = *s.choices().get(positions[0])?;
@@ -34,8 +38,11 @@ impl Shrinker<'_> {
         let Some(start) = current(self) else {
             return false;
         };
-        if start == 0 || try_index(self, 0) {
-            return start != 0;
+        if start == 0 {
+            return false;
+        }
+        if try_index(self, 0) {
+            return true;
         }
         if start == 1 {
             return false;
@@ -43,29 +50,52 @@ impl Shrinker<'_> {
         if try_index(self, 1) {
             return true;
         }
-        // `lo` is known not to fail, `hi` to fail.
-        let (mut lo, mut hi) = (1u64, start);
-        let mut probe = 2u64;
-        while probe < hi && !self.stopped() {
+        if start == 2 {
+            return false;
+        }
+        if !try_index(self, start - 1) && !try_index(self, start - 2) {
+            return false;
+        }
+        // Known: `lo` (0 or 1, same parity as `hi`) does not fail, `hi` fails.
+        let Some(mut hi) = current(self) else {
+            return true;
+        };
+        let mut lo = hi % 2;
+        let mut gap = 2u64;
+        while let Some(probe) = (hi % 2).checked_add(gap).filter(|&p| p < hi) {
+            if self.stopped() {
+                break;
+            }
             if try_index(self, probe) {
-                hi = probe;
+                match current(self) {
+                    Some(now) => hi = now,
+                    None => return true,
+                }
                 break;
             }
             lo = probe;
-            probe = probe.saturating_mul(2);
+            match gap.checked_mul(2) {
+                Some(g) => gap = g,
+                None => break,
+            }
         }
-        while lo + 1 < hi && !self.stopped() {
-            let mid = lo + (hi - lo) / 2;
+        while hi.checked_sub(lo).is_some_and(|d| d >= 4) && hi % 2 == lo % 2 && !self.stopped() {
+            let mid = lo + (hi - lo) / 4 * 2;
             if try_index(self, mid) {
                 match current(self) {
-                    Some(now) => hi = now.min(mid),
-                    None => break,
+                    Some(now) => hi = now,
+                    None => return true,
                 }
             } else {
                 lo = mid;
             }
         }
-        current(self) != Some(start)
+        if let Some(now) = current(self)
+            && now >= 2
+        {
+            try_index(self, now - 1);
+        }
+        true
     }
 
     /// When choice `i` cannot go lower on its own because lowering it shortens the tape (it

@@ -45,11 +45,6 @@ pub(super) const PASSES: &[Pass] = &[
         run: delete::delete_spans,
     },
     Pass {
-        name: "zero_spans",
-        tier: Tier::Structure,
-        run: zero::zero_spans,
-    },
-    Pass {
         name: "promote_children",
         tier: Tier::Structure,
         run: promote::promote_children,
@@ -58,6 +53,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "minimize_choices",
         tier: Tier::Structure,
         run: minimize::minimize_choices,
+    },
+    Pass {
+        name: "zero_spans",
+        tier: Tier::Structure,
+        run: zero::zero_spans,
     },
     Pass {
         name: "reorder_spans",

@@ -1,8 +1,19 @@
 //! Sorting and swapping spans with the same label towards shortlex order.
 
-use super::super::{Shrinker, shortlex_cmp, shortlex_less};
+use super::super::Shrinker;
 use crate::tape::{Choice, Span};
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
+
+/// The order of contents that makes their concatenation smallest: `a` before `b` when
+/// `a ++ b` is lexicographically below `b ++ a` (as in building the smallest number from
+/// digit strings). Shortlex order of the contents alone would put a short content first even
+/// where a longer one that starts lower makes the tape smaller.
+fn concat_cmp(a: &[Choice], b: &[Choice]) -> Ordering {
+    let ab = a.iter().chain(b).map(|c| c.index);
+    let ba = b.iter().chain(a).map(|c| c.index);
+    ab.cmp(ba)
+}
 
 impl Shrinker<'_> {
     /// Spans grouped by label and depth, each group in tape order. Spans at one depth never
@@ -58,27 +69,28 @@ impl Shrinker<'_> {
         {
             sortable -= 1;
         }
+        let all: Vec<Vec<Choice>> = (0..spans.len()).map(|k| contents(self, k)).collect();
         let mut order: Vec<usize> = (0..spans.len()).collect();
-        order[..sortable].sort_by(|&x, &y| shortlex_cmp(&contents(self, x), &contents(self, y)));
+        order[..sortable].sort_by(|&x, &y| concat_cmp(&all[x], &all[y]));
         if order.iter().enumerate().any(|(a, &b)| a != b)
             && self.consider(&self.permuted(&spans, &order))
         {
             return true;
         }
+        // Swaps: `consider` runs only those that make the tape smaller.
         for k in 0..spans.len() - 1 {
-            if shortlex_less(&contents(self, k + 1), &contents(self, k)) {
-                let mut o: Vec<usize> = (0..spans.len()).collect();
-                o.swap(k, k + 1);
-                if self.consider(&self.permuted(&spans, &o)) {
-                    return true;
-                }
+            let mut o: Vec<usize> = (0..spans.len()).collect();
+            o.swap(k, k + 1);
+            if self.consider(&self.permuted(&spans, &o)) {
+                return true;
             }
         }
         false
     }
 }
 
-/// Sorts spans with the same label and depth into shortlex order of their contents, or swaps
+/// Sorts spans with the same label and depth into the order of their contents that makes the
+/// tape smallest (see [`concat_cmp`]), or swaps
 /// an adjacent pair that is out of order: list elements, the children of a node, and the
 /// contents of different fields made by one generator (an element moved to a later list).
 pub(in crate::shrink) fn reorder_spans(s: &mut Shrinker<'_>) {
