@@ -326,6 +326,10 @@ fn lang_shadow_shrinks_to_a_let_shadowed_in_a_block() {
     }
 }
 
+/// Seeds per strategy of the `expr_simplify` shrink tests (fewer in debug builds, which
+/// `cargo test --workspace` makes).
+const EXPR_SEEDS: u64 = if cfg!(debug_assertions) { 3 } else { 20 };
+
 /// The minimal `factor_swap` failure in the generator's order: a compound common factor
 /// (`-x`, the shortest), a constant (-1, the simplest that is neither 0 nor 1, first: a
 /// constant's tape is smaller than `x`'s) and `x`.
@@ -334,7 +338,7 @@ const FACTOR_SWAP_MINIMUM: &str = "Sub(Mul(Neg(Var), Num(-1)), Mul(Neg(Var), Var
 #[test]
 fn expr_factor_swap_shrinks_to_one_minimum_from_random_and_rl() {
     for strategy in ["random", "rl"] {
-        for seed in 1..=5 {
+        for seed in 1..=EXPR_SEEDS {
             let r = run_bug_with(
                 strategy,
                 "expr_simplify",
@@ -394,9 +398,9 @@ fn expr_factor_swap_shrinks_to_one_minimum_from_greybox() {
         visit(&e, &c);
         check(&e, Some(harnesses::expr::Bug::FactorSwap))
     });
-    for seed in 1..=5 {
+    for seed in 1..=EXPR_SEEDS {
         let config = Config {
-            tests: 200_000,
+            tests: 2_000_000,
             seed: Some(seed),
             save: false,
             ..Config::default()

@@ -7,17 +7,23 @@
 //! indices were never read, or whose index was out of range and read modulo the choice's
 //! size (as [`crate::tape::ReplaySource`] does), is recognised as the run it repeats.
 
-use crate::tape::{Recording, Status};
-use std::collections::HashMap;
+use crate::tape::Recording;
+use std::collections::{HashMap, VecDeque};
+
+/// How many of the latest runs keep their whole recording (spans included), so a pass that
+/// needs the shape a known candidate records gets it without running it again.
+const RECENT: usize = 512;
 
 /// One node: a point reached after some unforced choices.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// Largest index of the choice drawn here, once a run has drawn one.
     max: Option<u64>,
-    /// How a run that stopped here ended, and how many choices it recorded (forced ones
-    /// included).
-    end: Option<(Status, usize)>,
+    /// A run stopped here, having recorded this many choices (forced ones included). How it
+    /// ended need not be kept: a run decided by an earlier one cannot improve on the best
+    /// tape (it either became the best then, or was no smaller than a best that has only
+    /// shrunk since).
+    end: Option<usize>,
 }
 
 /// The tree of recorded runs (see the module docs).
@@ -26,6 +32,18 @@ pub(super) struct Cache {
     nodes: Vec<Node>,
     /// Child of (node, index drawn there).
     edges: HashMap<(u32, u64), u32>,
+    /// The recordings of the latest runs, by the node they ended at, oldest first.
+    recent: HashMap<u32, Recording>,
+    order: VecDeque<u32>,
+}
+
+/// An earlier run that decides a candidate.
+#[derive(Debug)]
+pub(super) struct Hit {
+    /// Its tape's length (forced choices included).
+    pub(super) len: usize,
+    /// Its recording, if it is one of the latest runs.
+    pub(super) recording: Option<Recording>,
 }
 
 impl Cache {
@@ -33,18 +51,23 @@ impl Cache {
         Cache {
             nodes: vec![Node::default()],
             edges: HashMap::new(),
+            recent: HashMap::new(),
+            order: VecDeque::new(),
         }
     }
 
     /// How a run of `indices` (the unforced choices, then index 0 for ever, as a replay
-    /// source falls back) ends and how long its tape is, if an earlier run decided it.
-    pub(super) fn lookup(&self, indices: &[u64]) -> Option<(Status, usize)> {
+    /// source falls back) ends, if an earlier run decided it.
+    pub(super) fn lookup(&self, indices: &[u64]) -> Option<Hit> {
         let mut node = 0u32;
         let mut pos = 0;
         loop {
             let n = self.nodes[node as usize];
-            if let Some(end) = n.end {
-                return Some(end);
+            if let Some(len) = n.end {
+                return Some(Hit {
+                    len,
+                    recording: self.recent.get(&node).cloned(),
+                });
             }
             let max = n.max?;
             let mut index = indices.get(pos).copied().unwrap_or(0);
@@ -56,8 +79,8 @@ impl Cache {
         }
     }
 
-    /// Records that the run which recorded `rec` ended with `status`.
-    pub(super) fn insert(&mut self, rec: &Recording, status: Status) {
+    /// Records the run that recorded `rec`.
+    pub(super) fn insert(&mut self, rec: &Recording) {
         let mut node = 0u32;
         for c in rec.choices.iter().filter(|c| !c.forced) {
             self.nodes[node as usize].max = Some(c.max);
@@ -68,7 +91,15 @@ impl Cache {
             }
             node = child;
         }
-        self.nodes[node as usize].end = Some((status, rec.choices.len()));
+        self.nodes[node as usize].end = Some(rec.choices.len());
+        if self.recent.insert(node, rec.clone()).is_none() {
+            self.order.push_back(node);
+            if self.order.len() > RECENT
+                && let Some(old) = self.order.pop_front()
+            {
+                self.recent.remove(&old);
+            }
+        }
     }
 }
 
@@ -95,16 +126,21 @@ mod tests {
     #[test]
     fn a_candidate_that_repeats_a_recorded_run_is_known() {
         let mut c = Cache::new();
-        c.insert(&rec(&[(1, 1), (5, 9)]), Status::Valid);
-        let valid = Some((Status::Valid, 2));
-        assert_eq!(c.lookup(&[1, 5]), valid);
+        c.insert(&rec(&[(1, 1), (5, 9)]));
+        let found = |c: &Cache, i: &[u64]| c.lookup(i).map(|h| h.len);
+        let valid = Some(2);
+        assert_eq!(found(&c, &[1, 5]), valid);
+        assert_eq!(
+            c.lookup(&[1, 5]).unwrap().recording,
+            Some(rec(&[(1, 1), (5, 9)]))
+        );
         // Indices past what the run read do not matter, nor do out-of-range ones.
-        assert_eq!(c.lookup(&[1, 5, 7, 7]), valid);
-        assert_eq!(c.lookup(&[1, 15]), valid);
-        assert_eq!(c.lookup(&[1, 4]), None);
-        assert_eq!(c.lookup(&[0]), None);
+        assert_eq!(found(&c, &[1, 5, 7, 7]), valid);
+        assert_eq!(found(&c, &[1, 15]), valid);
+        assert_eq!(found(&c, &[1, 4]), None);
+        assert_eq!(found(&c, &[0]), None);
         // A run that read zeros past its candidate's end decides the shorter candidate.
-        c.insert(&rec(&[(0, 1), (0, 3)]), Status::Interesting);
-        assert_eq!(c.lookup(&[]), Some((Status::Interesting, 2)));
+        c.insert(&rec(&[(0, 1), (0, 3)]));
+        assert_eq!(found(&c, &[]), Some(2));
     }
 }

@@ -41,9 +41,9 @@ pub struct PassStats {
 pub(super) enum Tried {
     /// It failed, was shortlex-smaller and is now the best tape.
     Improved,
-    /// It ran without improving; the tape it recorded.
+    /// It ran without improving, now or in one of the latest runs: the tape it recorded.
     Ran(Recording),
-    /// An earlier run already decided it (without improving): that run's tape length.
+    /// An earlier run decided it (without improving): that run's tape length.
     Known(usize),
     /// It was not run: not smaller than the best, or out of budget.
     Skipped,
@@ -81,7 +81,7 @@ impl<'a> Shrinker<'a> {
         budget: Budget,
     ) -> Shrinker<'a> {
         let mut cache = Cache::new();
-        cache.insert(&start, Status::Interesting);
+        cache.insert(&start);
         Shrinker {
             test,
             best: start,
@@ -168,7 +168,16 @@ impl<'a> Shrinker<'a> {
     /// them). Runs it only if it is shortlex-smaller than the best, no earlier run decided
     /// it, and the budget allows.
     pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
-        if self.stopped || !shortlex_less(candidate, &self.best.choices) {
+        if !shortlex_less(candidate, &self.best.choices) {
+            return Tried::Skipped;
+        }
+        self.probe(candidate)
+    }
+
+    /// [`Shrinker::attempt`] for a candidate that need not be smaller itself: a probe run
+    /// to learn what shape it records (which may be smaller, or splice into a smaller tape).
+    pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
+        if self.stopped {
             return Tried::Skipped;
         }
         let indices: Vec<u64> = candidate
@@ -176,8 +185,11 @@ impl<'a> Shrinker<'a> {
             .filter(|c| !c.forced)
             .map(|c| c.index)
             .collect();
-        if let Some((_, len)) = self.cache.lookup(&indices) {
-            return Tried::Known(len);
+        if let Some(hit) = self.cache.lookup(&indices) {
+            return match hit.recording {
+                Some(rec) => Tried::Ran(rec),
+                None => Tried::Known(hit.len),
+            };
         }
         if self.calls >= self.budget.calls || self.started.elapsed() >= self.budget.time {
             self.stopped = true;
@@ -189,7 +201,7 @@ impl<'a> Shrinker<'a> {
         let mut tape = Tape::recording(&mut source).with_max_choices(self.best.choices.len());
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
-        self.cache.insert(&rec, status);
+        self.cache.insert(&rec);
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.best = rec;
             self.improvements += 1;

@@ -3,7 +3,7 @@
 
 use super::super::Shrinker;
 use super::zeroed;
-use crate::tape::{Choice, Span};
+use crate::tape::Span;
 use std::collections::HashMap;
 
 impl Shrinker<'_> {
@@ -47,61 +47,56 @@ impl Shrinker<'_> {
         groups
     }
 
-    /// The best tape with `rel_start..rel_end` of every copy replaced by `with`.
-    fn in_every_copy(
-        &self,
-        copies: &[Span],
-        rel_start: usize,
-        rel_end: usize,
-        with: &[Choice],
-    ) -> Vec<Choice> {
-        let mut v = self.choices().to_vec();
-        for c in copies.iter().rev() {
-            v.splice(c.start + rel_start..c.start + rel_end, with.iter().copied());
-        }
-        v
+    /// The spans inside `copies[0]` (with their indices) and, for each, the same span in
+    /// every copy.
+    fn parts_of_copies(&self, copies: &[Span]) -> Vec<(usize, Vec<Span>)> {
+        let first = copies[0];
+        self.spans()
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.start >= first.start && t.end <= first.end && !t.is_empty())
+            .map(|(k, t)| {
+                let targets = copies
+                    .iter()
+                    .map(|c| Span {
+                        start: c.start + (t.start - first.start),
+                        end: c.start + (t.end - first.start),
+                        ..*t
+                    })
+                    .collect();
+                (k, targets)
+            })
+            .collect()
     }
 
     /// Tries the edits of one group of copies; true when one was accepted.
     fn edit_copies(&mut self, copies: &[Span]) -> bool {
         let first = copies[0];
-        let len = first.len();
         let contents = self.choices()[first.start..first.end].to_vec();
-        // All of it: gone, or simplest.
-        if self.consider(&self.in_every_copy(copies, 0, len, &[]))
-            || self.consider(&self.in_every_copy(copies, 0, len, &zeroed(&contents)))
-        {
-            return true;
-        }
-        // Its parts, at the same place in every copy: each sub-span deleted, made simplest,
-        // or replaced by a descendant with its label (which includes the whole copy by one).
-        let inner: Vec<Span> = self
-            .spans()
-            .iter()
-            .filter(|t| t.start >= first.start && t.end <= first.end && !t.is_empty())
-            .copied()
-            .collect();
-        for (a, t) in inner.iter().enumerate() {
-            let (rs, re) = (t.start - first.start, t.end - first.start);
-            let part = &contents[rs..re];
-            for d in &inner[a + 1..] {
+        let parts = self.parts_of_copies(copies);
+        for (a, (k, targets)) in parts.iter().enumerate() {
+            let t = targets[0];
+            let part = self.choices()[t.start..t.end].to_vec();
+            // Deleted, or simplest (realigned), in every copy.
+            if !self.trivial(t)
+                && (self.consider(&self.in_every(targets, &[]))
+                    || self.replace_spans(*k, targets, &zeroed(&part), false))
+            {
+                return true;
+            }
+            // Replaced by a descendant with its label in every copy.
+            for (_, d) in &parts[a + 1..] {
+                let d = d[0];
                 if d.start < t.end && d.label == t.label && d.len() < t.len() {
-                    let sub = &contents[d.start - first.start..d.end - first.start];
-                    if self.consider(&self.in_every_copy(copies, rs, re, sub)) {
+                    let sub = contents[d.start - first.start..d.end - first.start].to_vec();
+                    if self.replace_spans(*k, targets, &sub, false) {
                         return true;
                     }
                 }
             }
-            if (rs, re) != (0, len)
-                && !self.trivial(*t)
-                && (self.consider(&self.in_every_copy(copies, rs, re, &[]))
-                    || self.consider(&self.in_every_copy(copies, rs, re, &zeroed(part))))
-            {
-                return true;
-            }
         }
         // Each choice, lowered in every copy at once.
-        for p in 0..len {
+        for p in 0..contents.len() {
             if self.stopped() {
                 break;
             }
@@ -115,19 +110,40 @@ impl Shrinker<'_> {
         }
         false
     }
+
+    /// Tries other shapes (see [`Shrinker::reshape`]) for each part of the copies, in every
+    /// copy at once; true when one was accepted.
+    fn reshape_copies(&mut self, copies: &[Span]) -> bool {
+        for (k, targets) in self.parts_of_copies(copies) {
+            if targets[0].len() >= 2 && self.reshape(k, &targets) {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Edits every copy of a repeated span together (a subtree shared by two operands, equal
-/// list elements): deletes or zeroes all copies, deletes, zeroes or promotes the same part
-/// of each, and lowers each choice in all copies at once.
+/// list elements): deletes, zeroes or promotes the same part of each copy (the whole copy
+/// included), and lowers each choice in all copies at once.
 pub(in crate::shrink) fn duplicate_spans(s: &mut Shrinker<'_>) {
+    for_each_group(s, |s, g| s.edit_copies(g));
+}
+
+/// Gives every copy of a repeated span the same other shape (see [`Shrinker::reshape`]).
+pub(in crate::shrink) fn reshape_duplicates(s: &mut Shrinker<'_>) {
+    for_each_group(s, |s, g| s.reshape_copies(g));
+}
+
+/// Runs `edit` on each group of copies, regrouping after every accepted edit.
+fn for_each_group(s: &mut Shrinker<'_>, edit: fn(&mut Shrinker<'_>, &[Span]) -> bool) {
     let mut g = 0;
     loop {
         let groups = s.duplicate_span_groups();
         if g >= groups.len() || s.stopped() {
             return;
         }
-        if !s.edit_copies(&groups[g]) {
+        if !edit(s, &groups[g]) {
             g += 1;
         }
     }

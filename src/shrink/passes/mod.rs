@@ -11,6 +11,7 @@ mod minimize;
 mod promote;
 mod redistribute;
 mod reorder;
+mod reshape;
 mod zero;
 
 pub(super) use redistribute::lower_common_offset;
@@ -85,6 +86,21 @@ pub(super) const PASSES: &[Pass] = &[
         run: promote::promote_descendants,
     },
     Pass {
+        name: "reshape_spans",
+        tier: Tier::LastResort,
+        run: reshape::reshape_spans,
+    },
+    Pass {
+        name: "reshape_duplicates",
+        tier: Tier::LastResort,
+        run: duplicates::reshape_duplicates,
+    },
+    Pass {
+        name: "copy_spans",
+        tier: Tier::LastResort,
+        run: reorder::copy_spans,
+    },
+    Pass {
         name: "delete_choices",
         tier: Tier::LastResort,
         run: delete::delete_choices,
@@ -118,16 +134,6 @@ impl Shrinker<'_> {
             .all(|c| c.forced || c.index == 0)
     }
 
-    /// The best tape with `start..end` replaced by `with`.
-    fn replaced(&self, start: usize, end: usize, with: &[Choice]) -> Vec<Choice> {
-        let c = self.choices();
-        let mut v = Vec::with_capacity(c.len() - (end - start) + with.len());
-        v.extend_from_slice(&c[..start]);
-        v.extend_from_slice(with);
-        v.extend_from_slice(&c[end..]);
-        v
-    }
-
     /// The best tape with the given indices written at the given positions.
     fn with_indices(&self, edits: &[(usize, u64)]) -> Vec<Choice> {
         let mut v = self.choices().to_vec();
@@ -137,14 +143,38 @@ impl Shrinker<'_> {
         v
     }
 
-    /// Tries replacing `span` (the best tape's span number `k`) by `with`; when that does
-    /// not fail but the recorded tape has the same span with other contents (the
-    /// replacement changed its shape: a subtree turned into a leaf, a list got shorter),
-    /// tries those contents spliced into the best tape, keeping everything after the span
-    /// as it was — the rest of the tape realigned.
+    /// The best tape with every one of `targets` (disjoint, in tape order) replaced by
+    /// `with`.
+    fn in_every(&self, targets: &[Span], with: &[Choice]) -> Vec<Choice> {
+        let mut v = self.choices().to_vec();
+        for t in targets.iter().rev() {
+            v.splice(t.start..t.end, with.iter().copied());
+        }
+        v
+    }
+
+    /// Tries replacing `span` (the best tape's span number `k`) by `with`; see
+    /// [`Shrinker::replace_spans`].
     fn replace_span(&mut self, k: usize, span: Span, with: &[Choice]) -> bool {
-        let candidate = self.replaced(span.start, span.end, with);
-        match self.attempt(&candidate) {
+        self.replace_spans(k, &[span], with, false)
+    }
+
+    /// Tries replacing each of `targets` by `with`, where `targets[0]` is the best tape's
+    /// span number `k` and the others are copies of it. When that does not fail but the
+    /// recorded tape has span `k` with other contents (the replacement changed its shape: a
+    /// subtree turned into a leaf, a list got shorter, the rest of the tape was read out of
+    /// place), tries those contents in every target with the rest of the tape kept as it
+    /// was: the tape realigned. With `probe`, the first candidate runs even if it is not
+    /// smaller itself (a raised choice whose realigned shape may be).
+    fn replace_spans(&mut self, k: usize, targets: &[Span], with: &[Choice], probe: bool) -> bool {
+        let span = targets[0];
+        let candidate = self.in_every(targets, with);
+        let tried = if probe {
+            self.probe(&candidate)
+        } else {
+            self.attempt(&candidate)
+        };
+        match tried {
             Tried::Improved => true,
             Tried::Ran(rec) => match rec.spans.get(k) {
                 Some(s)
@@ -153,12 +183,31 @@ impl Shrinker<'_> {
                         && s.end <= rec.choices.len() =>
                 {
                     let contents = rec.choices[s.start..s.end].to_vec();
-                    contents != with
-                        && self.consider(&self.replaced(span.start, span.end, &contents))
+                    contents != with && self.consider(&self.in_every(targets, &contents))
                 }
                 _ => false,
             },
             Tried::Known(_) | Tried::Skipped => false,
+        }
+    }
+
+    /// The contents `with` would take once realigned in span `k` (see
+    /// [`Shrinker::replace_spans`]), if the candidate runs or ran recently; the candidate
+    /// may be accepted on the way.
+    fn realigned(&mut self, k: usize, targets: &[Span], with: &[Choice]) -> Option<Vec<Choice>> {
+        let span = targets[0];
+        match self.attempt(&self.in_every(targets, with)) {
+            Tried::Ran(rec) => match rec.spans.get(k) {
+                Some(s)
+                    if s.label == span.label
+                        && s.start == span.start
+                        && s.end <= rec.choices.len() =>
+                {
+                    Some(rec.choices[s.start..s.end].to_vec())
+                }
+                _ => None,
+            },
+            Tried::Improved | Tried::Known(_) | Tried::Skipped => None,
         }
     }
 }
