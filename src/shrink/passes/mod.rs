@@ -111,6 +111,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: delete::delete_and_renumber,
     },
     Pass {
+        name: "swap_choices",
+        tier: Tier::LastResort,
+        run: redistribute::swap_choices,
+    },
+    Pass {
         name: "lower_and_probe",
         tier: Tier::LastResort,
         run: redistribute::lower_and_probe,
