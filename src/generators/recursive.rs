@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 const RECURSE: Label = Label::new("recursive.branch");
 const NODE: Label = Label::new("recursive.node");
+const TREE: Label = Label::new("recursive.tree");
 
 /// One layer of a recursive generator: a leaf, or a branch built from the layer below.
 struct Layer<T> {
@@ -22,15 +23,17 @@ impl<T> Gen for Layer<T> {
         // never takes it (p = 0) and taking it still gives a leaf. So every subtree starts
         // with the same choice wherever it sits, and a shrinker that deletes or moves
         // subtrees (lowering the node count) keeps the rest of the tape aligned.
-        let open = tape.nodes() < self.max_nodes;
-        let p = if open { self.p_branch } else { 0.0 };
-        let branch = tape.draw_bool(RECURSE, p)? && open;
-        if branch {
-            tape.count_node();
-            tape.span(NODE, |t| self.branch.generate(t))
-        } else {
-            self.leaf.generate(tape)
-        }
+        tape.span(TREE, |tape| {
+            let open = tape.nodes() < self.max_nodes;
+            let p = if open { self.p_branch } else { 0.0 };
+            let branch = tape.draw_bool(RECURSE, p)? && open;
+            if branch {
+                tape.count_node();
+                tape.span(NODE, |t| self.branch.generate(t))
+            } else {
+                self.leaf.generate(tape)
+            }
+        })
     }
 }
 
@@ -44,8 +47,10 @@ struct Bottom<T> {
 impl<T> Gen for Bottom<T> {
     type Value = T;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
-        tape.draw_bool(RECURSE, 0.0)?;
-        self.leaf.generate(tape)
+        tape.span(TREE, |tape| {
+            tape.draw_bool(RECURSE, 0.0)?;
+            self.leaf.generate(tape)
+        })
     }
 }
 
@@ -63,10 +68,12 @@ impl<T> Clone for Recursive<T> {
 /// built in a test case every further subtree is a leaf. A random source takes a branch with
 /// probability `p_branch`.
 ///
-/// Simplicity order: a leaf first (a 0 "branch?" boolean), then branches, each in a span
-/// `recursive.node`. Every subtree starts with its "branch?" boolean, also at the depth and
-/// node bounds, where a random source never takes it and a 1 still means a leaf: the tape of
-/// a subtree does not depend on where it sits, so shrinking can replace a tree by a subtree.
+/// Simplicity order: a leaf first (a 0 "branch?" boolean), then branches. Every subtree,
+/// leaf or branch, is a span `recursive.tree` that starts with its "branch?" boolean, and a
+/// branch's own choices sit in a span `recursive.node` inside it. The boolean is drawn also
+/// at the depth and node bounds, where a random source never takes it and a 1 still means a
+/// leaf: the tape of a subtree does not depend on where it sits, so shrinking can replace a
+/// tree by any subtree, a leaf included.
 /// Running out: a leaf.
 pub fn recursive<T: 'static, B, F>(
     leaf: impl Gen<Value = T> + 'static,

@@ -2,9 +2,10 @@
 //! still fails. The shrinker knows tapes and statuses only, never generators or value types.
 //!
 //! Every pass builds candidate tapes from the current best one; a candidate is run only if
-//! it is shortlex-smaller than the best and no earlier run already decided it (the
-//! [`cache`](self) of every run's recorded tape), and it is accepted only if the tape
-//! actually recorded still fails and is shortlex-smaller. See [`Shrinker`] for the passes.
+//! it is shortlex-smaller than the best (or is a probe of a shape, see `passes/reshape.rs`)
+//! and no earlier run already decided it (a cache of every run, keyed by the tape it
+//! recorded), and it is accepted only if the tape actually recorded still fails and is
+//! shortlex-smaller. See [`Shrinker`] for the passes and [`Shrunk`] for what is counted.
 
 mod budget;
 mod cache;

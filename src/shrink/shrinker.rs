@@ -57,10 +57,12 @@ pub(super) enum Tried {
 ///
 /// The passes, blind to value types (see `passes/`): delete runs of sibling spans
 /// (adaptively) and blocks of choices; replace spans by their simplest choices and by
-/// descendants with the same label; minimize each index (fixing up a size it controlled);
-/// edit identical spans and equal choices together; sort and swap spans with the same label;
-/// move an amount between two choices or lower them together. Cheap structural passes run
-/// to a fixpoint before costlier ones, and the shrink ends when no pass improves.
+/// descendants with the same label, realigning the rest of the tape when the shape
+/// changes; minimize each index (fixing up a size it controlled); edit identical spans and
+/// equal choices together; sort, swap and copy spans with the same label; move an amount
+/// between two choices or lower them together; raise a branch choice where the new shape is
+/// shorter. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
+/// ends when no pass improves.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,

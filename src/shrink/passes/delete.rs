@@ -120,7 +120,7 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
         // The first went: delete 2, 3, 4, 8, … from the same place.
         let start = run[0].0;
         find_integer(|n| {
-            n as usize + 1 <= run.len() && s.consider(&without(&base, start, run[n as usize].1))
+            (n as usize) < run.len() && s.consider(&without(&base, start, run[n as usize].1))
         });
     }
 }
