@@ -195,3 +195,38 @@ fn a_recursive_generators_depth_bound_does_not_trap_the_shrinker() {
         );
     }
 }
+
+#[test]
+fn the_report_says_when_the_shrink_budget_ran_out() {
+    let run = |calls: u64| {
+        let config = Config {
+            tests: 10_000,
+            seed: Some(3),
+            save: false,
+            shrink: Budget {
+                calls,
+                time: Duration::from_secs(30),
+            },
+            ..Config::default()
+        };
+        Property::new("sum")
+            .no_corpus()
+            .config(config)
+            .run(vecs(ints::<u32>(..), 0..=20), |v: Vec<u32>| {
+                v.iter().map(|&x| x as u64).sum::<u64>() < 1000
+            })
+    };
+    let tight = run(5);
+    let fail = tight.run.failure.as_ref().expect("fails");
+    assert!(fail.shrink_budget_exhausted);
+    assert_eq!(fail.shrink_calls, 5);
+    assert!(
+        tight.to_string().contains("shrink budget ran out"),
+        "{tight}"
+    );
+    let ample = run(20_000);
+    let fail = ample.run.failure.as_ref().expect("fails");
+    assert!(!fail.shrink_budget_exhausted);
+    assert_eq!(ample.value.as_deref(), Some("[1000]"));
+    assert!(!ample.to_string().contains("budget"), "{ample}");
+}

@@ -450,11 +450,11 @@ pub fn run_with(
         let mut replay = ReplaySource::of(&original.choices);
         let (status, _, _) = runner.call(&mut replay, true);
         let flaky = status != Status::Interesting;
-        let (shrunk, shrink_calls) = if flaky {
-            (original.clone(), 0)
+        let (shrunk, shrink_calls, shrink_budget_exhausted) = if flaky {
+            (original.clone(), 0, false)
         } else {
             let r = Shrinker::new(&mut *runner.test, original.clone(), config.shrink).run();
-            (r.best, r.calls)
+            (r.best, r.calls, r.budget_exhausted)
         };
         let bytes = encoding::encode(&shrunk.choices);
         // Without the timeout, does the shrunk tape still fail? If not, it is a timeout.
@@ -470,6 +470,7 @@ pub fn run_with(
             original,
             shrunk,
             shrink_calls,
+            shrink_budget_exhausted,
             bytes,
             saved: None,
             save_error: None,

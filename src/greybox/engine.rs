@@ -313,11 +313,11 @@ fn shrink_and_save(
     let mut replay = ReplaySource::of(&original.choices);
     let mut tape = Tape::recording(&mut replay).with_max_choices(config.max_choices);
     let flaky = timed(&mut tape) != Status::Interesting;
-    let (shrunk, shrink_calls) = if flaky {
-        (original.clone(), 0)
+    let (shrunk, shrink_calls, shrink_budget_exhausted) = if flaky {
+        (original.clone(), 0, false)
     } else {
         let r = Shrinker::new(&mut timed, original.clone(), config.shrink).run();
-        (r.best, r.calls)
+        (r.best, r.calls, r.budget_exhausted)
     };
     let bytes = encoding::encode(&shrunk.choices);
     let mut src = BytesSource::new(&bytes);
@@ -337,6 +337,7 @@ fn shrink_and_save(
         original,
         shrunk,
         shrink_calls,
+        shrink_budget_exhausted,
         bytes,
         saved: None,
         save_error: None,

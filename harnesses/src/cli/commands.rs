@@ -378,6 +378,8 @@ struct Imported {
     from: usize,
     to: usize,
     calls: u64,
+    /// " (shrink budget ran out)" when it did, else empty.
+    budget_note: &'static str,
 }
 
 /// Shrinks `bytes` (a tape on which `test` fails) and saves the result to the target's
@@ -418,6 +420,11 @@ fn shrink_and_save(
         from: start.choices.len(),
         to: shrunk.best.choices.len(),
         calls: shrunk.calls,
+        budget_note: if shrunk.budget_exhausted {
+            " (shrink budget ran out)"
+        } else {
+            ""
+        },
     }))
 }
 
@@ -437,8 +444,8 @@ pub fn shrink(args: &Args) -> Result<i32, String> {
         return Ok(0);
     };
     eprintln!(
-        "shrunk from {} to {} choices in {} calls; saved to {}",
-        i.from, i.to, i.calls, i.saved
+        "shrunk from {} to {} choices in {} calls{}; saved to {}",
+        i.from, i.to, i.calls, i.budget_note, i.saved
     );
     if let Some(m) = &i.message {
         eprintln!("failure: {m}");
@@ -481,12 +488,13 @@ pub fn import(args: &Args) -> Result<i32, String> {
                 summary.failures += 1;
                 summary.first_failure_test.get_or_insert(summary.tests);
                 eprintln!(
-                    "{}: {} bytes, {} → {} choices in {} calls: {}\n  failure: {}\n  saved to {}",
+                    "{}: {} bytes, {} → {} choices in {} calls{}: {}\n  failure: {}\n  saved to {}",
                     file.display(),
                     bytes.len(),
                     i.from,
                     i.to,
                     i.calls,
+                    i.budget_note,
                     i.value,
                     i.message.as_deref().unwrap_or("(none)"),
                     i.saved
