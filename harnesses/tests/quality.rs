@@ -328,7 +328,7 @@ fn lang_shadow_shrinks_to_a_let_shadowed_in_a_block() {
 
 /// Seeds per strategy of the `expr_simplify` shrink tests (fewer in debug builds, which
 /// `cargo test --workspace` makes).
-const EXPR_SEEDS: u64 = if cfg!(debug_assertions) { 3 } else { 20 };
+const EXPR_SEEDS: u64 = if cfg!(debug_assertions) { 5 } else { 20 };
 
 /// The minimal `factor_swap` failure in the generator's order: a compound common factor
 /// (`-x`, the shortest), a constant (-1, the simplest that is neither 0 nor 1, first: a
