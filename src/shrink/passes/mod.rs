@@ -5,6 +5,7 @@
 //! Every pass is written so that the index it works at stays valid when the best tape changes
 //! under it, and it never iterates to a fixpoint by itself: the shrinker repeats the passes.
 
+mod copy;
 mod delete;
 mod duplicates;
 mod minimize;
@@ -98,7 +99,7 @@ pub(super) const PASSES: &[Pass] = &[
     Pass {
         name: "copy_spans",
         tier: Tier::LastResort,
-        run: reorder::copy_spans,
+        run: copy::copy_spans,
     },
     Pass {
         name: "delete_choices",
@@ -113,7 +114,7 @@ pub(super) const PASSES: &[Pass] = &[
     Pass {
         name: "swap_choices",
         tier: Tier::LastResort,
-        run: redistribute::swap_choices,
+        run: reorder::swap_choices,
     },
     Pass {
         name: "lower_and_probe",

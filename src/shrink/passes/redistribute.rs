@@ -133,36 +133,3 @@ pub(in crate::shrink) fn lower_common_offset(s: &mut Shrinker<'_>, before: &[cra
         });
     }
 }
-
-/// Swaps two choices of the same kind (same label, same range) anywhere in the tape when
-/// the later one is simpler: two values that must differ, drawn far apart (a variable bound
-/// twice), end with the simpler one first. For each choice, the two simplest later ones.
-pub(in crate::shrink) fn swap_choices(s: &mut Shrinker<'_>) {
-    let mut i = 0;
-    while i < s.choices().len() && !s.stopped() {
-        let mut later: Vec<(u64, usize)> = Vec::new();
-        if let (Some(a), Some(&la)) = (s.choices().get(i), s.best.labels.get(i))
-            && !a.forced
-            && a.index > 0
-        {
-            for j in i + 1..s.choices().len() {
-                let b = s.choices()[j];
-                if !b.forced
-                    && b.max == a.max
-                    && b.index < a.index
-                    && s.best.labels.get(j) == Some(&la)
-                {
-                    later.push((b.index, j));
-                }
-            }
-        }
-        later.sort();
-        for &(_, j) in later.iter().take(2) {
-            let (a, b) = (s.choices()[i].index, s.choices()[j].index);
-            if s.consider(&s.with_indices(&[(i, b), (j, a)])) {
-                break;
-            }
-        }
-        i += 1;
-    }
-}

@@ -1,6 +1,7 @@
-//! Sorting and swapping spans with the same label towards shortlex order.
+//! Sorting and swapping spans with the same label, and choices of the same kind, towards
+//! shortlex order.
 
-use super::super::{Shrinker, shortlex_cmp, shortlex_less};
+use super::super::Shrinker;
 use crate::tape::{Choice, Span};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -19,7 +20,7 @@ impl Shrinker<'_> {
     /// Spans grouped by label and depth, each group in tape order. Spans at one depth never
     /// nest, so a group's members are disjoint: siblings (list elements, children of a
     /// node) and also cousins (the same field's contents in different tuple fields).
-    fn same_label_groups(&self) -> Vec<Vec<usize>> {
+    pub(super) fn same_label_groups(&self) -> Vec<Vec<usize>> {
         let mut by_depth: BTreeMap<usize, Vec<Vec<usize>>> = BTreeMap::new();
         let spans = self.spans();
         for (k, s) in spans.iter().enumerate() {
@@ -90,9 +91,9 @@ impl Shrinker<'_> {
 }
 
 /// Sorts spans with the same label and depth into the order of their contents that makes the
-/// tape smallest (see [`concat_cmp`]), or swaps
-/// an adjacent pair that is out of order: list elements, the children of a node, and the
-/// contents of different fields made by one generator (an element moved to a later list).
+/// tape smallest (see [`concat_cmp`]), or swaps an adjacent pair that is out of order: list
+/// elements, the children of a node, and the contents of different fields made by one
+/// generator (an element moved to a later list).
 pub(in crate::shrink) fn reorder_spans(s: &mut Shrinker<'_>) {
     let mut g = 0;
     loop {
@@ -107,46 +108,35 @@ pub(in crate::shrink) fn reorder_spans(s: &mut Shrinker<'_>) {
     }
 }
 
-/// Copies the contents of a span over a larger span with the same label and depth: two parts
-/// that must be equal only in meaning (`0 + 7` and `-(-7)`) become equal on the tape, where
-/// the passes over duplicates can shrink them together.
-pub(in crate::shrink) fn copy_spans(s: &mut Shrinker<'_>) {
-    let mut g = 0;
-    loop {
-        let groups = s.same_label_groups();
-        if g >= groups.len() || s.stopped() {
-            return;
-        }
-        if !s.copy_within(&groups[g]) {
-            g += 1;
-        }
-    }
-}
-
-impl Shrinker<'_> {
-    /// Copies each member's contents over each larger member of `group`, smaller sources
-    /// first; true when one was accepted.
-    fn copy_within(&mut self, group: &[usize]) -> bool {
-        let spans: Vec<Span> = group.iter().map(|&k| self.spans()[k]).collect();
-        let all: Vec<Vec<Choice>> = spans
-            .iter()
-            .map(|s| self.choices()[s.start..s.end].to_vec())
-            .collect();
-        let mut sources: Vec<usize> = (0..spans.len())
-            // A lone zero (a collection's terminator) would only cut a collection short.
-            .filter(|&j| !(all[j].len() == 1 && all[j][0].index == 0))
-            .collect();
-        sources.sort_by(|&x, &y| shortlex_cmp(&all[x], &all[y]));
-        for (i, target) in spans.iter().enumerate() {
-            for &j in &sources {
-                if !shortlex_less(&all[j], &all[i]) {
-                    break;
-                }
-                if self.replace_span(group[i], *target, &all[j]) {
-                    return true;
+/// Swaps two choices of the same kind (same label, same range) anywhere in the tape when
+/// the later one is simpler: two values that must differ, drawn far apart (a variable bound
+/// twice), end with the simpler one first. For each choice, the two simplest later ones.
+pub(in crate::shrink) fn swap_choices(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        let mut later: Vec<(u64, usize)> = Vec::new();
+        if let (Some(a), Some(&la)) = (s.choices().get(i), s.best.labels.get(i))
+            && !a.forced
+            && a.index > 0
+        {
+            for j in i + 1..s.choices().len() {
+                let b = s.choices()[j];
+                if !b.forced
+                    && b.max == a.max
+                    && b.index < a.index
+                    && s.best.labels.get(j) == Some(&la)
+                {
+                    later.push((b.index, j));
                 }
             }
         }
-        false
+        later.sort();
+        for &(_, j) in later.iter().take(2) {
+            let (a, b) = (s.choices()[i].index, s.choices()[j].index);
+            if s.consider(&s.with_indices(&[(i, b), (j, a)])) {
+                break;
+            }
+        }
+        i += 1;
     }
 }
