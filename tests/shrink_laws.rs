@@ -230,3 +230,39 @@ fn the_report_says_when_the_shrink_budget_ran_out() {
     assert_eq!(ample.value.as_deref(), Some("[1000]"));
     assert!(!ample.to_string().contains("budget"), "{ample}");
 }
+
+#[test]
+fn no_tape_is_run_twice() {
+    // Every run records its tape; the shrinker must never make a run that records one it
+    // has recorded before (its cache is keyed by recorded tapes, not by candidates).
+    let g = generator();
+    for k in 0..40u64 {
+        let Some(start) = (0..200).find_map(|i| {
+            let mut src = RandomSource::new(Rng::derive(k, i));
+            let mut tape = Tape::recording(&mut src);
+            let v = g.generate(&mut tape).ok()?;
+            fails(k, &v).then(|| tape.finish())
+        }) else {
+            continue;
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut repeats = 0;
+        let mut test = |tape: &mut Tape<'_>| {
+            let status = match g.generate(tape) {
+                Ok(v) if fails(k, &v) => Status::Interesting,
+                Ok(_) => Status::Valid,
+                Err(r) => r.status(),
+            };
+            let drawn: Vec<u64> = tape
+                .choices()
+                .iter()
+                .filter(|c| !c.forced)
+                .map(|c| c.index)
+                .collect();
+            repeats += !seen.insert(drawn) as u32;
+            status
+        };
+        Shrinker::new(&mut test, start, Budget::default()).run();
+        assert_eq!(repeats, 0, "property {k}");
+    }
+}
