@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 use std::time::Duration;
+use tapefuzz::engine::Config;
 use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
 use tapefuzz::shrink::{Budget, Shrinker, shortlex_cmp};
@@ -90,5 +91,182 @@ fn sibling_elements_are_sorted() {
                 !(v.contains(&7) && v.contains(&5) && v.contains(&3))
             });
         assert_eq!(r.value.as_deref(), Some("[3, 5, 7]"), "seed {seed}");
+    }
+}
+
+/// A test that counts its own calls, over `generator`, failing where `fails` says.
+fn counted<G: Gen>(
+    generator: G,
+    fails: impl Fn(&G::Value) -> bool,
+    calls: &std::cell::Cell<u64>,
+) -> impl FnMut(&mut Tape<'_>) -> Status {
+    move |tape: &mut Tape<'_>| {
+        calls.set(calls.get() + 1);
+        match generator.generate(tape) {
+            Ok(v) if fails(&v) => Status::Interesting,
+            Ok(_) => Status::Valid,
+            Err(r) => r.status(),
+        }
+    }
+}
+
+/// The first failing tape of a random run.
+fn first_failure(test: &mut dyn FnMut(&mut Tape<'_>) -> Status, seed: u64) -> Recording {
+    (0..100_000)
+        .find_map(|i| {
+            let mut src = RandomSource::new(Rng::derive(seed, i));
+            let mut tape = Tape::recording(&mut src);
+            (test(&mut tape) == Status::Interesting).then(|| tape.finish())
+        })
+        .expect("a failure")
+}
+
+#[test]
+fn calls_are_the_test_function_calls_and_the_budget_is_reported_only_when_it_cut_in() {
+    // Values the filter rejects are calls of the test function too.
+    let calls = std::cell::Cell::new(0);
+    let g = vecs(ints::<u32>(0..=1000).filter(|x| x % 3 != 1), 0..=10);
+    let mut test = counted(g, |v: &Vec<u32>| v.iter().sum::<u32>() > 1500, &calls);
+    let start = first_failure(&mut test, 4);
+    let unlimited = Budget {
+        calls: u64::MAX,
+        time: Duration::from_secs(60),
+    };
+    calls.set(0);
+    let full = Shrinker::new(&mut test, start.clone(), unlimited).run();
+    assert_eq!(full.calls, calls.get());
+    assert!(!full.budget_exhausted);
+    assert!(full.calls > 10, "{}", full.calls);
+    assert_eq!(full.passes.iter().map(|p| p.calls).sum::<u64>(), full.calls);
+    // Exactly the calls it needed: the same result, and the budget did not stop it.
+    let exact = Budget {
+        calls: full.calls,
+        ..unlimited
+    };
+    calls.set(0);
+    let r = Shrinker::new(&mut test, start.clone(), exact).run();
+    assert_eq!((r.calls, r.budget_exhausted), (full.calls, false));
+    assert_eq!(r.best, full.best);
+    // One call fewer: stopped by the budget, and says so.
+    let short = Budget {
+        calls: full.calls - 1,
+        ..unlimited
+    };
+    calls.set(0);
+    let r = Shrinker::new(&mut test, start, short).run();
+    assert_eq!(
+        (r.calls, calls.get(), r.budget_exhausted),
+        (full.calls - 1, full.calls - 1, true)
+    );
+}
+
+#[test]
+fn a_recursive_generators_depth_bound_does_not_trap_the_shrinker() {
+    // Trees whose failing node (two leaves summing to 15 or more) sits deep, its leaves
+    // often at the depth bound: the minimum is that node alone at the root, with the
+    // smallest first leaf, reached only by moving it up past the bounds.
+    #[derive(Debug)]
+    enum T {
+        Leaf(u8),
+        Node(Box<T>, Box<T>),
+    }
+    fn pair(t: &T) -> bool {
+        match t {
+            T::Leaf(_) => false,
+            T::Node(a, b) => match (&**a, &**b) {
+                (T::Leaf(x), T::Leaf(y)) if x + y >= 15 => true,
+                _ => pair(a) || pair(b),
+            },
+        }
+    }
+    let g = || {
+        recursive(ints::<u8>(0..=9).map(T::Leaf), 4, 12, 0.8, |inner| {
+            (inner.clone(), inner).map(|(a, b)| T::Node(Box::new(a), Box::new(b)))
+        })
+    };
+    for seed in 0..20 {
+        let calls = std::cell::Cell::new(0);
+        let mut test = counted(g(), pair, &calls);
+        let start = first_failure(&mut test, seed);
+        let best = Shrinker::new(&mut test, start, Budget::default())
+            .run()
+            .best;
+        let v = value_from_bytes(&g(), &tapefuzz::tape::encoding::encode(&best.choices));
+        assert_eq!(
+            format!("{v:?}"),
+            "Ok(Node(Leaf(6), Leaf(9)))",
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn the_report_says_when_the_shrink_budget_ran_out() {
+    let run = |calls: u64| {
+        let config = Config {
+            tests: 10_000,
+            seed: Some(3),
+            save: false,
+            shrink: Budget {
+                calls,
+                time: Duration::from_secs(30),
+            },
+            ..Config::default()
+        };
+        Property::new("sum")
+            .no_corpus()
+            .config(config)
+            .run(vecs(ints::<u32>(..), 0..=20), |v: Vec<u32>| {
+                v.iter().map(|&x| x as u64).sum::<u64>() < 1000
+            })
+    };
+    let tight = run(5);
+    let fail = tight.run.failure.as_ref().expect("fails");
+    assert!(fail.shrink_budget_exhausted);
+    assert_eq!(fail.shrink_calls, 5);
+    assert!(
+        tight.to_string().contains("shrink budget ran out"),
+        "{tight}"
+    );
+    let ample = run(20_000);
+    let fail = ample.run.failure.as_ref().expect("fails");
+    assert!(!fail.shrink_budget_exhausted);
+    assert_eq!(ample.value.as_deref(), Some("[1000]"));
+    assert!(!ample.to_string().contains("budget"), "{ample}");
+}
+
+#[test]
+fn no_tape_is_run_twice() {
+    // Every run records its tape; the shrinker must never make a run that records one it
+    // has recorded before (its cache is keyed by recorded tapes, not by candidates).
+    let g = generator();
+    for k in 0..40u64 {
+        let Some(start) = (0..200).find_map(|i| {
+            let mut src = RandomSource::new(Rng::derive(k, i));
+            let mut tape = Tape::recording(&mut src);
+            let v = g.generate(&mut tape).ok()?;
+            fails(k, &v).then(|| tape.finish())
+        }) else {
+            continue;
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut repeats = 0;
+        let mut test = |tape: &mut Tape<'_>| {
+            let status = match g.generate(tape) {
+                Ok(v) if fails(k, &v) => Status::Interesting,
+                Ok(_) => Status::Valid,
+                Err(r) => r.status(),
+            };
+            let drawn: Vec<u64> = tape
+                .choices()
+                .iter()
+                .filter(|c| !c.forced)
+                .map(|c| c.index)
+                .collect();
+            repeats += !seen.insert(drawn) as u32;
+            status
+        };
+        Shrinker::new(&mut test, start, Budget::default()).run();
+        assert_eq!(repeats, 0, "property {k}");
     }
 }

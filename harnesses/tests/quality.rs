@@ -329,3 +329,97 @@ fn lang_shadow_shrinks_to_a_let_shadowed_in_a_block() {
         assert!(r.run.failure.is_none(), "{strategy}: {:?}", r.value);
     }
 }
+
+/// Seeds per strategy of the `expr_simplify` shrink tests (fewer in debug builds, which
+/// `cargo test --workspace` makes).
+const EXPR_SEEDS: u64 = if cfg!(debug_assertions) { 5 } else { 20 };
+
+/// The minimal `factor_swap` failure in the generator's order: a compound common factor
+/// (`-x`, the shortest), a constant (-1, the simplest that is neither 0 nor 1, first: a
+/// constant's tape is smaller than `x`'s) and `x`.
+const FACTOR_SWAP_MINIMUM: &str = "Sub(Mul(Neg(Var), Num(-1)), Mul(Neg(Var), Var))";
+
+#[test]
+fn expr_factor_swap_shrinks_to_one_minimum_from_random_and_rl() {
+    for strategy in ["random", "rl"] {
+        for seed in 1..=EXPR_SEEDS {
+            let r = run_bug_with(
+                strategy,
+                "expr_simplify",
+                Some("factor_swap"),
+                seed,
+                200_000,
+            );
+            let fail = r
+                .run
+                .failure
+                .as_ref()
+                .unwrap_or_else(|| panic!("{strategy} seed {seed}: not found"));
+            assert!(!fail.flaky, "{strategy} seed {seed}");
+            assert_eq!(
+                r.value.as_deref(),
+                Some(FACTOR_SWAP_MINIMUM),
+                "{strategy} seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn expr_factor_swap_shrinks_to_one_minimum_from_greybox() {
+    use harnesses::expr::{Expr, check, expr_gen};
+    use tapefuzz::coverage::{CoverageObserver, ManualCounters};
+    use tapefuzz::search::greybox::Options;
+    // Coverage without instrumentation: one edge per (operator, operator of its left
+    // operand), the shape the factoring rule looks at.
+    fn kind(e: &Expr) -> usize {
+        match e {
+            Expr::Num(_) => 0,
+            Expr::Var => 1,
+            Expr::Add(..) => 2,
+            Expr::Sub(..) => 3,
+            Expr::Mul(..) => 4,
+            Expr::Neg(_) => 5,
+        }
+    }
+    fn visit(e: &Expr, c: &ManualCounters) {
+        match e {
+            Expr::Num(_) | Expr::Var => {}
+            Expr::Neg(a) => {
+                c.hit(kind(e) * 6 + kind(a));
+                visit(a, c);
+            }
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) => {
+                c.hit(kind(e) * 6 + kind(a));
+                c.hit(36 + kind(e) * 6 + kind(b));
+                visit(a, c);
+                visit(b, c);
+            }
+        }
+    }
+    let mut counters = ManualCounters::new(72);
+    let c = counters.clone();
+    let test = tapefuzz::property::property(expr_gen(), move |e: Expr| {
+        visit(&e, &c);
+        check(&e, Some(harnesses::expr::Bug::FactorSwap))
+    });
+    for seed in 1..=EXPR_SEEDS {
+        let config = Config {
+            tests: 2_000_000,
+            seed: Some(seed),
+            save: false,
+            ..Config::default()
+        };
+        let r = Property::new("expr_simplify")
+            .no_corpus()
+            .config(config)
+            .strategy(Options::default())
+            .run_test_observed(&test, &mut CoverageObserver::new(&mut counters));
+        assert!(!r.passed(), "greybox seed {seed}: not found");
+        assert_eq!(
+            r.value.as_deref(),
+            Some(FACTOR_SWAP_MINIMUM),
+            "greybox seed {seed}"
+        );
+    }
+}

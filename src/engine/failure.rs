@@ -51,16 +51,16 @@ pub fn settle(
     config: &Config,
     corpus: Option<&mut Corpus>,
 ) -> Failure {
-    let (flaky, shrunk, shrink_calls) = {
+    let (flaky, shrunk, shrink_calls, shrink_budget_exhausted) = {
         let mut timed = timed(config.timeout, &mut *subject);
         let mut replay = ReplaySource::of(&original.choices);
         let mut tape = Tape::recording(&mut replay).with_max_choices(config.max_choices);
         let flaky = timed(&mut tape) != Status::Interesting;
         if flaky {
-            (true, original.clone(), 0)
+            (true, original.clone(), 0, false)
         } else {
             let r = Shrinker::new(&mut timed, original.clone(), config.shrink).run();
-            (false, r.best, r.calls)
+            (false, r.best, r.calls, r.budget_exhausted)
         }
     };
     let bytes = encoding::encode(&shrunk.choices);
@@ -80,6 +80,7 @@ pub fn settle(
         original,
         shrunk,
         shrink_calls,
+        shrink_budget_exhausted,
         bytes,
         described,
         isolated: false,
@@ -126,7 +127,7 @@ pub fn settle_isolated(
         .as_ref()
         .is_some_and(|i| i.status == Status::Interesting);
     let mut message = first.as_ref().and_then(|i| i.message.clone());
-    let (shrunk, shrink_calls) = if confirmed {
+    let (shrunk, shrink_calls, shrink_budget_exhausted) = if confirmed {
         let mut test = |tape: &mut Tape<'_>| {
             let status = subject.generate(tape);
             if status != Status::Valid {
@@ -138,9 +139,9 @@ pub fn settle_isolated(
                 .map_or(Status::Valid, |i| i.status)
         };
         let r = Shrinker::new(&mut test, original.clone(), config.shrink).run();
-        (r.best, r.calls)
+        (r.best, r.calls, r.budget_exhausted)
     } else {
-        (original.clone(), 0)
+        (original.clone(), 0, false)
     };
     let bytes = encoding::encode(&shrunk.choices);
     if confirmed && let Some(i) = subject.isolated(&bytes, config.timeout) {
@@ -157,6 +158,7 @@ pub fn settle_isolated(
         original,
         shrunk,
         shrink_calls,
+        shrink_budget_exhausted,
         described: super::Described {
             value: subject.render(&bytes),
             message,

@@ -21,8 +21,13 @@ pub struct Failure {
     pub original: Recording,
     /// The tape after shrinking.
     pub shrunk: Recording,
-    /// Shrink test calls.
+    /// Calls of the test function the shrinker made (see [`crate::shrink::Shrunk::calls`]):
+    /// every candidate it ran, those the generator rejected before the property ran
+    /// included. The re-run that confirms the failure before shrinking is not one of them.
     pub shrink_calls: u64,
+    /// Whether the shrink budget (calls or time) stopped shrinking before no pass could
+    /// improve the tape: the shrunk value may not be minimal.
+    pub shrink_budget_exhausted: bool,
     /// The shrunk tape's bytes.
     pub bytes: Vec<u8>,
     /// The shrunk value and the failure message, as the property describes them.

@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 const RECURSE: Label = crate::tape::builtin::BRANCH;
 const NODE: Label = crate::tape::builtin::NODE;
+const TREE: Label = crate::tape::builtin::TREE;
 
 /// One layer of a recursive generator: a leaf, or a branch built from the layer below.
 struct Layer<T> {
@@ -18,17 +19,38 @@ struct Layer<T> {
 impl<T> Gen for Layer<T> {
     type Value = T;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
-        let branch = if tape.nodes() >= self.max_nodes {
-            tape.force_bool(RECURSE, false)?
-        } else {
-            tape.draw_bool(RECURSE, self.p_branch)?
-        };
-        if branch {
-            tape.count_node();
-            tape.span(NODE, |t| self.branch.generate(t))
-        } else {
+        // At the node bound the "branch?" choice is still drawn, not forced: a random source
+        // never takes it (p = 0) and taking it still gives a leaf. So every subtree starts
+        // with the same choice wherever it sits, and a shrinker that deletes or moves
+        // subtrees (lowering the node count) keeps the rest of the tape aligned.
+        tape.span(TREE, |tape| {
+            let open = tape.nodes() < self.max_nodes;
+            let p = if open { self.p_branch } else { 0.0 };
+            let branch = tape.draw_bool(RECURSE, p)? && open;
+            if branch {
+                tape.count_node();
+                tape.span(NODE, |t| self.branch.generate(t))
+            } else {
+                self.leaf.generate(tape)
+            }
+        })
+    }
+}
+
+/// The layer below the depth bound: a leaf behind the same "branch?" choice as every other
+/// layer (never taken by a random source, a leaf if taken), so a subtree promoted to a
+/// shallower position replays with the same choices (see [`Layer::generate`]).
+struct Bottom<T> {
+    leaf: Boxed<T>,
+}
+
+impl<T> Gen for Bottom<T> {
+    type Value = T;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
+        tape.span(TREE, |tape| {
+            tape.draw_bool(RECURSE, 0.0)?;
             self.leaf.generate(tape)
-        }
+        })
     }
 }
 
@@ -43,11 +65,16 @@ impl<T> Clone for Recursive<T> {
 
 /// A recursive structure: `leaf` values, or branches that `branch` builds from a generator of
 /// smaller structures. At most `depth` branches nest, and once `max_nodes` branches have been
-/// built in a test case every further choice is a leaf (a forced choice). A random source takes
-/// a branch with probability `p_branch`.
+/// built in a test case every further subtree is a leaf. A random source takes a branch with
+/// probability `p_branch`.
 ///
-/// Simplicity order: a leaf first (a 0 "branch?" boolean), then branches, each in a span
-/// `recursive.node`. Running out: a leaf.
+/// Simplicity order: a leaf first (a 0 "branch?" boolean), then branches. Every subtree,
+/// leaf or branch, is a span `recursive.tree` that starts with its "branch?" boolean, and a
+/// branch's own choices sit in a span `recursive.node` inside it. The boolean is drawn also
+/// at the depth and node bounds, where a random source never takes it and a 1 still means a
+/// leaf: the tape of a subtree does not depend on where it sits, so shrinking can replace a
+/// tree by any subtree, a leaf included.
+/// Running out: a leaf.
 pub fn recursive<T: 'static, B, F>(
     leaf: impl Gen<Value = T> + 'static,
     depth: usize,
@@ -60,7 +87,7 @@ where
     F: Fn(Boxed<T>) -> B,
 {
     let leaf = leaf.boxed();
-    let mut current = leaf.clone();
+    let mut current = Boxed::new(Rc::new(Bottom { leaf: leaf.clone() }));
     for _ in 0..depth {
         let layer = Layer {
             leaf: leaf.clone(),

@@ -100,6 +100,9 @@ impl fmt::Display for Report {
             fail.shrink_calls,
             if fail.flaky {
                 " (flaky: did not fail again on replay)"
+            } else if fail.shrink_budget_exhausted {
+                " (the shrink budget ran out: maybe not minimal; TAPEFUZZ_SHRINK_CALLS, \
+                 TAPEFUZZ_SHRINK_SECONDS raise it)"
             } else {
                 ""
             }

@@ -1,9 +1,9 @@
 //! The shrinker: holds the best failing tape and tries candidates against the test.
 
+use super::cache::Cache;
+use super::passes::{PASSES, Tier, lower_common_offset};
 use super::{Budget, shortlex_less};
 use crate::tape::{Choice, Fallback, Recording, ReplaySource, Status, Tape};
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
 
 /// The outcome of a shrink.
@@ -11,12 +11,42 @@ use std::time::Instant;
 pub struct Shrunk {
     /// The smallest failing tape found.
     pub best: Recording,
-    /// Test calls made.
+    /// Calls of the test function the shrinker made: one per candidate it ran, including
+    /// candidates the generator rejected before the property ran (the shrinker cannot tell
+    /// them apart: both are one call of the same function). Candidates decided without a
+    /// call (not shortlex-smaller than the best, or repeating an earlier run) are not counted.
     pub calls: u64,
     /// Candidates accepted.
     pub improvements: u64,
-    /// Whether the budget ran out before a fixpoint.
+    /// Whether the budget stopped shrinking: true only if some candidate was left untried
+    /// because the budget had run out. A shrink that reached its fixpoint with the last call
+    /// of the budget was not stopped.
     pub budget_exhausted: bool,
+    /// Calls and improvements of each pass, in the order the passes run.
+    pub passes: Vec<PassStats>,
+}
+
+/// What one shrink pass did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassStats {
+    /// The pass's name.
+    pub name: &'static str,
+    /// Test-function calls it made.
+    pub calls: u64,
+    /// Candidates of its that were accepted.
+    pub improvements: u64,
+}
+
+/// What trying one candidate did.
+pub(super) enum Tried {
+    /// It failed, was shortlex-smaller and is now the best tape.
+    Improved,
+    /// It ran without improving, now or in one of the latest runs: the tape it recorded.
+    Ran(Recording),
+    /// An earlier run decided it (without improving): that run's tape length.
+    Known(usize),
+    /// It was not run: not smaller than the best, or out of budget.
+    Skipped,
 }
 
 /// Shrinks a failing tape. Deterministic: the same test and start give the same result.
@@ -24,6 +54,15 @@ pub struct Shrunk {
 /// Every accepted candidate is the tape actually recorded when replaying it, and it is
 /// accepted only if the test is still [`Status::Interesting`] and the tape is strictly
 /// smaller in shortlex order, so a shrink never makes the tape larger.
+///
+/// The passes, blind to value types (see `passes/`): delete runs of sibling spans
+/// (adaptively) and blocks of choices; replace spans by their simplest choices and by
+/// descendants with the same label, realigning the rest of the tape when the shape
+/// changes; minimize each index (fixing up a size it controlled); edit identical spans and
+/// equal choices together; sort, swap and copy spans with the same label; move an amount
+/// between two choices or lower them together; raise a branch choice where the new shape is
+/// shorter. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
+/// ends when no pass improves.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,
@@ -31,7 +70,9 @@ pub struct Shrinker<'a> {
     started: Instant,
     calls: u64,
     improvements: u64,
-    seen: HashSet<u64>,
+    cache: Cache,
+    /// A candidate was left untried for lack of budget.
+    stopped: bool,
 }
 
 impl<'a> Shrinker<'a> {
@@ -41,6 +82,8 @@ impl<'a> Shrinker<'a> {
         start: Recording,
         budget: Budget,
     ) -> Shrinker<'a> {
+        let mut cache = Cache::new();
+        cache.insert(&start);
         Shrinker {
             test,
             best: start,
@@ -48,62 +91,111 @@ impl<'a> Shrinker<'a> {
             started: Instant::now(),
             calls: 0,
             improvements: 0,
-            seen: HashSet::new(),
+            cache,
+            stopped: false,
         }
     }
 
-    /// Runs the passes until a whole round improves nothing or the budget runs out.
+    /// Runs the passes until none improves the best tape or the budget runs out.
+    ///
+    /// Structural passes run first, over and over while they improve; only when a whole
+    /// sweep of them finds nothing do the costlier tiers run, and any improvement there
+    /// sends the shrink back to the first tier.
     pub fn run(mut self) -> Shrunk {
-        loop {
+        let mut stats: Vec<PassStats> = PASSES
+            .iter()
+            .map(|p| PassStats {
+                name: p.name,
+                calls: 0,
+                improvements: 0,
+            })
+            .collect();
+        let mut common = PassStats {
+            name: "lower_common_offset",
+            calls: 0,
+            improvements: 0,
+        };
+        let tiers = [Tier::Structure, Tier::Joint, Tier::LastResort];
+        let mut tier = 0;
+        while tier < tiers.len() && !self.stopped {
             let before = self.improvements;
-            self.delete_spans();
-            self.promote_descendants();
-            self.delete_blocks();
-            self.zero_spans();
-            self.minimize_indices();
-            self.lower_pairs();
-            self.reorder_siblings();
-            if self.improvements == before && !self.exhausted() {
-                // Costlier passes, only at a fixpoint of the cheap ones.
-                self.lower_and_delete();
-                self.lower_and_probe();
+            let start = self.best.choices.clone();
+            for (k, pass) in PASSES.iter().enumerate() {
+                if pass.tier != tiers[tier] || self.stopped {
+                    continue;
+                }
+                let (calls, improvements) = (self.calls, self.improvements);
+                (pass.run)(&mut self);
+                stats[k].calls += self.calls - calls;
+                stats[k].improvements += self.improvements - improvements;
             }
-            if self.improvements == before || self.exhausted() {
-                break;
+            if tiers[tier] == Tier::Structure && self.improvements > before {
+                let (calls, improvements) = (self.calls, self.improvements);
+                lower_common_offset(&mut self, &start);
+                common.calls += self.calls - calls;
+                common.improvements += self.improvements - improvements;
             }
+            tier = if self.improvements > before {
+                0
+            } else {
+                tier + 1
+            };
         }
+        stats.push(common);
         Shrunk {
-            budget_exhausted: self.exhausted(),
+            budget_exhausted: self.stopped,
             best: self.best,
             calls: self.calls,
             improvements: self.improvements,
+            passes: stats,
         }
     }
 
-    /// Whether the budget has run out.
-    pub(super) fn exhausted(&self) -> bool {
-        self.calls >= self.budget.calls || self.started.elapsed() >= self.budget.time
+    /// Whether the budget has stopped the shrink.
+    pub(super) fn stopped(&self) -> bool {
+        self.stopped
     }
 
-    /// Tries a candidate tape (its forced choices are dropped: the generator re-forces them).
-    /// Returns whether it was accepted as the new best.
-    pub(super) fn try_choices(&mut self, candidate: &[Choice]) -> bool {
+    /// The best tape's choices.
+    pub(super) fn choices(&self) -> &[Choice] {
+        &self.best.choices
+    }
+
+    /// Tries a candidate; whether it became the best tape.
+    pub(super) fn consider(&mut self, candidate: &[Choice]) -> bool {
+        matches!(self.attempt(candidate), Tried::Improved)
+    }
+
+    /// Tries a candidate tape (its forced choices are dropped: the generator re-forces
+    /// them). Runs it only if it is shortlex-smaller than the best, no earlier run decided
+    /// it, and the budget allows.
+    pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
+        if !shortlex_less(candidate, &self.best.choices) {
+            return Tried::Skipped;
+        }
+        self.probe(candidate)
+    }
+
+    /// [`Shrinker::attempt`] for a candidate that need not be smaller itself: a probe run
+    /// to learn what shape it records (which may be smaller, or splice into a smaller tape).
+    pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
+        if self.stopped {
+            return Tried::Skipped;
+        }
         let indices: Vec<u64> = candidate
             .iter()
             .filter(|c| !c.forced)
             .map(|c| c.index)
             .collect();
-        self.try_indices(indices)
-    }
-
-    fn try_indices(&mut self, indices: Vec<u64>) -> bool {
-        if self.exhausted() {
-            return false;
+        if let Some(hit) = self.cache.lookup(&indices) {
+            return match hit.recording {
+                Some(rec) => Tried::Ran(rec),
+                None => Tried::Known(hit.len),
+            };
         }
-        let mut h = DefaultHasher::new();
-        indices.hash(&mut h);
-        if !self.seen.insert(h.finish()) {
-            return false;
+        if self.calls >= self.budget.calls || self.started.elapsed() >= self.budget.time {
+            self.stopped = true;
+            return Tried::Skipped;
         }
         self.calls += 1;
         let mut source = ReplaySource::new(indices, Fallback::Simplest);
@@ -111,12 +203,13 @@ impl<'a> Shrinker<'a> {
         let mut tape = Tape::recording(&mut source).with_max_choices(self.best.choices.len());
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
+        self.cache.insert(&rec);
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.best = rec;
             self.improvements += 1;
-            true
+            Tried::Improved
         } else {
-            false
+            Tried::Ran(rec)
         }
     }
 }

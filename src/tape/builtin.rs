@@ -29,6 +29,8 @@ pub const FLAT_MAP_OUTER: Label = Label::builtin(Kind::Combinator, "flat_map.out
 pub const FLAT_MAP_INNER: Label = Label::builtin(Kind::Combinator, "flat_map.inner");
 /// A recursive structure's node span.
 pub const NODE: Label = Label::builtin(Kind::Node, "recursive.node");
+/// A recursive structure's subtree span.
+pub const TREE: Label = Label::builtin(Kind::Node, "recursive.tree");
 /// A recursive structure's "recurse?" coin.
 pub const BRANCH: Label = Label::builtin(Kind::Branch, "recursive.branch");
 /// An integer's choice.

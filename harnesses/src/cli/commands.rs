@@ -372,6 +372,8 @@ struct Imported {
     from: usize,
     to: usize,
     calls: u64,
+    /// " (shrink budget ran out)" when it did, else empty.
+    budget_note: &'static str,
 }
 
 /// Shrinks `bytes` (a tape on which `test` fails) and saves the result to the target's
@@ -403,6 +405,11 @@ fn shrink_and_save(
         from: fail.original.choices.len(),
         to: fail.shrunk.choices.len(),
         calls: fail.shrink_calls,
+        budget_note: if fail.shrink_budget_exhausted {
+            " (shrink budget ran out)"
+        } else {
+            ""
+        },
     }))
 }
 
@@ -422,8 +429,8 @@ pub fn shrink(args: &Args) -> Result<i32, String> {
         return Ok(0);
     };
     eprintln!(
-        "shrunk from {} to {} choices in {} calls; saved to {}",
-        i.from, i.to, i.calls, i.saved
+        "shrunk from {} to {} choices in {} calls{}; saved to {}",
+        i.from, i.to, i.calls, i.budget_note, i.saved
     );
     if let Some(m) = &i.message {
         eprintln!("failure: {m}");
@@ -466,12 +473,13 @@ pub fn import(args: &Args) -> Result<i32, String> {
                 summary.failures += 1;
                 summary.first_failure_test.get_or_insert(summary.tests);
                 eprintln!(
-                    "{}: {} bytes, {} → {} choices in {} calls: {}\n  failure: {}\n  saved to {}",
+                    "{}: {} bytes, {} → {} choices in {} calls{}: {}\n  failure: {}\n  saved to {}",
                     file.display(),
                     bytes.len(),
                     i.from,
                     i.to,
                     i.calls,
+                    i.budget_note,
                     i.value,
                     i.message.as_deref().unwrap_or("(none)"),
                     i.saved

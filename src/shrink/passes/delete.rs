@@ -1,0 +1,180 @@
+//! Deletion: runs of sibling spans (list elements, subtrees) and blocks of choices.
+
+use super::super::Shrinker;
+use super::super::search::find_integer;
+use super::super::shrinker::Tried;
+use crate::tape::Choice;
+
+/// `base` without `start..end`.
+fn without(base: &[Choice], start: usize, end: usize) -> Vec<Choice> {
+    let mut v = Vec::with_capacity(base.len() - (end - start));
+    v.extend_from_slice(&base[..start]);
+    v.extend_from_slice(&base[end..]);
+    v
+}
+
+impl Shrinker<'_> {
+    /// The units a deletion starting at span `k` may take: span `k`, then the siblings with
+    /// its label that follow with nothing but bare choices (in no span) between them, each
+    /// unit running from the end of the one before. Empty when span `k` has nothing to
+    /// delete (no choice, or only forced and zero ones: a collection's "no more" terminator,
+    /// whose deletion would only misalign what follows).
+    fn sibling_run(&self, k: usize) -> Vec<(usize, usize)> {
+        let spans = self.spans();
+        let first = spans[k];
+        if first.is_empty() || self.trivial(first) {
+            return Vec::new();
+        }
+        let mut run = vec![(first.start, first.end)];
+        let mut end = first.end;
+        for t in &spans[k + 1..] {
+            if t.start < end {
+                continue; // inside the run
+            }
+            if t.parent != first.parent
+                || t.label != first.label
+                || t.is_empty()
+                || self.trivial(*t)
+            {
+                break;
+            }
+            run.push((end, t.end));
+            end = t.end;
+        }
+        run
+    }
+
+    /// Where the bare choices just before span `k` begin: the end of the span before it
+    /// (a sibling or one nested in a sibling), else its parent's start.
+    fn bare_start(&self, k: usize) -> usize {
+        let spans = self.spans();
+        let span = spans[k];
+        let floor = span.parent.map_or(0, |p| spans[p].start);
+        spans[..k]
+            .iter()
+            .filter(|t| t.end <= span.start)
+            .map(|t| t.end)
+            .fold(floor, usize::max)
+    }
+}
+
+/// Deletes runs of sibling spans with the same label, outer spans first: a list element, a
+/// subtree, a filter's failed attempt, a step with the flag before it. When a span cannot go
+/// alone but bare choices precede it (a "one more?" flag kept outside the repeated span),
+/// it goes with them. From each span it deletes 1, 2, 3, 4, then doubling numbers of the
+/// siblings that follow ([`find_integer`]), so dropping `n` elements of a list costs
+/// `O(log n)` calls, and a span that cannot go costs one or two.
+pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    while k < s.spans().len() && !s.stopped() {
+        let mut run = s.sibling_run(k);
+        if run.is_empty() {
+            k += 1;
+            continue;
+        }
+        let base = s.choices().to_vec();
+        let mut first_gone = false;
+        let mut shifted = false;
+        let (span_start, bare) = (run[0].0, s.bare_start(k));
+        let starts = if bare < span_start {
+            vec![span_start, bare]
+        } else {
+            vec![span_start]
+        };
+        for start in starts {
+            run[0].0 = start;
+            // A deletion that leaves the tape as long as before only shifted the later
+            // siblings into the gap (a collection of fixed size, refilled at its end):
+            // deleting more of them one by one would only shift again, so such a run is
+            // left to the other passes.
+            match s.attempt(&without(&base, start, run[0].1)) {
+                Tried::Improved => {
+                    shifted = s.choices().len() == base.len();
+                    first_gone = true;
+                    break;
+                }
+                Tried::Ran(rec) => shifted |= rec.choices.len() == base.len(),
+                Tried::Known(len) => shifted |= len == base.len(),
+                Tried::Skipped => {}
+            }
+            if shifted {
+                break;
+            }
+        }
+        if shifted {
+            let last = run[run.len() - 1].1;
+            k += 1;
+            while k < s.spans().len() && s.spans()[k].start < last {
+                k += 1;
+            }
+            continue;
+        }
+        if !first_gone {
+            // Repeated spans behind flags: two may only go together (a step and the step
+            // that undoes it).
+            if bare == span_start || run.len() < 2 || !s.consider(&without(&base, bare, run[1].1)) {
+                k += 1;
+            }
+            continue;
+        }
+        // The first went: delete 2, 3, 4, 8, … from the same place.
+        let start = run[0].0;
+        find_integer(|n| {
+            (n as usize) < run.len() && s.consider(&without(&base, start, run[n as usize].1))
+        });
+    }
+}
+
+/// Deletes blocks of choices that spans do not delimit: from each position, 1, 2, … choices
+/// adaptively, and a block of 2 when 1 alone fails (a flag and the value it guards).
+pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        if !s.free(i) {
+            i += 1;
+            continue;
+        }
+        let base = s.choices().to_vec();
+        let deleted = find_integer(|n| {
+            let end = i + n as usize;
+            end <= base.len() && s.consider(&without(&base, i, end))
+        });
+        if deleted == 0 && !(i + 2 <= base.len() && s.consider(&without(&base, i, i + 2))) {
+            i += 1;
+        }
+    }
+}
+
+/// Deletes runs of sibling spans and lowers every later choice with at least three options
+/// by the number deleted: elements that point at positions in their own list (an index into
+/// it) keep pointing at the same elements once the ones before are gone.
+pub(in crate::shrink) fn delete_and_renumber(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    while k < s.spans().len() && !s.stopped() {
+        let run = s.sibling_run(k);
+        if run.is_empty() {
+            k += 1;
+            continue;
+        }
+        let base = s.choices().to_vec();
+        let start = run[0].0;
+        let deleted = find_integer(|n| {
+            if n as usize > run.len() {
+                return false;
+            }
+            let end = run[n as usize - 1].1;
+            let mut v = without(&base, start, end);
+            let mut lowered = false;
+            for c in v[start..].iter_mut() {
+                if !c.forced && c.max >= 2 && c.index >= n {
+                    c.index -= n;
+                    lowered = true;
+                }
+            }
+            lowered && s.consider(&v)
+        });
+        if deleted == 0 {
+            k += 1;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Lowering single choices, and the sizes they control.
+
+use super::super::Shrinker;
+use super::super::search::find_integer;
+use super::super::shrinker::Tried;
+
+impl Shrinker<'_> {
+    /// Lowers the choices at `positions` (which hold the same index) together to the
+    /// smallest index that still fails. Tries 0 and 1, then one and two steps down (a
+    /// signed integer's index moves by 2 per unit of value, see `redistribute.rs`): when
+    /// neither works the choice is taken as stuck, a few calls instead of a search. Else it
+    /// probes up from the bottom in steps of the current index's parity (2, 4, 8, … above
+    /// it) until one fails, searches the gap between, and last tries one below the answer
+    /// (the other parity: a range that starts at its simplest value counts by 1). Answers
+    /// are usually far below a random start, so probing from below costs about
+    /// `2 log2(answer)` calls. Returns whether anything was accepted.
+    pub(super) fn minimize_together(&mut self, positions: &[usize]) -> bool {
+        let current = |s: &Self| -> Option<u64> {
+            let first = *s.choices().get(positions[0])?;
+            positions
+                .iter()
+                .all(|&i| {
+                    s.choices()
+                        .get(i)
+                        .is_some_and(|c| !c.forced && c.index == first.index)
+                })
+                .then_some(first.index)
+        };
+        let try_index = |s: &mut Self, v: u64| -> bool {
+            match current(s) {
+                Some(now) if v < now => {
+                    let edits: Vec<(usize, u64)> = positions.iter().map(|&i| (i, v)).collect();
+                    s.consider(&s.with_indices(&edits))
+                }
+                _ => false,
+            }
+        };
+        let Some(start) = current(self) else {
+            return false;
+        };
+        if start == 0 {
+            return false;
+        }
+        if try_index(self, 0) {
+            return true;
+        }
+        if start == 1 {
+            return false;
+        }
+        if try_index(self, 1) {
+            return true;
+        }
+        if start == 2 {
+            return false;
+        }
+        if !try_index(self, start - 1) && !try_index(self, start - 2) {
+            return false;
+        }
+        // Known: `lo` (0 or 1, same parity as `hi`) does not fail, `hi` fails.
+        let Some(mut hi) = current(self) else {
+            return true;
+        };
+        let mut lo = hi % 2;
+        let mut gap = 2u64;
+        while let Some(probe) = (hi % 2).checked_add(gap).filter(|&p| p < hi) {
+            if self.stopped() {
+                break;
+            }
+            if try_index(self, probe) {
+                match current(self) {
+                    Some(now) => hi = now,
+                    None => return true,
+                }
+                break;
+            }
+            lo = probe;
+            match gap.checked_mul(2) {
+                Some(g) => gap = g,
+                None => break,
+            }
+        }
+        while hi.checked_sub(lo).is_some_and(|d| d >= 4) && hi % 2 == lo % 2 && !self.stopped() {
+            let mid = lo + (hi - lo) / 4 * 2;
+            if try_index(self, mid) {
+                match current(self) {
+                    Some(now) => hi = now,
+                    None => return true,
+                }
+            } else {
+                lo = mid;
+            }
+        }
+        if let Some(now) = current(self)
+            && now >= 2
+        {
+            try_index(self, now - 1);
+        }
+        true
+    }
+
+    /// When choice `i` cannot go lower on its own because lowering it shortens the tape (it
+    /// is a size: lowering it drops the last of the things it counts), lowers it by `k` and
+    /// deletes the first `k` things it counted instead, adaptively.
+    fn lower_and_delete_after(&mut self, i: usize) -> bool {
+        let Some(&c) = self.choices().get(i) else {
+            return false;
+        };
+        if c.forced || c.index == 0 || c.max < 2 {
+            return false;
+        }
+        let lowered = self.with_indices(&[(i, c.index - 1)]);
+        let len = self.choices().len();
+        let shorter = match self.attempt(&lowered) {
+            Tried::Improved => return true,
+            Tried::Ran(rec) => rec.choices.len(),
+            Tried::Known(n) => n,
+            Tried::Skipped => return false,
+        };
+        if shorter >= len {
+            return false;
+        }
+        // What one step less of `i` lost, taken from right after it instead of the end.
+        let lost = len - shorter;
+        let base = self.choices().to_vec();
+        let steps = find_integer(|k| {
+            let cut = k as usize * lost;
+            if k > c.index || i + 1 + cut > base.len() {
+                return false;
+            }
+            let mut v = Vec::with_capacity(base.len() - cut);
+            v.extend_from_slice(&base[..=i]);
+            v[i].index = c.index - k;
+            v.extend_from_slice(&base[i + 1 + cut..]);
+            self.consider(&v)
+        });
+        steps > 0
+    }
+}
+
+/// Lowers each choice, left to right, to the smallest index that still fails (see
+/// [`Shrinker::minimize_together`]); where a choice is a size that cannot go lower alone,
+/// lowers it together with deleting what it counted.
+pub(in crate::shrink) fn minimize_choices(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        if s.free(i) && s.choices()[i].index > 0 {
+            s.minimize_together(&[i]);
+            s.lower_and_delete_after(i);
+        }
+        i += 1;
+    }
+}

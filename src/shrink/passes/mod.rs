@@ -1,0 +1,230 @@
+//! The shrink passes, one family per file. Each builds candidates from the current best tape
+//! and hands them to [`Shrinker::attempt`]; none looks at values, only at choice indices,
+//! their ranges (`max`), forced flags and spans (compared by label with `==`).
+//!
+//! Every pass is written so that the index it works at stays valid when the best tape changes
+//! under it, and it never iterates to a fixpoint by itself: the shrinker repeats the passes.
+
+mod copy;
+mod delete;
+mod duplicates;
+mod minimize;
+mod promote;
+mod redistribute;
+mod reorder;
+mod reshape;
+mod zero;
+
+pub(super) use redistribute::lower_common_offset;
+
+use super::Shrinker;
+use super::shrinker::Tried;
+use crate::tape::{Choice, Span};
+
+/// When a pass runs (see [`Shrinker::run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tier {
+    /// Cheap passes that change the structure or single choices: run to a fixpoint first.
+    Structure,
+    /// Passes that edit several places together: run when the first tier finds nothing.
+    Joint,
+    /// Costly, rarely useful passes: run when both tiers above find nothing.
+    LastResort,
+}
+
+/// A pass: its name (for [`super::PassStats`]), its tier and what it does.
+pub(super) struct Pass {
+    pub(super) name: &'static str,
+    pub(super) tier: Tier,
+    pub(super) run: fn(&mut Shrinker<'_>),
+}
+
+/// Every pass, in the order they run within a tier.
+pub(super) const PASSES: &[Pass] = &[
+    Pass {
+        name: "delete_spans",
+        tier: Tier::Structure,
+        run: delete::delete_spans,
+    },
+    Pass {
+        name: "promote_children",
+        tier: Tier::Structure,
+        run: promote::promote_children,
+    },
+    Pass {
+        name: "minimize_choices",
+        tier: Tier::Structure,
+        run: minimize::minimize_choices,
+    },
+    Pass {
+        name: "zero_spans",
+        tier: Tier::Structure,
+        run: zero::zero_spans,
+    },
+    Pass {
+        name: "reorder_spans",
+        tier: Tier::Structure,
+        run: reorder::reorder_spans,
+    },
+    Pass {
+        name: "duplicate_spans",
+        tier: Tier::Joint,
+        run: duplicates::duplicate_spans,
+    },
+    Pass {
+        name: "duplicate_choices",
+        tier: Tier::Joint,
+        run: duplicates::duplicate_choices,
+    },
+    Pass {
+        name: "redistribute",
+        tier: Tier::Joint,
+        run: redistribute::redistribute,
+    },
+    Pass {
+        name: "promote_descendants",
+        tier: Tier::Joint,
+        run: promote::promote_descendants,
+    },
+    Pass {
+        name: "reshape_spans",
+        tier: Tier::LastResort,
+        run: reshape::reshape_spans,
+    },
+    Pass {
+        name: "reshape_duplicates",
+        tier: Tier::LastResort,
+        run: duplicates::reshape_duplicates,
+    },
+    Pass {
+        name: "copy_spans",
+        tier: Tier::LastResort,
+        run: copy::copy_spans,
+    },
+    Pass {
+        name: "delete_choices",
+        tier: Tier::LastResort,
+        run: delete::delete_choices,
+    },
+    Pass {
+        name: "delete_and_renumber",
+        tier: Tier::LastResort,
+        run: delete::delete_and_renumber,
+    },
+    Pass {
+        name: "swap_choices",
+        tier: Tier::LastResort,
+        run: reorder::swap_choices,
+    },
+    Pass {
+        name: "lower_and_probe",
+        tier: Tier::LastResort,
+        run: redistribute::lower_and_probe,
+    },
+];
+
+impl Shrinker<'_> {
+    fn spans(&self) -> &[Span] {
+        &self.best.spans
+    }
+
+    /// Whether position `i` holds a choice the shrinker may change.
+    fn free(&self, i: usize) -> bool {
+        self.choices().get(i).is_some_and(|c| !c.forced)
+    }
+
+    /// Whether every choice of `span` is forced or already index 0: nothing to simplify.
+    fn trivial(&self, span: Span) -> bool {
+        self.choices()[span.start..span.end.min(self.choices().len())]
+            .iter()
+            .all(|c| c.forced || c.index == 0)
+    }
+
+    /// The best tape with the given indices written at the given positions.
+    fn with_indices(&self, edits: &[(usize, u64)]) -> Vec<Choice> {
+        let mut v = self.choices().to_vec();
+        for &(i, index) in edits {
+            v[i].index = index;
+        }
+        v
+    }
+
+    /// The best tape with every one of `targets` (disjoint, in tape order) replaced by
+    /// `with`.
+    fn in_every(&self, targets: &[Span], with: &[Choice]) -> Vec<Choice> {
+        let mut v = self.choices().to_vec();
+        for t in targets.iter().rev() {
+            v.splice(t.start..t.end, with.iter().copied());
+        }
+        v
+    }
+
+    /// Tries replacing `span` (the best tape's span number `k`) by `with`; see
+    /// [`Shrinker::replace_spans`].
+    fn replace_span(&mut self, k: usize, span: Span, with: &[Choice]) -> bool {
+        self.replace_spans(k, &[span], with, false)
+    }
+
+    /// Tries replacing each of `targets` by `with`, where `targets[0]` is the best tape's
+    /// span number `k` and the others are copies of it. When that does not fail but the
+    /// recorded tape has span `k` with other contents (the replacement changed its shape: a
+    /// subtree turned into a leaf, a list got shorter, the rest of the tape was read out of
+    /// place), tries those contents in every target with the rest of the tape kept as it
+    /// was: the tape realigned. With `probe`, the first candidate runs even if it is not
+    /// smaller itself (a raised choice whose realigned shape may be).
+    fn replace_spans(&mut self, k: usize, targets: &[Span], with: &[Choice], probe: bool) -> bool {
+        let span = targets[0];
+        let candidate = self.in_every(targets, with);
+        let tried = if probe {
+            self.probe(&candidate)
+        } else {
+            self.attempt(&candidate)
+        };
+        match tried {
+            Tried::Improved => true,
+            Tried::Ran(rec) => match rec.spans.get(k) {
+                Some(s)
+                    if s.label == span.label
+                        && s.start == span.start
+                        && s.end <= rec.choices.len() =>
+                {
+                    let contents = rec.choices[s.start..s.end].to_vec();
+                    contents != with && self.consider(&self.in_every(targets, &contents))
+                }
+                _ => false,
+            },
+            Tried::Known(_) | Tried::Skipped => false,
+        }
+    }
+
+    /// The contents `with` would take once realigned in span `k` (see
+    /// [`Shrinker::replace_spans`]), if the candidate runs or ran recently; the candidate
+    /// may be accepted on the way.
+    fn realigned(&mut self, k: usize, targets: &[Span], with: &[Choice]) -> Option<Vec<Choice>> {
+        let span = targets[0];
+        match self.attempt(&self.in_every(targets, with)) {
+            Tried::Ran(rec) => match rec.spans.get(k) {
+                Some(s)
+                    if s.label == span.label
+                        && s.start == span.start
+                        && s.end <= rec.choices.len() =>
+                {
+                    Some(rec.choices[s.start..s.end].to_vec())
+                }
+                _ => None,
+            },
+            Tried::Improved | Tried::Known(_) | Tried::Skipped => None,
+        }
+    }
+}
+
+/// `choices` with every unforced index set to 0.
+fn zeroed(choices: &[Choice]) -> Vec<Choice> {
+    choices
+        .iter()
+        .map(|c| Choice {
+            index: if c.forced { c.index } else { 0 },
+            ..*c
+        })
+        .collect()
+}

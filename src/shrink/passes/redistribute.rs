@@ -1,0 +1,135 @@
+//! Changing two choices at once: moving an amount from one to the other, or lowering both.
+//!
+//! Integers order their indices 0, 1, −1, 2, −2, … (see `generators::ints`), so index
+//! arithmetic is not value arithmetic: adding 1 to an index flips its sign. Steps of 2
+//! keep the sign and move the value by 1, on either side of zero; on a range that starts
+//! at its simplest value (index = value − low end) a step of 2 moves the value by 2 and a
+//! step of 1 by 1. So each pair is tried with steps of 2 and then of 1, which moves value
+//! on both kinds of range without knowing which one it is.
+
+use super::super::Shrinker;
+use super::super::search::find_integer;
+
+/// How many later choices (with three or more options) a choice is paired with.
+const WINDOW: usize = 4;
+/// Largest index [`lower_and_probe`] writes into the later choice.
+const PROBE: u64 = 7;
+
+impl Shrinker<'_> {
+    /// The next [`WINDOW`] unforced choices after `i` with at least three options.
+    fn partners(&self, i: usize) -> Vec<usize> {
+        (i + 1..self.choices().len())
+            .filter(|&j| self.free(j) && self.choices()[j].max >= 2)
+            .take(WINDOW)
+            .collect()
+    }
+
+    /// The indices at `i` and `j` if both are still unforced choices with 3+ options.
+    fn pair(&self, i: usize, j: usize) -> Option<(u64, u64, u64)> {
+        let (a, b) = (self.choices().get(i)?, self.choices().get(j)?);
+        (!a.forced && !b.forced && a.max >= 2 && b.max >= 2).then_some((a.index, b.index, b.max))
+    }
+
+    /// Lowers `i` by `step · k` and moves `j` by `step · k` (up when `raise`, clamped to its
+    /// range, else down), for the largest `k` that still fails.
+    fn shift_pair(&mut self, i: usize, j: usize, step: u64, raise: bool) -> bool {
+        let Some((a, b, bmax)) = self.pair(i, j) else {
+            return false;
+        };
+        if a < step || (raise && b == bmax) || (!raise && b < step) {
+            return false;
+        }
+        let base = self.choices().to_vec();
+        find_integer(|k| {
+            let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
+                return false;
+            };
+            let nb = if raise {
+                b.saturating_add(d).min(bmax)
+            } else if d <= b {
+                b - d
+            } else {
+                return false;
+            };
+            let mut v = base.clone();
+            v[i].index = a - d;
+            v[j].index = nb;
+            self.consider(&v)
+        }) > 0
+    }
+}
+
+/// For each choice and the few choices with three or more options after it (also in other
+/// spans): moves an amount from the earlier to the later one (Hypothesis's "redistribute":
+/// a sum that must stay large), then lowers both together (a difference that must stay
+/// the same). The earlier choice decides shortlex order, so each move is a shrink.
+pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 {
+            for j in s.partners(i) {
+                for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
+                    s.shift_pair(i, j, step, raise);
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Lowers a choice by one and tries small indices in a nearby later choice: the later value
+/// may need to change for the failure to survive (x lowered, y below x).
+pub(in crate::shrink) fn lower_and_probe(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        if s.free(i) && s.choices()[i].index > 0 {
+            'partners: for j in s.partners(i) {
+                for v in 0..=PROBE.min(s.choices()[j].max) {
+                    let (Some(a), Some(b)) = (s.choices().get(i), s.choices().get(j)) else {
+                        break 'partners;
+                    };
+                    if a.index == 0 || b.forced {
+                        break 'partners;
+                    }
+                    if s.consider(&s.with_indices(&[(i, a.index - 1), (j, v)])) {
+                        break 'partners;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// After a sweep that changed several choices of a same-length tape (`before` is the tape
+/// at the sweep's start), lowers all of them together by a common amount (Hypothesis's
+/// "lower common node offset"): two choices that can only go down together (a difference
+/// that must stay the same) otherwise zig-zag down a few steps per sweep.
+pub(in crate::shrink) fn lower_common_offset(s: &mut Shrinker<'_>, before: &[crate::tape::Choice]) {
+    if before.len() != s.choices().len() {
+        return;
+    }
+    let changed: Vec<usize> = (0..before.len())
+        .filter(|&i| {
+            let (was, now) = (before[i], s.choices()[i]);
+            !now.forced && now.max >= 2 && now.index > 0 && was.index != now.index
+        })
+        .collect();
+    if changed.len() < 2 {
+        return;
+    }
+    for step in [1, 2] {
+        let base = s.choices().to_vec();
+        let low = changed.iter().map(|&i| base[i].index).min().unwrap_or(0);
+        find_integer(|k| {
+            let Some(d) = k.checked_mul(step).filter(|&d| d <= low) else {
+                return false;
+            };
+            let mut v = base.clone();
+            for &i in &changed {
+                v[i].index -= d;
+            }
+            s.consider(&v)
+        });
+    }
+}

@@ -1,0 +1,142 @@
+//! Sorting and swapping spans with the same label, and choices of the same kind, towards
+//! shortlex order.
+
+use super::super::Shrinker;
+use crate::tape::{Choice, Span};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+/// The order of contents that makes their concatenation smallest: `a` before `b` when
+/// `a ++ b` is lexicographically below `b ++ a` (as in building the smallest number from
+/// digit strings). Shortlex order of the contents alone would put a short content first even
+/// where a longer one that starts lower makes the tape smaller.
+fn concat_cmp(a: &[Choice], b: &[Choice]) -> Ordering {
+    let ab = a.iter().chain(b).map(|c| c.index);
+    let ba = b.iter().chain(a).map(|c| c.index);
+    ab.cmp(ba)
+}
+
+impl Shrinker<'_> {
+    /// Spans grouped by label and depth, each group in tape order. Spans at one depth never
+    /// nest, so a group's members are disjoint: siblings (list elements, children of a
+    /// node) and also cousins (the same field's contents in different tuple fields).
+    pub(super) fn same_label_groups(&self) -> Vec<Vec<usize>> {
+        let mut by_depth: BTreeMap<usize, Vec<Vec<usize>>> = BTreeMap::new();
+        let spans = self.spans();
+        for (k, s) in spans.iter().enumerate() {
+            if s.is_empty() || s.end > self.choices().len() {
+                continue;
+            }
+            let groups = by_depth.entry(s.depth).or_default();
+            match groups.iter_mut().find(|g| spans[g[0]].label == s.label) {
+                Some(g) => g.push(k),
+                None => groups.push(vec![k]),
+            }
+        }
+        by_depth
+            .into_values()
+            .flatten()
+            .filter(|g| g.len() >= 2)
+            .collect()
+    }
+
+    /// The best tape with the contents of `spans` permuted: slot `i` gets the contents of
+    /// `spans[order[i]]`.
+    fn permuted(&self, spans: &[Span], order: &[usize]) -> Vec<Choice> {
+        let c = self.choices();
+        let mut v = Vec::with_capacity(c.len());
+        let mut at = 0;
+        for (slot, s) in spans.iter().enumerate() {
+            v.extend_from_slice(&c[at..s.start]);
+            let from = spans[order[slot]];
+            v.extend_from_slice(&c[from.start..from.end]);
+            at = s.end;
+        }
+        v.extend_from_slice(&c[at..]);
+        v
+    }
+
+    /// Sorts one group, else swaps an adjacent out-of-order pair; true when accepted.
+    fn reorder_group(&mut self, group: &[usize]) -> bool {
+        let spans: Vec<Span> = group.iter().map(|&k| self.spans()[k]).collect();
+        let contents = |s: &Self, k: usize| s.choices()[spans[k].start..spans[k].end].to_vec();
+        // A collection's "no more" terminator (a lone zero after its siblings) would sort
+        // first and cut the collection short: leave it out of the sort (a swap may move it).
+        let mut sortable = spans.len();
+        if let [.., before, last] = spans[..]
+            && last.len() == 1
+            && last.parent == before.parent
+            && self.choices()[last.start].index == 0
+        {
+            sortable -= 1;
+        }
+        let all: Vec<Vec<Choice>> = (0..spans.len()).map(|k| contents(self, k)).collect();
+        let mut order: Vec<usize> = (0..spans.len()).collect();
+        order[..sortable].sort_by(|&x, &y| concat_cmp(&all[x], &all[y]));
+        if order.iter().enumerate().any(|(a, &b)| a != b)
+            && self.consider(&self.permuted(&spans, &order))
+        {
+            return true;
+        }
+        // Swaps: `consider` runs only those that make the tape smaller.
+        for k in 0..spans.len() - 1 {
+            let mut o: Vec<usize> = (0..spans.len()).collect();
+            o.swap(k, k + 1);
+            if self.consider(&self.permuted(&spans, &o)) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Sorts spans with the same label and depth into the order of their contents that makes the
+/// tape smallest (see [`concat_cmp`]), or swaps an adjacent pair that is out of order: list
+/// elements, the children of a node, and the contents of different fields made by one
+/// generator (an element moved to a later list).
+pub(in crate::shrink) fn reorder_spans(s: &mut Shrinker<'_>) {
+    let mut g = 0;
+    loop {
+        let groups = s.same_label_groups();
+        if g >= groups.len() || s.stopped() {
+            return;
+        }
+        // After an accepted reordering the spans moved: regroup and try this group again.
+        if !s.reorder_group(&groups[g]) {
+            g += 1;
+        }
+    }
+}
+
+/// Swaps two choices of the same kind (same label, same range) anywhere in the tape when
+/// the later one is simpler: two values that must differ, drawn far apart (a variable bound
+/// twice), end with the simpler one first. For each choice, the two simplest later ones.
+pub(in crate::shrink) fn swap_choices(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        let mut later: Vec<(u64, usize)> = Vec::new();
+        if let (Some(a), Some(&la)) = (s.choices().get(i), s.best.labels.get(i))
+            && !a.forced
+            && a.index > 0
+        {
+            for j in i + 1..s.choices().len() {
+                let b = s.choices()[j];
+                if !b.forced
+                    && b.max == a.max
+                    && b.index < a.index
+                    && s.best.labels.get(j) == Some(&la)
+                {
+                    later.push((b.index, j));
+                }
+            }
+        }
+        later.sort();
+        for &(_, j) in later.iter().take(2) {
+            let (a, b) = (s.choices()[i].index, s.choices()[j].index);
+            if s.consider(&s.with_indices(&[(i, b), (j, a)])) {
+                break;
+            }
+        }
+        i += 1;
+    }
+}

@@ -1,0 +1,93 @@
+//! Giving a span another shape: a branch taken differently, or its simplest contents made a
+//! little less simple. Lowering alone cannot reach a smaller tape that needs a raised choice
+//! (`x` is a union's second variant but shorter than the first one's constant; a subtree
+//! that must stay compound is shorter as a negation than as a sum), so these candidates
+//! raise one choice and let realignment (see `Shrinker::replace_spans`) find what the
+//! new shape reads, keeping the tape after the span as it was.
+
+use super::super::Shrinker;
+use super::zeroed;
+use crate::tape::{Choice, Span};
+
+/// How far above its index a branch choice is raised, and the largest index written into
+/// the simplest contents.
+const ALTERNATIVES: u64 = 3;
+
+impl Shrinker<'_> {
+    /// Positions (relative to `span`, the best tape's span number `k`) of unforced choices
+    /// that decide the shape of what follows: a span nested in `span` starts right after
+    /// them (a union's variant, a recursive generator's "branch?"). With each, the relative
+    /// starts of that span's children: where the new shape may pick up the old contents.
+    fn branch_points(&self, k: usize, span: Span) -> Vec<(usize, Vec<usize>)> {
+        let spans = self.spans();
+        let mut points = Vec::new();
+        for i in (span.start..span.end).filter(|&i| self.free(i)) {
+            let Some(next) = (k + 1..spans.len())
+                .take_while(|&n| spans[n].start <= i + 1)
+                .find(|&n| spans[n].start == i + 1 && spans[n].end <= span.end)
+            else {
+                continue;
+            };
+            let children = (next + 1..spans.len())
+                .take_while(|&n| spans[n].start < spans[next].end)
+                .filter(|&n| spans[n].parent == Some(next))
+                .map(|n| spans[n].start - span.start)
+                .collect();
+            points.push((i - span.start, children));
+        }
+        points
+    }
+
+    /// Tries other shapes for span `k` in every one of `targets` (the span and its copies):
+    /// each branch point raised by 1 to [`ALTERNATIVES`], read on by the old contents from
+    /// where they were or from one of the old branch's children on (`Sub(0, x)` becomes
+    /// `Neg(x)`); then the span's simplest contents (realigned) with one choice set to 1 to
+    /// [`ALTERNATIVES`]. True when one was accepted.
+    pub(super) fn reshape(&mut self, k: usize, targets: &[Span]) -> bool {
+        let span = targets[0];
+        let contents = self.choices()[span.start..span.end].to_vec();
+        for (q, children) in self.branch_points(k, span) {
+            let c = contents[q];
+            for v in c.index + 1..=c.max.min(c.index.saturating_add(ALTERNATIVES)) {
+                for from in std::iter::once(q + 1).chain(children.iter().copied()) {
+                    let mut with = contents[..=q].to_vec();
+                    with[q].index = v;
+                    with.extend_from_slice(&contents[from..]);
+                    if self.replace_spans(k, targets, &with, true) {
+                        return true;
+                    }
+                }
+            }
+        }
+        let zeros = zeroed(&contents);
+        let Some(simplest) = self.realigned(k, targets, &zeros) else {
+            return false;
+        };
+        for q in 0..simplest.len() {
+            let c = simplest[q];
+            if c.forced {
+                continue;
+            }
+            for v in 1..=c.max.min(ALTERNATIVES) {
+                let mut with: Vec<Choice> = simplest.clone();
+                with[q].index = v;
+                if self.replace_spans(k, targets, &with, true) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Tries other shapes for every span of two or more choices, outer spans first (see
+/// [`Shrinker::reshape`]).
+pub(in crate::shrink) fn reshape_spans(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    while k < s.spans().len() && !s.stopped() {
+        let span = s.spans()[k];
+        if span.len() < 2 || !s.reshape(k, &[span]) {
+            k += 1;
+        }
+    }
+}
