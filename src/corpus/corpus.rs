@@ -173,7 +173,12 @@ impl Corpus {
     /// and replays as such.
     pub fn load(&mut self, folder: Folder) -> Vec<Entry> {
         let dir = self.folder(folder);
-        for p in clean_stale_temps(&dir) {
+        let root_temps = if folder == Folder::Regressions {
+            clean_stale_temps(&self.root)
+        } else {
+            Vec::new()
+        };
+        for p in root_temps.into_iter().chain(clean_stale_temps(&dir)) {
             eprintln!(
                 "tapefuzz: removed {}, left by a writer that died",
                 p.display()
