@@ -9,13 +9,18 @@ pub use args::Args;
 const USAGE: &str = "usage: harnesses <command> [options]
 commands:
   list                                   targets, with their planted bugs
-  run <target|--all> [--strategy random|sa|rl] [--mode blackbox|greybox] [--tests N | --seconds S]
+  run <target|--all> [--strategy random|sa|rl|greybox] [--mode blackbox|greybox] [--tests N | --seconds S]
       [--seed N] [--bug NAME] [--corpora DIR] [--jobs N] [--utility-trace FILE] [--keep N]
       --strategy rl: RLCheck guidance towards unique valid values (TAPEFUZZ_RL_* settings)
       --keep N: an rl campaign adds at most N of its unique valid tapes to corpus/
       --utility-trace: one JSON line per new best utility value (test, label, value)
-      --mode greybox: coverage-guided, in-process (strategy greybox, or rl rewarding new
-      coverage traces; one job); run the binary that scripts/greybox-build prints
+      --mode greybox: coverage as the observer, in-process (strategy greybox by default,
+      or rl rewarding new coverage traces, or any other; one job); run the binary that
+      scripts/greybox-build prints
+      --all: graph_sink and graph_sink_dependent are false by design: a failure there is
+      expected, saved nowhere, and does not fail the job
+      TAPEFUZZ_TIMEOUT_MS: a watchdog ends a run whose test case overruns it (exit 70); the
+      next run replays a test case that crashed or hung first, in a process of its own
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
   shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
   import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
@@ -23,7 +28,8 @@ commands:
   ci [--seconds-per-target S] [--keep N] [--junit FILE] [--seed N] [--bug TARGET=BUG] [--corpora DIR]
       every target: replay regressions/ and corpus/, then an rl campaign of S seconds (10)
       that adds at most N (8) new unique valid tapes to corpus/; failures, shrunk, go to
-      regressions/; exit 1 when any target fails; --junit writes a JUnit XML report
+      regressions/; exit 1 when any target fails or a save fails; --junit writes a JUnit
+      XML report
 import's --bug defaults to $TAPEFUZZ_BUG, as in the fuzz targets.";
 
 /// Runs the CLI; returns the exit status (0 pass, 1 a failure found) or a usage error.
