@@ -16,3 +16,4 @@ pub use corpus::{
 };
 pub use flight::{Crashed, CrashedInput, FLIGHT_SLOTS, Flight, FlightView};
 pub use regression::{REGRESSION_HEADER, Regression};
+pub(crate) use regression::{from_hex, to_hex};

@@ -80,11 +80,7 @@ impl Regression {
         if self.isolate {
             t.push_str("isolate: yes\n");
         }
-        t.push_str("tape: ");
-        for b in &self.tape {
-            let _ = write!(t, "{b:02x}");
-        }
-        t.push('\n');
+        let _ = writeln!(t, "tape: {}", to_hex(&self.tape));
         t
     }
 
@@ -125,7 +121,7 @@ impl Regression {
                 "failure" => r.failure = Some(unescape(value)),
                 "isolate" => r.isolate = value.trim() == "yes",
                 "tape" => {
-                    tape = Some(hex(value.trim()).map_err(|e| format!("line {}: {e}", n + 2))?)
+                    tape = Some(from_hex(value.trim()).map_err(|e| format!("line {}: {e}", n + 2))?)
                 }
                 _ => {}
             }
@@ -135,7 +131,13 @@ impl Regression {
     }
 }
 
-fn hex(s: &str) -> Result<Vec<u8>, String> {
+/// Bytes as lowercase hex.
+pub(crate) fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Hex (two digits a byte) as bytes; the error says what is wrong.
+pub(crate) fn from_hex(s: &str) -> Result<Vec<u8>, String> {
     if !s.len().is_multiple_of(2) {
         return Err("tape has an odd number of hex digits".into());
     }

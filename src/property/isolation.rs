@@ -10,6 +10,7 @@
 //! answer, or how the process died, and kills it after the timeout.
 
 use super::Test;
+use crate::corpus::{from_hex, to_hex};
 use crate::engine::Isolated;
 use crate::tape::{BytesSource, Status, Tape};
 use std::io::Write as _;
@@ -34,20 +35,6 @@ struct Request {
     timeout: Duration,
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
 fn one_line(s: &str) -> String {
     s.replace('\\', "\\\\").replace('\n', "\\n")
 }
@@ -59,7 +46,7 @@ fn read_request(path: &Path) -> Option<Request> {
     for line in text.lines() {
         match line.split_once(": ") {
             Some(("property", v)) => property = Some(v.to_string()),
-            Some(("tape", v)) => tape = unhex(v),
+            Some(("tape", v)) => tape = from_hex(v).ok(),
             Some(("out", v)) => out = Some(PathBuf::from(v)),
             Some(("timeout_ms", v)) => {
                 if let Ok(ms) = v.parse() {
@@ -92,7 +79,12 @@ pub(crate) fn serve(name: &str, test: &dyn Test, max_choices: usize) -> Role {
         return Role::Run;
     };
     let Some(req) = read_request(Path::new(&path)) else {
-        return Role::Skip;
+        // Never a silent pass: a process given a request it cannot read runs nothing.
+        eprintln!(
+            "tapefuzz: {CHILD_VAR}={}: cannot read the request (this variable is set by tapefuzz for a test case run in a process of its own)",
+            Path::new(&path).display()
+        );
+        std::process::exit(2);
     };
     if req.property != name {
         return Role::Skip;
@@ -112,7 +104,7 @@ pub(crate) fn serve(name: &str, test: &dyn Test, max_choices: usize) -> Role {
     let mut tape = Tape::recording(&mut src).with_max_choices(max_choices);
     test.generate_only(&mut tape);
     let recorded = crate::tape::encoding::encode(tape.finish().choices.as_slice());
-    let _ = writeln!(out, "tape: {}", hex(&recorded));
+    let _ = writeln!(out, "tape: {}", to_hex(&recorded));
     let _ = out.flush();
     let mut src = BytesSource::new(&req.tape);
     let mut tape = Tape::recording(&mut src).with_max_choices(max_choices);
@@ -193,7 +185,7 @@ pub(crate) fn run_isolated(
     let limit = timeout.unwrap_or(DEFAULT_ISOLATED_TIMEOUT);
     let text = format!(
         "property: {name}\ntape: {}\nout: {}\ntimeout_ms: {}\n",
-        hex(tape),
+        to_hex(tape),
         out.display(),
         limit.as_millis()
     );
@@ -244,9 +236,9 @@ pub(crate) fn run_isolated(
                 message: field("message: ").map(|m| m.replace("\\n", "\n")),
             });
         }
-        if field("tape: ").is_none() && status.success() {
+        if field("tape: ").is_none() && status.code().is_some() {
             // The child never reached the property (another test, a filter that matched
-            // nothing): it cannot be isolated this way.
+            // nothing, a request it could not read): it cannot be isolated this way.
             return None;
         }
         Some(Isolated {
