@@ -25,11 +25,17 @@ pub const CORE: &[&str] = &[
 ];
 
 /// Variables read elsewhere: the libFuzzer glue's tape-level features, a child process's
-/// request (a test case in isolation), the example harnesses' planted bug, the test script's
+/// request (a test case in isolation), a command of `cargo tapefuzz`
+/// ([`crate::property::command`]), the example harnesses' planted bug, the test script's
 /// time budgets.
 pub const OTHER: &[&str] = &[
     "TAPEFUZZ_FEATURES",
     "TAPEFUZZ_CHILD",
+    "TAPEFUZZ_COMMAND",
+    "TAPEFUZZ_PROPERTY",
+    "TAPEFUZZ_OUT",
+    "TAPEFUZZ_ARGS",
+    "TAPEFUZZ_MODE",
     "TAPEFUZZ_BUG",
     "TAPEFUZZ_CI_SECONDS",
     "TAPEFUZZ_SMOKE_SECONDS",

@@ -57,3 +57,8 @@ pub mod prelude {
     pub use crate::property::{Fail, Property, check, minimize, target};
     pub use crate::{assume, ensure, ensure_eq, one_of, property};
 }
+
+#[cfg(all(feature = "libfuzzer", feature = "sancov-callbacks"))]
+compile_error!(
+    "tapefuzz's `libfuzzer` and `sancov-callbacks` features exclude each other: libFuzzer defines the coverage callbacks itself"
+);

@@ -259,6 +259,16 @@ impl Corpus {
         }
     }
 
+    /// Creates the folder with its `FORMAT` marker and its `corpus/` folder, and returns the
+    /// path of `corpus/`: where a tool that writes tapes by itself (libFuzzer, under `cargo
+    /// tapefuzz fuzz`) keeps its inputs. Errors name the path.
+    pub fn ensure_folders(&self) -> io::Result<PathBuf> {
+        self.mark_format()?;
+        let dir = self.folder(Folder::Corpus);
+        create_dir_durably(&dir).map_err(|e| with_path(e, &dir))?;
+        Ok(dir)
+    }
+
     /// Writes the `FORMAT` marker once (a concurrent writer may have written it: fine).
     fn mark_format(&self) -> io::Result<()> {
         create_dir_durably(&self.root)?;

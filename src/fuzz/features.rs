@@ -23,6 +23,32 @@ use crate::tape::{Recording, mix_hashes};
 /// How many counters the tape features are hashed into.
 pub const COUNTERS: usize = 4096;
 
+/// The [`COUNTERS`] 8-bit counters a fuzz target counts tape features in, registered with
+/// libFuzzer by [`fuzz_target!`](crate::fuzz_target) (as SanitizerCoverage's inline 8-bit
+/// counters are) when `TAPEFUZZ_FEATURES` is on. Increments are relaxed and wrap, as the
+/// compiler's counters do.
+pub struct FeatureCounters([std::sync::atomic::AtomicU8; COUNTERS]);
+
+impl FeatureCounters {
+    /// All zero.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> FeatureCounters {
+        FeatureCounters([const { std::sync::atomic::AtomicU8::new(0) }; COUNTERS])
+    }
+
+    /// The counters' bounds, as `__sanitizer_cov_8bit_counters_init` takes them.
+    pub fn bounds(&'static self) -> (*const u8, *const u8) {
+        let start = self.0.as_ptr() as *const u8;
+        // SAFETY: one past the end of the array.
+        (start, unsafe { start.add(COUNTERS) })
+    }
+
+    /// Adds one to counter `i` (wrapping). Panics when `i >= COUNTERS`.
+    pub fn increment(&self, i: usize) {
+        self.0[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// Whether a fuzz target reports tape features: `TAPEFUZZ_FEATURES`, read once at start-up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Switch {

@@ -2,7 +2,7 @@
 
 /// Defines a libFuzzer fuzz target for a test: `tapefuzz::fuzz_target!(make_test());`, or
 /// for a generator and a property: `tapefuzz::fuzz_target!(gen, prop);`, in a cargo-fuzz
-/// target file (its crate must depend on `libfuzzer-sys` and `sancov`).
+/// target file (its crate must depend on `libfuzzer-sys`, as `cargo fuzz init` makes it).
 ///
 /// The expression builds the test once per thread (anything implementing
 /// [`Test`](crate::property::Test), e.g. [`property`](crate::property::property)`(gen, prop)`
@@ -10,7 +10,8 @@
 /// libFuzzer saves the crash; rejected inputs return `Corpus::Reject`), the custom mutator
 /// and the custom crossover of [`crate::fuzz`]. When `TAPEFUZZ_FEATURES` turns them on
 /// ([`Switch`](crate::fuzz::Switch)), it registers [`COUNTERS`](crate::fuzz::COUNTERS)
-/// `sancov` counters and a matching PC table, and counts each valid input's
+/// 8-bit counters ([`FeatureCounters`](crate::fuzz::FeatureCounters)) and a matching PC
+/// table with libFuzzer, and counts each valid input's
 /// [tape features](crate::fuzz::tape_features) in them.
 #[macro_export]
 macro_rules! fuzz_target {
@@ -23,14 +24,14 @@ macro_rules! fuzz_target {
                 ::std::boxed::Box::new($make);
         }
 
-        static __TAPEFUZZ_FEATURES: ::sancov::Counters<{ $crate::fuzz::COUNTERS }> =
-            ::sancov::Counters::new();
+        static __TAPEFUZZ_FEATURES: $crate::fuzz::FeatureCounters =
+            $crate::fuzz::FeatureCounters::new();
         static __TAPEFUZZ_FEATURES_ON: ::std::sync::atomic::AtomicBool =
             ::std::sync::atomic::AtomicBool::new(false);
 
         unsafe extern "C" {
-            // libFuzzer's; `sancov` registers counters only, and libFuzzer wants a PC table
-            // of the same size beside them.
+            // libFuzzer's: the counters, and a PC table of the same size beside them.
+            fn __sanitizer_cov_8bit_counters_init(start: *const u8, end: *const u8);
             fn __sanitizer_cov_pcs_init(start: *const usize, end: *const usize);
         }
 
@@ -39,7 +40,9 @@ macro_rules! fuzz_target {
         // bad `TAPEFUZZ_FEATURES` stops the run with its error and no crash file.
         ::libfuzzer_sys::fuzz_target!(init: {
             if $crate::fuzz::feature_switch() == $crate::fuzz::Switch::On {
-                __TAPEFUZZ_FEATURES.register();
+                let (start, end) = __TAPEFUZZ_FEATURES.bounds();
+                // SAFETY: static counters, registered once.
+                unsafe { __sanitizer_cov_8bit_counters_init(start, end) };
                 let table = $crate::fuzz::feature_pc_table();
                 // SAFETY: a leaked table of (PC, flags) pairs, one per registered counter.
                 unsafe { __sanitizer_cov_pcs_init(table.as_ptr(), table.as_ptr().add(table.len())) };
@@ -50,7 +53,7 @@ macro_rules! fuzz_target {
             let kept = __TAPEFUZZ_TEST.with(|t| {
                 if __TAPEFUZZ_FEATURES_ON.load(::std::sync::atomic::Ordering::Relaxed) {
                     $crate::fuzz::check_counting(&**t, data, Some(&mut |i: usize| {
-                        __TAPEFUZZ_FEATURES[i].increment()
+                        __TAPEFUZZ_FEATURES.increment(i)
                     }))
                 } else {
                     $crate::fuzz::check(&**t, data)

@@ -14,11 +14,12 @@
 //! **Tape features.** With `TAPEFUZZ_FEATURES=1` a fuzz target also reports what its valid
 //! inputs' tapes look like, as counters of its own ([`tape_features`]).
 
+pub mod driver;
 mod features;
 mod glue;
 mod macros;
 
-pub use features::{COUNTERS, Switch, index_bucket, tape_features};
+pub use features::{COUNTERS, FeatureCounters, Switch, index_bucket, tape_features};
 pub use glue::{
     SHARE_OF, TAPE_SHARE, check, check_counting, crossover, feature_pc_table, feature_switch,
     mutate, record,

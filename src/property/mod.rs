@@ -14,6 +14,7 @@
 //! );
 //! ```
 
+pub mod command;
 pub mod isolation;
 mod outcome;
 mod panic;
@@ -28,6 +29,6 @@ pub use crate::engine::{
 };
 pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
-pub use property::{Property, check, target_dir_name};
+pub use property::{Property, check, target_dir_name, test_property_name};
 pub use report::Report;
 pub use test::{Explained, PropertyTest, Test, property};

@@ -1,5 +1,6 @@
 //! Running properties: from a `#[test]`, a harness or the CLI.
 
+use super::command::{self, Served};
 use super::isolation::{self, Role};
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
@@ -124,6 +125,20 @@ impl Property {
         Ok(self)
     }
 
+    /// Replaces the strategy by a shared one.
+    pub(super) fn strategy_arc(mut self, strategy: Arc<dyn Strategy>) -> Property {
+        self.strategy = strategy;
+        self
+    }
+
+    /// The libtest name of the test running this property: the one given, else the current
+    /// thread's name (libtest names each test's thread after the test).
+    pub(super) fn test_name_or_thread(&self) -> Option<String> {
+        self.test_name
+            .clone()
+            .or_else(|| std::thread::current().name().map(str::to_string))
+    }
+
     /// The strategy.
     pub fn strategy_ref(&self) -> &dyn Strategy {
         &*self.strategy
@@ -200,6 +215,14 @@ impl Property {
         if let Role::Skip = isolation::serve(&self.name, test, self.config.max_choices) {
             return self.report(RunReport::default());
         }
+        match command::serve(self, test) {
+            Served::Ordinary => self.run_engine(test, observer),
+            Served::Done(report) => *report,
+        }
+    }
+
+    /// The run itself: reuse, search, shrink, save.
+    pub(super) fn run_engine(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
         let mut corpus = self.open_corpus();
         let mut subject = PropertySubject {
             property: self,
@@ -257,7 +280,7 @@ impl Property {
     }
 
     /// The report of a run, with the replay command of its failure.
-    fn report(&self, run: RunReport) -> Report {
+    pub(super) fn report(&self, run: RunReport) -> Report {
         let (value, message) = match &run.failure {
             Some(f) => (f.described.value.clone(), f.described.message.clone()),
             None => (None, None),
@@ -350,8 +373,16 @@ impl Subject for PropertySubject<'_> {
     }
 }
 
-/// Checks `prop` for values of `gen` in a `#[test]`, named after the test's thread, and
-/// panics with the failure report.
+/// Checks `prop` for values of `gen` in a `#[test]` and panics with the failure report.
+///
+/// The property is named `<crate>::<test>`: the test target's crate (the test executable's
+/// name without cargo's hash: `x1` for `tests/x1.rs`) and the libtest name of the test (its
+/// thread's name, `tests::roundtrip` for a unit test in `mod tests`), as [`property!`]
+/// names its tests. So `fn roundtrip` in `tests/x1.rs` and in `tests/x2.rs` are
+/// `x1::roundtrip` and `x2::roundtrip`, with corpora `corpora/x1.roundtrip/` and
+/// `corpora/x2.roundtrip/`.
+///
+/// [`property!`]: crate::property!
 pub fn check<G, F, R>(generator: G, prop: F)
 where
     G: Gen,
@@ -359,11 +390,34 @@ where
     F: Fn(G::Value) -> R,
     R: Outcome,
 {
-    let name = std::thread::current()
+    let test = std::thread::current()
         .name()
         .unwrap_or("property")
         .to_string();
-    Property::new(name).check(generator, prop)
+    let mut p = Property::new(test_property_name(&test)).replay_command(format!(
+        "cargo test -- --exact {test}  (replays regressions first)"
+    ));
+    p.test_name = Some(test);
+    p.check(generator, prop)
+}
+
+/// The name of the property run by the test `test` (its libtest name) in this executable:
+/// `<crate>::<test>`, the crate read from the executable's name (cargo names a test
+/// executable `<crate>-<16 hex digits>`); `test` alone when the executable is named
+/// otherwise (run outside cargo).
+pub fn test_property_name(test: &str) -> String {
+    match executable_crate() {
+        Some(krate) => format!("{krate}::{test}"),
+        None => test.to_string(),
+    }
+}
+
+fn executable_crate() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let stem = exe.file_stem()?.to_str()?;
+    let (krate, hash) = stem.rsplit_once('-')?;
+    (hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) && !krate.is_empty())
+        .then(|| krate.to_string())
 }
 
 /// Declares `#[test]` properties:

@@ -1,0 +1,404 @@
+//! The commands.
+
+use crate::args::Args;
+use crate::build::{self, Build};
+use crate::drive::{self, Answer, Found, Request};
+use crate::junit;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Default campaign per property of `ci`, in seconds.
+const CI_SECONDS: f64 = 10.0;
+/// Default cap of `ci` on the new tapes one property's campaign adds to `corpus/`.
+const CI_KEEP: usize = 8;
+/// Tests of `run` when neither `--seconds` nor `--tests` is given.
+const RUN_TESTS: u64 = 10_000;
+
+fn no_more(args: &Args, n: usize, what: &str) -> Result<(), String> {
+    match args.positional.get(n) {
+        Some(extra) => Err(format!("unexpected argument `{extra}` ({what})")),
+        None => Ok(()),
+    }
+}
+
+/// `list`: one property per line: its name and corpus folder.
+pub fn list(args: &Args) -> Result<i32, String> {
+    no_more(args, 0, "list takes no property")?;
+    let binaries = build::test_binaries(args)?;
+    let found = drive::list(&binaries)?;
+    for f in &found {
+        println!(
+            "{}\t{}",
+            f.name,
+            f.corpus.as_deref().unwrap_or("(no corpus)")
+        );
+    }
+    eprintln!("cargo-tapefuzz: {} properties", found.len());
+    Ok(0)
+}
+
+/// The property named first among the arguments, in `build`'s test binaries.
+fn property(args: &Args, build: Build) -> Result<Found, String> {
+    let Some(name) = args.positional.first() else {
+        return Err("this command needs a property name (see `cargo tapefuzz list`)".into());
+    };
+    let binaries = build::test_binaries(args)?;
+    let all = drive::list(&binaries)?;
+    let mut found = drive::resolve(&all, name)?.clone();
+    if build != Build::Plain {
+        found.binary = build::instrumented(args, &found.binary, build)?;
+    }
+    Ok(found)
+}
+
+/// The environment that carries the flags to the property.
+fn settings(args: &Args) -> Vec<(String, String)> {
+    let mut env = Vec::new();
+    let mut set = |k: &str, v: String| env.push((k.to_string(), v));
+    if let Some(s) = &args.strategy {
+        set("TAPEFUZZ_STRATEGY", s.clone());
+    }
+    if let Some(s) = args.seconds {
+        set("TAPEFUZZ_SECONDS", s.to_string());
+    }
+    if let Some(t) = args.tests {
+        set("TAPEFUZZ_TESTS", t.to_string());
+    }
+    if let Some(s) = args.seed {
+        set("TAPEFUZZ_SEED", s.to_string());
+    }
+    if args.stats {
+        set("TAPEFUZZ_STATS", "1".into());
+    }
+    if let Some(k) = args.keep {
+        set("TAPEFUZZ_KEEP", k.to_string());
+    }
+    if let Some(c) = &args.corpora {
+        set(
+            "TAPEFUZZ_CORPORA",
+            drive::absolute(&c.display().to_string()),
+        );
+    }
+    env
+}
+
+/// The summary line of a run: printed on stdout (the report on stderr); `Ok(passed)`.
+fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value), String> {
+    for line in &answer.lines {
+        if let Some(e) = drive::error(line) {
+            return Err(format!("{}: {e}", found.name));
+        }
+        if line["type"] == "summary" {
+            if let Some(r) = line["report"].as_str() {
+                eprintln!("cargo-tapefuzz: {r}");
+            }
+            println!("{}", line["summary"]);
+            return Ok((line["passed"] == true, line["summary"].clone()));
+        }
+    }
+    Err(format!(
+        "{}: the test binary ended ({}) without a summary (a crash before the property ran, or a test that does not reach it)",
+        found.name, answer.status
+    ))
+}
+
+/// `run` and `greybox`: a campaign on one property; its JSON summary on stdout.
+pub fn run(args: &Args, build: Build) -> Result<i32, String> {
+    no_more(args, 1, "run takes one property")?;
+    let found = property(args, build)?;
+    let mut env = settings(args);
+    if args.seconds.is_none() && args.tests.is_none() {
+        env.push(("TAPEFUZZ_TESTS".into(), RUN_TESTS.to_string()));
+    }
+    if build == Build::Greybox {
+        env.push(("TAPEFUZZ_MODE".into(), "greybox".into()));
+    }
+    let request = Request {
+        command: "run",
+        property: Some(&found),
+        args: Vec::new(),
+        env,
+    };
+    let answer = drive::drive(&found.binary, &request, false)?;
+    let (passed, _) = summary(&found, &answer)?;
+    Ok(!passed as i32)
+}
+
+fn absolute_files(args: &Args) -> Vec<String> {
+    args.positional[1..]
+        .iter()
+        .map(|f| drive::absolute(f))
+        .collect()
+}
+
+/// `replay`: the property's regressions and corpus, or the given tape files.
+pub fn replay(args: &Args) -> Result<i32, String> {
+    let found = property(args, Build::Plain)?;
+    let files = absolute_files(args);
+    let request = Request {
+        command: "replay",
+        property: Some(&found),
+        args: files.clone(),
+        env: settings(args),
+    };
+    let answer = drive::drive(&found.binary, &request, false)?;
+    if files.is_empty() {
+        let (passed, _) = summary(&found, &answer)?;
+        return Ok(!passed as i32);
+    }
+    let mut failed = false;
+    let mut seen = 0;
+    for line in &answer.lines {
+        if let Some(e) = drive::error(line) {
+            return Err(e.to_string());
+        }
+        if line["type"] != "replay" {
+            continue;
+        }
+        seen += 1;
+        failed |= line["status"] == "Interesting";
+        println!("{line}");
+    }
+    if seen < files.len() {
+        return Err(format!(
+            "the test binary ended ({}) after {seen} of {} files",
+            answer.status,
+            files.len()
+        ));
+    }
+    Ok(failed as i32)
+}
+
+/// `explain`, `shrink`, `import`: one answer per tape file.
+pub fn files(args: &Args, command: &str) -> Result<i32, String> {
+    let found = property(args, Build::Plain)?;
+    let files = absolute_files(args);
+    if files.is_empty() {
+        return Err(format!("{command} needs at least one tape file"));
+    }
+    let request = Request {
+        command,
+        property: Some(&found),
+        args: files.clone(),
+        env: settings(args),
+    };
+    let answer = drive::drive(&found.binary, &request, false)?;
+    let mut seen = 0;
+    let mut failing = 0;
+    for line in &answer.lines {
+        if let Some(e) = drive::error(line) {
+            return Err(e.to_string());
+        }
+        let file = line["file"].as_str().unwrap_or("?");
+        match line["type"].as_str() {
+            Some("explain") => {
+                seen += 1;
+                if files.len() > 1 {
+                    println!("== {file}");
+                }
+                print!("{}", line["text"].as_str().unwrap_or(""));
+            }
+            Some("import") => {
+                seen += 1;
+                if line["fails"] != true {
+                    eprintln!(
+                        "cargo-tapefuzz: {file}: the property does not fail on this tape{}",
+                        if command == "import" {
+                            " (not imported)"
+                        } else {
+                            ""
+                        }
+                    );
+                    continue;
+                }
+                failing += 1;
+                if let Some(r) = line["report"].as_str() {
+                    eprintln!("cargo-tapefuzz: {file}:\n{r}");
+                }
+                if command == "shrink" {
+                    println!("{}", line["value"].as_str().unwrap_or("<no value>"));
+                } else {
+                    println!("{line}");
+                }
+            }
+            _ => {}
+        }
+    }
+    if seen < files.len() {
+        return Err(format!(
+            "the test binary ended ({}) after {seen} of {} files",
+            answer.status,
+            files.len()
+        ));
+    }
+    if command == "import" && failing > 0 {
+        eprintln!(
+            "cargo-tapefuzz: {failing} imported into {}/regressions: `cargo test` replays them first",
+            found.corpus.as_deref().unwrap_or("the corpus")
+        );
+    }
+    // `shrink` reports a failure (the tape fails) with status 1, as `run` does.
+    Ok((command == "shrink" && failing > 0) as i32)
+}
+
+/// `fuzz`: libFuzzer inside the property's own test binary.
+pub fn fuzz(args: &Args) -> Result<i32, String> {
+    no_more(
+        args,
+        1,
+        "fuzz takes one property; libFuzzer's flags go after `--`",
+    )?;
+    let found = property(args, Build::Fuzz)?;
+    let artifacts = build::target_dir(args)?
+        .join("tapefuzz")
+        .join("artifacts")
+        .join(found.name.replace("::", "."));
+    std::fs::create_dir_all(&artifacts)
+        .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
+    let before = crashes(&artifacts);
+    let mut flags = vec![format!("-artifact_prefix={}/", artifacts.display())];
+    if let Some(s) = args.seconds {
+        flags.push(format!("-max_total_time={}", s.ceil().max(1.0) as u64));
+    }
+    flags.extend(args.passthrough.iter().cloned());
+    let mut env = settings(args);
+    env.retain(|(k, _)| k != "TAPEFUZZ_SECONDS");
+    eprintln!(
+        "cargo-tapefuzz: fuzzing {} with libFuzzer (crashes go to {})",
+        found.name,
+        artifacts.display()
+    );
+    let request = Request {
+        command: "fuzz",
+        property: Some(&found),
+        args: flags,
+        env,
+    };
+    let answer = drive::drive(&found.binary, &request, false)?;
+    for line in &answer.lines {
+        if let Some(e) = drive::error(line) {
+            return Err(e.to_string());
+        }
+    }
+    let new: Vec<PathBuf> = crashes(&artifacts)
+        .into_iter()
+        .filter(|c| !before.contains(c))
+        .collect();
+    if new.is_empty() {
+        if !answer.status.success() {
+            return Err(format!("libFuzzer ended with {}", answer.status));
+        }
+        eprintln!("cargo-tapefuzz: no crash");
+        return Ok(0);
+    }
+    for c in &new {
+        println!("{}", c.display());
+    }
+    eprintln!(
+        "cargo-tapefuzz: {} crash file(s); shrink them into regressions with:\n  cargo tapefuzz import {} {}",
+        new.len(),
+        found.name,
+        new.iter()
+            .map(|c| c.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    Ok(1)
+}
+
+fn crashes(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                        ["crash-", "timeout-", "oom-", "leak-"]
+                            .iter()
+                            .any(|k| n.starts_with(k))
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// `ci`: reuse, then a campaign per property (rl unless `--strategy`), within
+/// `--seconds-per-target` each; one JSON line per property, a JUnit report on request; exit
+/// status 1 when a property failed.
+pub fn ci(args: &Args) -> Result<i32, String> {
+    if args.seconds.is_some() || args.tests.is_some() {
+        return Err("ci takes --seconds-per-target (per property), not --seconds / --tests".into());
+    }
+    let binaries = build::test_binaries(args)?;
+    let mut all = drive::list(&binaries)?;
+    if !args.positional.is_empty() {
+        let chosen: Vec<Found> = args
+            .positional
+            .iter()
+            .map(|n| drive::resolve(&all, n).cloned())
+            .collect::<Result<_, _>>()?;
+        all = chosen;
+    }
+    if all.is_empty() {
+        return Err("no properties found in the crate's tests".into());
+    }
+    let seconds = args.seconds_per_target.unwrap_or(CI_SECONDS);
+    let mut env = settings(args);
+    let strategy = args.strategy.clone().unwrap_or_else(|| "rl".into());
+    env.retain(|(k, _)| k != "TAPEFUZZ_STRATEGY");
+    env.push(("TAPEFUZZ_STRATEGY".into(), strategy.clone()));
+    env.push(("TAPEFUZZ_SECONDS".into(), seconds.to_string()));
+    if args.keep.is_none() {
+        env.push(("TAPEFUZZ_KEEP".into(), CI_KEEP.to_string()));
+    }
+    let mut cases = Vec::new();
+    let mut failed = 0;
+    for found in &all {
+        eprintln!(
+            "cargo-tapefuzz: ci {} ({strategy}, {seconds} s)",
+            found.name
+        );
+        let request = Request {
+            command: "run",
+            property: Some(found),
+            args: Vec::new(),
+            env: env.clone(),
+        };
+        let started = std::time::Instant::now();
+        let outcome =
+            drive::drive(&found.binary, &request, false).and_then(|answer| summary(found, &answer));
+        let (failure, secs) = match outcome {
+            Ok((true, s)) => (None, s["seconds"].as_f64().unwrap_or(0.0)),
+            Ok((false, s)) => (
+                Some(format!(
+                    "property `{}` failed: {}",
+                    found.name,
+                    s["shrunk"].as_str().unwrap_or("(no value)")
+                )),
+                s["seconds"].as_f64().unwrap_or(0.0),
+            ),
+            Err(e) => {
+                eprintln!("cargo-tapefuzz: {e}");
+                (Some(e), started.elapsed().as_secs_f64())
+            }
+        };
+        failed += failure.is_some() as usize;
+        cases.push(junit::Case {
+            name: found.name.clone(),
+            seconds: secs,
+            failure,
+        });
+    }
+    if let Some(path) = &args.junit {
+        let xml = junit::render(&cases);
+        std::fs::write(path, xml)
+            .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
+    }
+    eprintln!(
+        "cargo-tapefuzz: ci: {} properties, {failed} failed",
+        all.len()
+    );
+    Ok((failed > 0) as i32)
+}

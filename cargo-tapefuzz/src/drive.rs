@@ -1,0 +1,180 @@
+//! Running a test binary with a command for its properties (the protocol of
+//! `tapefuzz::property::command`), and the property registry that `list` reads from it.
+
+use crate::build::TestBinary;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+
+/// One property, as its test binary announced it.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The property's name (`x1::roundtrip`).
+    pub name: String,
+    /// The libtest name of its test (`roundtrip`).
+    pub test: Option<String>,
+    /// Its corpus folder, if it has one.
+    pub corpus: Option<String>,
+    /// The test binary that holds it.
+    pub binary: TestBinary,
+}
+
+/// A command for one test binary.
+pub struct Request<'a> {
+    /// The command (`run`, `replay`, …).
+    pub command: &'a str,
+    /// The property that serves it (`None` for `list`).
+    pub property: Option<&'a Found>,
+    /// Files or libFuzzer's arguments.
+    pub args: Vec<String>,
+    /// More environment (`TAPEFUZZ_SECONDS`, …).
+    pub env: Vec<(String, String)>,
+}
+
+/// What the binary wrote, and how it ended.
+pub struct Answer {
+    /// The JSON lines of the out file.
+    pub lines: Vec<Value>,
+    /// The process's exit status.
+    pub status: ExitStatus,
+}
+
+fn out_file() -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    std::env::temp_dir().join(format!(
+        "cargo-tapefuzz-{}-{nanos}.jsonl",
+        std::process::id()
+    ))
+}
+
+/// Runs `binary` with `request`: filtered to the property's test (`--exact`), or every test
+/// for `list`. The test harness's own output goes to stderr (stdout is for results); `quiet`
+/// drops it instead (`list` runs the crate's other tests too).
+pub fn drive(binary: &TestBinary, request: &Request<'_>, quiet: bool) -> Result<Answer, String> {
+    let out = out_file();
+    let mut cmd = Command::new(&binary.exe);
+    if let Some(p) = request.property {
+        let test = p.test.as_deref().unwrap_or(&p.name);
+        cmd.args([test, "--exact", "--nocapture"]);
+        cmd.env("TAPEFUZZ_PROPERTY", &p.name);
+    }
+    cmd.current_dir(&binary.package_dir)
+        .env("CARGO_MANIFEST_DIR", &binary.package_dir)
+        .env("TAPEFUZZ_COMMAND", request.command)
+        .env("TAPEFUZZ_OUT", &out)
+        .env(
+            "TAPEFUZZ_ARGS",
+            serde_json::to_string(&request.args).expect("strings serialize"),
+        )
+        .envs(request.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null());
+    if quiet {
+        cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    } else {
+        // libtest's "running 1 test" lines are not results: stdout of the child goes to our
+        // stderr.
+        cmd.stdout(std::io::stderr());
+    }
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", binary.exe.display()))?;
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    let _ = std::fs::remove_file(&out);
+    let lines = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    Ok(Answer { lines, status })
+}
+
+/// The properties of `binaries`: each binary runs its tests with `TAPEFUZZ_COMMAND=list`,
+/// so each property announces itself and returns at once. Tests that are not properties
+/// run as under `cargo test` (their outcome is ignored).
+pub fn list(binaries: &[TestBinary]) -> Result<Vec<Found>, String> {
+    let mut found = Vec::new();
+    for b in binaries {
+        let request = Request {
+            command: "list",
+            property: None,
+            args: Vec::new(),
+            env: Vec::new(),
+        };
+        let answer = drive(b, &request, true)?;
+        for line in answer.lines {
+            if let Some(e) = error(&line) {
+                return Err(format!("{}: {e}", b.exe.display()));
+            }
+            if line["type"] != "property" {
+                continue;
+            }
+            let Some(name) = line["name"].as_str() else {
+                continue;
+            };
+            // A test that runs one property several times announces it each time.
+            if found.iter().any(|f: &Found| f.name == name) {
+                continue;
+            }
+            found.push(Found {
+                name: name.to_string(),
+                test: line["test"].as_str().map(str::to_string),
+                corpus: line["corpus"].as_str().map(str::to_string),
+                binary: b.clone(),
+            });
+        }
+    }
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// The error line's message, if `line` is one.
+pub fn error(line: &Value) -> Option<&str> {
+    (line["type"] == "error").then(|| line["message"].as_str().unwrap_or("error"))
+}
+
+/// The property `wanted` among `all`: its full name, or a unique suffix after `::` (so
+/// `roundtrip` finds `x1::roundtrip` when no other property ends so).
+pub fn resolve<'a>(all: &'a [Found], wanted: &str) -> Result<&'a Found, String> {
+    if let Some(f) = all.iter().find(|f| f.name == wanted) {
+        return Ok(f);
+    }
+    let suffix = format!("::{wanted}");
+    let matches: Vec<&Found> = all.iter().filter(|f| f.name.ends_with(&suffix)).collect();
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => Err(format!(
+            "no property `{wanted}` (properties: {})",
+            names(all)
+        )),
+        _ => Err(format!(
+            "`{wanted}` names several properties: {} (give the full name)",
+            matches
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+fn names(all: &[Found]) -> String {
+    if all.is_empty() {
+        return "none found".into();
+    }
+    all.iter()
+        .map(|f| f.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A path as an absolute one (the test binary runs in its package folder).
+pub fn absolute(path: &str) -> String {
+    let p = Path::new(path);
+    if p.is_absolute() {
+        return path.to_string();
+    }
+    std::env::current_dir()
+        .map(|d| d.join(p).display().to_string())
+        .unwrap_or_else(|_| path.to_string())
+}

@@ -1,0 +1,97 @@
+//! `cargo tapefuzz`: the tapefuzz properties of any crate, from the command line.
+//!
+//! ```text
+//! cargo tapefuzz list                                  the properties in the crate's tests
+//! cargo tapefuzz run <property> [--strategy S] [--seconds N] [--tests N] [--seed N] [--stats]
+//! cargo tapefuzz replay <property> [FILE…]             regressions and corpus, or the files
+//! cargo tapefuzz explain <property> FILE               value, failure and span tree of a tape
+//! cargo tapefuzz shrink <property> FILE                the minimal failing value (saves nothing)
+//! cargo tapefuzz import <property> FILE…               libFuzzer crashes → shrunk regressions
+//! cargo tapefuzz fuzz <property> [--seconds N] [-- libFuzzer flags]
+//! cargo tapefuzz greybox <property> [--seconds N] [--strategy S]
+//! cargo tapefuzz ci [--seconds-per-target N] [--strategy S] [--junit FILE] [--keep N]
+//! ```
+//!
+//! The mechanism: cargo builds the crate's test binaries (`cargo test --no-run`), and a test
+//! binary runs one test (`<test> --exact`) with `TAPEFUZZ_COMMAND` and friends set; the
+//! property in it serves the command (`tapefuzz::property::command`). So the test harness is
+//! the registry: any property run by `check`, `property!` or `Property::…` in a `#[test]` is
+//! a property here, with the same corpus folder as under `cargo test`. `fuzz` and `greybox`
+//! build the tests again with coverage instrumentation of the crate's own code, in
+//! `target/tapefuzz/<fuzz|greybox>/`.
+//!
+//! Results (JSON summary lines) go to stdout, progress and reports to stderr. Exit status: 0
+//! passed, 1 a property failed (or a crash was found), 2 an error.
+
+mod args;
+mod build;
+mod commands;
+mod drive;
+mod junit;
+
+use std::ffi::OsString;
+
+const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci> [property] [files…] [flags]
+  list                          the properties in the crate's test targets
+  run <property>                a campaign: --strategy S --seconds N --tests N --seed N --stats
+  replay <property> [FILE…]     replay regressions and corpus, or the given tape files
+  explain <property> FILE       a tape's value, failure and span tree
+  shrink <property> FILE        shrink a failing tape and print the minimal value
+  import <property> FILE…       shrink libFuzzer crashes and save them to regressions/
+  fuzz <property>               libFuzzer on the property: --seconds N, -- libFuzzer flags
+  greybox <property>            the in-process coverage-guided engine: --seconds N --strategy S
+  ci                            reuse, then a campaign per property: --seconds-per-target N
+                                --strategy S (default rl) --junit FILE --keep N
+common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR";
+
+fn main() {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    if let Some(build) = std::env::var_os(build::WRAP_VAR) {
+        std::process::exit(build::wrap(&build.to_string_lossy(), &argv[1..]));
+    }
+    let args: Result<Vec<String>, String> = argv
+        .into_iter()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| format!("argument {a:?} is not valid UTF-8"))
+        })
+        .collect();
+    let code = match args.and_then(|a| run(&a)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("cargo-tapefuzz: error: {e}");
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(argv: &[String]) -> Result<i32, String> {
+    // `cargo tapefuzz …` runs `cargo-tapefuzz tapefuzz …`.
+    let argv = match argv.first().map(String::as_str) {
+        Some("tapefuzz") => &argv[1..],
+        _ => argv,
+    };
+    let Some((command, rest)) = argv.split_first() else {
+        eprintln!("{USAGE}");
+        return Ok(2);
+    };
+    if matches!(command.as_str(), "-h" | "--help" | "help") {
+        println!("{USAGE}");
+        return Ok(0);
+    }
+    let args = args::Args::parse(rest)?;
+    match command.as_str() {
+        "list" => commands::list(&args),
+        "run" => commands::run(&args, build::Build::Plain),
+        "greybox" => commands::run(&args, build::Build::Greybox),
+        "replay" => commands::replay(&args),
+        "explain" => commands::files(&args, "explain"),
+        "shrink" => commands::files(&args, "shrink"),
+        "import" => commands::files(&args, "import"),
+        "fuzz" => commands::fuzz(&args),
+        "ci" => commands::ci(&args),
+        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+    }
+}

@@ -1,0 +1,203 @@
+//! `cargo tapefuzz` on a user's crate, end to end: a scratch crate outside the workspace
+//! (tests/demo, copied to a temporary folder, tapefuzz as a path dependency) with two test
+//! files that each hold a property named `roundtrip`. It lists them, runs one, runs `ci`
+//! with a JUnit report, explains a saved tape, fuzzes one property with libFuzzer (a bug
+//! planted by `DEMO_BUG=1`), imports the crash, and checks that `cargo test` then fails
+//! first on the imported, shrunk regression — and that the two properties never shared a
+//! corpus.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace root")
+        .to_path_buf()
+}
+
+/// A scratch copy of the demo crate, depending on this workspace's tapefuzz.
+fn scratch_crate() -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let dir = std::env::temp_dir().join(format!(
+        "tapefuzz-user-crate-{}-{nanos}",
+        std::process::id()
+    ));
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/demo");
+    for sub in ["src", "tests"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        for e in std::fs::read_dir(demo.join(sub)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).unwrap();
+        }
+    }
+    let manifest = format!(
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+         [dependencies]\ntapefuzz = {{ path = {:?} }}\n\n[workspace]\n",
+        workspace().display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    dir
+}
+
+struct Demo {
+    dir: PathBuf,
+    target: PathBuf,
+}
+
+impl Demo {
+    fn command(&self, program: &str, args: &[&str], bug: bool) -> Output {
+        let mut cmd = Command::new(program);
+        cmd.args(args)
+            .current_dir(&self.dir)
+            // Kept between runs (and out of the source tree): the build of tapefuzz and of
+            // libFuzzer is the slow part.
+            .env("CARGO_TARGET_DIR", &self.target)
+            .env_remove("TAPEFUZZ_SEED")
+            .env_remove("TAPEFUZZ_TESTS")
+            .env_remove("TAPEFUZZ_SECONDS");
+        if bug {
+            cmd.env("DEMO_BUG", "1");
+        } else {
+            cmd.env_remove("DEMO_BUG");
+        }
+        let out = cmd.output().expect("runs");
+        eprintln!(
+            "$ {program} {}\n{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    fn tapefuzz(&self, args: &[&str], bug: bool) -> Output {
+        self.command(env!("CARGO_BIN_EXE_cargo-tapefuzz"), args, bug)
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_users_crate_end_to_end() {
+    let demo = Demo {
+        dir: scratch_crate(),
+        target: workspace().join("target").join("user-crate-test"),
+    };
+
+    // The cargo subcommand form: `cargo tapefuzz list` runs `cargo-tapefuzz tapefuzz list`.
+    let list = demo.tapefuzz(&["tapefuzz", "list"], false);
+    assert!(list.status.success());
+    let listed = stdout(&list);
+    let corpus_of = |name: &str| -> String {
+        listed
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}\t")))
+            .unwrap_or_else(|| panic!("{name} not listed in:\n{listed}"))
+            .to_string()
+    };
+    let (c1, c2) = (corpus_of("x1::roundtrip"), corpus_of("x2::roundtrip"));
+    assert_ne!(c1, c2, "same-named properties share a corpus");
+
+    let run = demo.tapefuzz(
+        &["run", "x1::roundtrip", "--tests", "500", "--seed", "3"],
+        false,
+    );
+    assert_eq!(run.status.code(), Some(0));
+    let summary: serde_json::Value = serde_json::from_str(stdout(&run).trim()).unwrap();
+    assert_eq!(summary["target"], "x1::roundtrip");
+    assert_eq!(summary["tests"], 500);
+    assert_eq!(summary["failures"], 0);
+
+    // An ambiguous short name is an error naming both.
+    let ambiguous = demo.tapefuzz(&["run", "roundtrip"], false);
+    assert_eq!(ambiguous.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&ambiguous.stderr);
+    assert!(
+        err.contains("x1::roundtrip") && err.contains("x2::roundtrip"),
+        "{err}"
+    );
+
+    let junit = demo.dir.join("junit.xml");
+    let ci = demo.tapefuzz(
+        &[
+            "ci",
+            "--seconds-per-target",
+            "2",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+        false,
+    );
+    assert_eq!(ci.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = stdout(&ci)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["strategy"] == "rl" && l["failures"] == 0)
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("tests=\"2\" failures=\"0\""), "{xml}");
+    for c in [&c1, &c2] {
+        let saved = std::fs::read_dir(Path::new(c).join("corpus"))
+            .unwrap()
+            .count();
+        assert!(
+            (1..=8).contains(&saved),
+            "{c}: {saved} tapes (ci keeps up to 8)"
+        );
+    }
+
+    let tape = std::fs::read_dir(Path::new(&c1).join("corpus"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let explain = demo.tapefuzz(&["explain", "x1::roundtrip", tape.to_str().unwrap()], false);
+    assert_eq!(explain.status.code(), Some(0));
+    let text = stdout(&explain);
+    assert!(
+        text.starts_with("value: [") && text.contains("status: Valid"),
+        "{text}"
+    );
+
+    // libFuzzer on the property itself, with the bug planted.
+    let fuzz = demo.tapefuzz(&["fuzz", "x1::roundtrip", "--seconds", "10"], true);
+    assert_eq!(fuzz.status.code(), Some(1), "no crash found in 10 s");
+    let crashes: Vec<String> = stdout(&fuzz).lines().map(str::to_string).collect();
+    assert!(!crashes.is_empty());
+
+    let mut import = vec!["import", "x1::roundtrip"];
+    import.extend(crashes.iter().map(String::as_str));
+    let imported = demo.tapefuzz(&import, true);
+    assert_eq!(imported.status.code(), Some(0));
+    let answer: serde_json::Value =
+        serde_json::from_str(stdout(&imported).lines().next().unwrap()).unwrap();
+    assert_eq!(answer["fails"], true);
+    assert_eq!(answer["value"], "[128, 128, 128]", "not shrunk: {answer}");
+    let saved = answer["saved"].as_str().unwrap();
+    assert!(saved.starts_with(&format!("{c1}/regressions/")), "{saved}");
+
+    // `cargo test` fails first on that regression (replayed before any generation).
+    let test = demo.command(env!("CARGO"), &["test", "--test", "x1"], true);
+    assert!(!test.status.success());
+    let out = stdout(&test);
+    assert!(
+        out.contains(&format!("failed on saved tape {saved}"))
+            && out.contains("minimal failing value: [128, 128, 128]"),
+        "{out}"
+    );
+    // Without the bug it passes, and the regression stays as a test.
+    let fixed = demo.command(env!("CARGO"), &["test"], false);
+    assert!(fixed.status.success(), "{}", stdout(&fixed));
+
+    let _ = std::fs::remove_dir_all(&demo.dir);
+}

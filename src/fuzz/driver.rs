@@ -1,0 +1,175 @@
+//! libFuzzer inside a test binary: `cargo tapefuzz fuzz <property>` builds the crate's tests
+//! with SanitizerCoverage and this crate's `libfuzzer` feature (which links libFuzzer through
+//! `libfuzzer-sys`), then runs the property's test with `TAPEFUZZ_COMMAND=fuzz`. The property
+//! hands the process to libFuzzer's `LLVMFuzzerRunDriver`, which runs the property on each
+//! input as a tape, with tapefuzz's tape-aware mutator and crossover: the same property as
+//! `cargo test`, no fuzz target of its own, and its corpus folder shared.
+//!
+//! libFuzzer ends the process itself (at `-max_total_time`, `-runs`, or a crash, saving the
+//! crashing input where `-artifact_prefix` says). Without the `libfuzzer` feature, the
+//! command stops the process with an error saying how to build for it.
+
+use crate::property::{Property, Report, Test};
+use std::path::PathBuf;
+
+/// Runs libFuzzer on `property` with the arguments `args` (libFuzzer's flags and corpus
+/// folders; the property's `corpus/` folder is added first when it has one). Does not
+/// return.
+pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
+    let mut argv: Vec<String> = vec![
+        std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| "tapefuzz".into()),
+    ];
+    if let Some(corpus) = property.open_corpus() {
+        match corpus.ensure_folders() {
+            Ok(dir) => argv.push(dir.display().to_string()),
+            Err(e) => fail(&format!("cannot create the corpus folder: {e}")),
+        }
+    }
+    argv.extend(args.iter().map(|a| a.display().to_string()));
+    linked::run(test, argv)
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("tapefuzz: {message}");
+    std::process::exit(2);
+}
+
+#[cfg(not(feature = "libfuzzer"))]
+mod linked {
+    use super::{Report, Test};
+
+    pub(super) fn run(_: &dyn Test, _: Vec<String>) -> Report {
+        super::fail(
+            "this test binary has no libFuzzer: run the property with `cargo tapefuzz fuzz <property>`, which builds it with tapefuzz's `libfuzzer` feature and coverage instrumentation",
+        )
+    }
+}
+
+#[cfg(feature = "libfuzzer")]
+mod linked {
+    use super::{Report, Test};
+    use std::ffi::{CString, c_char, c_int, c_uint};
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    use std::sync::Mutex;
+
+    // Forces libfuzzer-sys (which builds and links libFuzzer) into the link.
+    use libfuzzer_sys as _;
+
+    /// The test libFuzzer runs: set once before the driver starts, on the thread that runs
+    /// the driver (the process ends inside the driver, so the borrow outlives every use).
+    struct Current(*const (dyn Test + 'static));
+    // SAFETY: only dereferenced while the driver runs, on the test's own thread.
+    unsafe impl Send for Current {}
+    static CURRENT: Mutex<Option<Current>> = Mutex::new(None);
+
+    unsafe extern "C" {
+        fn LLVMFuzzerRunDriver(
+            argc: *mut c_int,
+            argv: *mut *mut *mut c_char,
+            callback: extern "C" fn(*const u8, usize) -> c_int,
+        ) -> c_int;
+        fn LLVMFuzzerMutate(data: *mut u8, size: usize, max_size: usize) -> usize;
+    }
+
+    fn with_current<T>(f: impl FnOnce(&dyn Test) -> T) -> Option<T> {
+        let guard = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
+        let ptr = guard.as_ref()?.0;
+        drop(guard);
+        // SAFETY: see `Current`.
+        Some(f(unsafe { &*ptr }))
+    }
+
+    extern "C" fn one_input(data: *const u8, size: usize) -> c_int {
+        let bytes: &[u8] = if size == 0 {
+            &[]
+        } else {
+            // SAFETY: libFuzzer passes `size` readable bytes.
+            unsafe { std::slice::from_raw_parts(data, size) }
+        };
+        let kept =
+            with_current(|t| catch_unwind(AssertUnwindSafe(|| crate::fuzz::check(t, bytes))));
+        match kept {
+            Some(Ok(true)) | None => 0,
+            Some(Ok(false)) => -1,
+            // The property failed: libFuzzer saves the input on the abort.
+            Some(Err(_)) => std::process::abort(),
+        }
+    }
+
+    /// libfuzzer-sys's `LLVMFuzzerTestOneInput` calls this; it runs the current test.
+    #[unsafe(no_mangle)]
+    #[allow(improper_ctypes_definitions)]
+    pub extern "C" fn rust_fuzzer_test_input(bytes: &[u8]) -> i32 {
+        one_input(bytes.as_ptr(), bytes.len())
+    }
+
+    /// libFuzzer's custom mutator: tapefuzz's tape-aware mutation ([`crate::fuzz::mutate`]).
+    ///
+    /// # Safety
+    /// Called by libFuzzer with a buffer of `max(size, max_size)` bytes.
+    #[unsafe(export_name = "LLVMFuzzerCustomMutator")]
+    pub unsafe extern "C" fn custom_mutator(
+        data: *mut u8,
+        size: usize,
+        max_size: usize,
+        seed: c_uint,
+    ) -> usize {
+        // SAFETY: see above.
+        let buf = unsafe { std::slice::from_raw_parts_mut(data, size.max(max_size)) };
+        let mut bytes = |d: &mut [u8], s: usize, m: usize| {
+            // SAFETY: `d` holds at least `m` bytes.
+            unsafe { LLVMFuzzerMutate(d.as_mut_ptr(), s, m) }
+        };
+        match with_current(|t| crate::fuzz::mutate(t, buf, size, max_size, seed, &mut bytes)) {
+            Some(n) => n,
+            None => bytes(buf, size, max_size),
+        }
+    }
+
+    /// libFuzzer's custom crossover: a span of one input spliced into the other.
+    ///
+    /// # Safety
+    /// Called by libFuzzer with valid buffers of the given sizes.
+    #[unsafe(export_name = "LLVMFuzzerCustomCrossOver")]
+    pub unsafe extern "C" fn custom_crossover(
+        data1: *const u8,
+        size1: usize,
+        data2: *const u8,
+        size2: usize,
+        out: *mut u8,
+        max_out: usize,
+        seed: c_uint,
+    ) -> usize {
+        // SAFETY: see above.
+        let (a, b, out) = unsafe {
+            (
+                std::slice::from_raw_parts(data1, size1),
+                std::slice::from_raw_parts(data2, size2),
+                std::slice::from_raw_parts_mut(out, max_out),
+            )
+        };
+        with_current(|t| crate::fuzz::crossover(t, a, b, out, seed)).unwrap_or(0)
+    }
+
+    pub(super) fn run(test: &dyn Test, argv: Vec<String>) -> Report {
+        // SAFETY: the pointer is only used while the driver runs, which ends the process.
+        let erased: *const (dyn Test + '_) = test;
+        let erased: *const (dyn Test + 'static) = unsafe { std::mem::transmute(erased) };
+        *CURRENT.lock().unwrap_or_else(|e| e.into_inner()) = Some(Current(erased));
+        let args: Vec<CString> = argv
+            .into_iter()
+            .map(|a| {
+                CString::new(a).unwrap_or_else(|_| super::fail("an argument holds a NUL byte"))
+            })
+            .collect();
+        let mut ptrs: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr() as *mut c_char).collect();
+        ptrs.push(std::ptr::null_mut());
+        let mut argc = args.len() as c_int;
+        let mut argv = ptrs.as_mut_ptr();
+        // SAFETY: argc/argv as C's main receives them, alive for the whole call.
+        let code = unsafe { LLVMFuzzerRunDriver(&mut argc, &mut argv, one_input) };
+        std::process::exit(code)
+    }
+}

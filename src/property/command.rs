@@ -1,0 +1,358 @@
+//! The test binary's side of `cargo tapefuzz`: a property run by a test harness (`cargo
+//! test`'s libtest) does what the environment asks instead of an ordinary run.
+//!
+//! `cargo tapefuzz` builds the crate's test binaries and runs one of them with
+//! [`COMMAND_VAR`] set, filtered to one test (`<test> --exact`) or, for `list`, to all of
+//! them. So the test harness is the registry of properties, and one property written once in
+//! a test module runs under `cargo test`, the CLI's campaigns, the in-process greybox engine
+//! and libFuzzer, with one corpus.
+//!
+//! | `TAPEFUZZ_COMMAND` | what the property does |
+//! |---|---|
+//! | `list` | appends its name, test and corpus to the out file; runs nothing (passes) |
+//! | `run` | runs as configured by the environment (which here overrides the builder) and appends its JSON summary |
+//! | `replay` | replays its regressions and corpus (no generation), or the tape files of [`ARGS_VAR`], and appends a summary |
+//! | `explain` | appends each tape file's value, status, failure and span tree |
+//! | `shrink` | shrinks each failing tape file and appends the minimal value (saves nothing) |
+//! | `import` | shrinks each failing tape file (a libFuzzer crash) and saves it to `regressions/` |
+//! | `fuzz` | hands the process to libFuzzer (the `libfuzzer` feature), which runs this property on its inputs |
+//!
+//! Only the property named by [`PROPERTY_VAR`] serves the command (when that variable is
+//! set): any other property reached in the same process returns at once, passing. Output goes
+//! to the file named by [`OUT_VAR`], one JSON object per line, appended with one write each
+//! (tests run in parallel under `list`). With [`MODE_VAR`]`=greybox`, `run` reads the
+//! coverage counters of an instrumented build (the `sancov-callbacks` feature) and uses the
+//! `greybox` strategy unless `TAPEFUZZ_STRATEGY` names another.
+
+use super::{Property, Report, Test};
+use crate::engine::{Identity, RunReport};
+use crate::env::Env;
+use crate::explain::span_tree;
+use crate::search::registry;
+use crate::tape::{BytesSource, Recording, Status, Tape};
+use serde_json::{Value, json};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The command (see the module docs).
+pub const COMMAND_VAR: &str = "TAPEFUZZ_COMMAND";
+/// The one property that serves the command.
+pub const PROPERTY_VAR: &str = "TAPEFUZZ_PROPERTY";
+/// The file the property appends its JSON lines to.
+pub const OUT_VAR: &str = "TAPEFUZZ_OUT";
+/// The command's arguments: a JSON array of strings (tape files; libFuzzer's arguments).
+pub const ARGS_VAR: &str = "TAPEFUZZ_ARGS";
+/// `blackbox` (the default) or `greybox`.
+pub const MODE_VAR: &str = "TAPEFUZZ_MODE";
+
+/// A command of `cargo tapefuzz`, as the test binary receives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Announce the property.
+    List,
+    /// Run it.
+    Run,
+    /// Replay saved tapes.
+    Replay,
+    /// Describe tape files.
+    Explain,
+    /// Shrink failing tape files, saving nothing.
+    Shrink,
+    /// Shrink failing tape files and save them as regressions.
+    Import,
+    /// Run libFuzzer on the property.
+    Fuzz,
+}
+
+impl Command {
+    /// Every command, by name.
+    pub const ALL: [(&'static str, Command); 7] = [
+        ("list", Command::List),
+        ("run", Command::Run),
+        ("replay", Command::Replay),
+        ("explain", Command::Explain),
+        ("shrink", Command::Shrink),
+        ("import", Command::Import),
+        ("fuzz", Command::Fuzz),
+    ];
+
+    /// The command named `name`, if there is one.
+    pub fn named(name: &str) -> Option<Command> {
+        Command::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, c)| c)
+    }
+}
+
+/// What the property does after [`serve`].
+pub(crate) enum Served {
+    /// No command: an ordinary run.
+    Ordinary,
+    /// The command is served (or is not for this property): this is the report.
+    Done(Box<Report>),
+}
+
+/// The request in the environment, if any. A malformed one stops the process with exit
+/// status 2 and says why: a command must never pass silently.
+fn request() -> Option<(Command, Option<String>)> {
+    let name = std::env::var(COMMAND_VAR).ok().filter(|c| !c.is_empty())?;
+    let Some(command) = Command::named(&name) else {
+        let valid: Vec<&str> = Command::ALL.iter().map(|(n, _)| *n).collect();
+        fatal(&format!(
+            "{COMMAND_VAR}={name:?} is not a command (valid: {})",
+            valid.join(", ")
+        ));
+    };
+    let property = std::env::var(PROPERTY_VAR).ok().filter(|p| !p.is_empty());
+    Some((command, property))
+}
+
+fn fatal(message: &str) -> ! {
+    eprintln!("tapefuzz: {message}");
+    emit(&json!({"type": "error", "message": message}));
+    std::process::exit(2);
+}
+
+/// Appends one JSON line to the out file (stdout without one).
+fn emit(line: &Value) {
+    let text = format!("{line}\n");
+    match std::env::var_os(OUT_VAR) {
+        Some(path) => {
+            let written = std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(text.as_bytes()));
+            if let Err(e) = written {
+                eprintln!(
+                    "tapefuzz: cannot write to {}: {e}",
+                    Path::new(&path).display()
+                );
+                std::process::exit(2);
+            }
+        }
+        None => print!("{text}"),
+    }
+}
+
+fn files() -> Vec<PathBuf> {
+    let Some(raw) = std::env::var(ARGS_VAR).ok().filter(|a| !a.is_empty()) else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Vec<String>>(&raw) {
+        Ok(v) => v.into_iter().map(PathBuf::from).collect(),
+        Err(e) => fatal(&format!("{ARGS_VAR} is not a JSON array of strings: {e}")),
+    }
+}
+
+/// Serves the environment's command for `property` running `test`, if there is one.
+pub(crate) fn serve(property: &Property, test: &dyn Test) -> Served {
+    let Some((command, only)) = request() else {
+        return Served::Ordinary;
+    };
+    let passed = || property.report(RunReport::default());
+    if command == Command::List {
+        emit(&json!({
+            "type": "property",
+            "name": property.name(),
+            "test": property.test_name_or_thread(),
+            "exe": std::env::current_exe().ok(),
+            "corpus": property.corpus_dir(),
+        }));
+        return Served::Done(Box::new(passed()));
+    }
+    if only.as_deref().is_some_and(|o| o != property.name()) {
+        return Served::Done(Box::new(passed()));
+    }
+    let property = match overridden(property) {
+        Ok(p) => p,
+        Err(e) => fatal(&e),
+    };
+    let report = match command {
+        Command::List => unreachable!("served above"),
+        Command::Run => run(&property, test),
+        Command::Replay => replay(&property, test),
+        Command::Explain => each_file(&property, test, explain),
+        Command::Shrink => each_file(&property, test, |p, t, f, b| import(p, t, f, b, false)),
+        Command::Import => each_file(&property, test, |p, t, f, b| import(p, t, f, b, true)),
+        Command::Fuzz => crate::fuzz::driver::fuzz(&property, test, &files()),
+    };
+    Served::Done(Box::new(report))
+}
+
+/// The property with the environment's configuration and strategy over the builder's: on
+/// the command line, what the user typed wins.
+fn overridden(property: &Property) -> Result<Property, String> {
+    let env = Env::from_process();
+    let config = property
+        .config_ref()
+        .clone()
+        .with_env(&env)
+        .map_err(|e| e.to_string())?;
+    let mut p = property.clone().config(config);
+    if env.get("TAPEFUZZ_STRATEGY").is_some() {
+        p = p.strategy_arc(registry::from_env(&env).map_err(|e| e.to_string())?);
+    }
+    Ok(p)
+}
+
+fn greybox() -> bool {
+    match std::env::var(MODE_VAR).as_deref() {
+        Err(_) | Ok("") | Ok("blackbox") => false,
+        Ok("greybox") => true,
+        Ok(m) => fatal(&format!(
+            "{MODE_VAR}={m:?} is not a mode (valid: blackbox, greybox)"
+        )),
+    }
+}
+
+fn summary_line(report: &Report, strategy: &str, mode: &str) -> Value {
+    json!({
+        "type": "summary",
+        "summary": report.summary(strategy, mode),
+        "passed": report.passed(),
+        "report": report.to_string(),
+    })
+}
+
+fn run(property: &Property, test: &dyn Test) -> Report {
+    let mut property = property.clone();
+    let mut config = property.config_ref().clone();
+    config.progress = true;
+    property = property.config(config);
+    let report = if greybox() {
+        let Some(mut counters) = crate::coverage::Sancov::new() else {
+            fatal(
+                "greybox mode needs an instrumented build with the `sancov-callbacks` feature: run it with `cargo tapefuzz greybox`",
+            );
+        };
+        if std::env::var_os("TAPEFUZZ_STRATEGY").is_none() {
+            property = property
+                .strategy_named("greybox")
+                .unwrap_or_else(|e| fatal(&e.to_string()));
+        }
+        let mut observer = crate::coverage::CoverageObserver::new(&mut counters);
+        property.run_engine(test, &mut observer)
+    } else {
+        property.run_engine(test, &mut Identity)
+    };
+    let mode = if greybox() { "greybox" } else { "blackbox" };
+    emit(&summary_line(&report, property.strategy_ref().name(), mode));
+    report
+}
+
+fn replay(property: &Property, test: &dyn Test) -> Report {
+    let files = files();
+    if files.is_empty() {
+        let mut config = property.config_ref().clone();
+        config.tests = 0;
+        config.seconds = None;
+        let report = property
+            .clone()
+            .config(config)
+            .run_engine(test, &mut Identity);
+        emit(&summary_line(&report, "replay", "blackbox"));
+        return report;
+    }
+    each_file(property, test, |_, test, file, bytes| {
+        let (e, _) = explain_bytes(test, bytes);
+        let fails = e.status == Status::Interesting;
+        emit(&json!({
+            "type": "replay",
+            "file": file,
+            "status": format!("{:?}", e.status),
+            "value": e.value,
+            "failure": e.message,
+        }));
+        fails
+    })
+}
+
+/// Runs `one` on each tape file of the arguments (`true`: the property fails on it).
+fn each_file(
+    property: &Property,
+    test: &dyn Test,
+    mut one: impl FnMut(&Property, &dyn Test, &Path, &[u8]) -> bool,
+) -> Report {
+    let files = files();
+    if files.is_empty() {
+        fatal("this command needs at least one tape file");
+    }
+    for file in &files {
+        let bytes = crate::corpus::read_tape(file).unwrap_or_else(|e| fatal(&e));
+        one(property, test, file, &bytes);
+    }
+    // `cargo tapefuzz` reads the outcomes from the lines written; the test itself passes.
+    property.report(RunReport::default())
+}
+
+fn explain_bytes(test: &dyn Test, bytes: &[u8]) -> (super::Explained, Recording) {
+    let mut src = BytesSource::new(bytes);
+    let mut tape = Tape::recording(&mut src);
+    let e = test.explain(&mut tape);
+    (e, tape.finish())
+}
+
+/// The text of `explain`: value, status, failure, choices and the span tree.
+pub fn explanation(test: &dyn Test, bytes: &[u8]) -> (super::Explained, String) {
+    let (e, rec) = explain_bytes(test, bytes);
+    let mut text = format!(
+        "value: {}\nstatus: {:?}\n",
+        e.value.as_deref().unwrap_or("<no value>"),
+        e.status
+    );
+    if let Some(m) = &e.message {
+        text.push_str(&format!("failure: {m}\n"));
+    }
+    text.push_str(&format!(
+        "choices: {} ({} forced), {} bytes\n",
+        rec.choices.len(),
+        rec.choices.iter().filter(|c| c.forced).count(),
+        bytes.len()
+    ));
+    text.push_str(&span_tree(&rec));
+    (e, text)
+}
+
+fn explain(_: &Property, test: &dyn Test, file: &Path, bytes: &[u8]) -> bool {
+    let (e, text) = explanation(test, bytes);
+    emit(&json!({
+        "type": "explain",
+        "file": file,
+        "status": format!("{:?}", e.status),
+        "text": text,
+    }));
+    false
+}
+
+fn import(property: &Property, test: &dyn Test, file: &Path, bytes: &[u8], save: bool) -> bool {
+    let mut config = property.config_ref().clone();
+    config.save = save;
+    let p = property.clone().config(config);
+    let Some(report) = p.import(test, bytes, file) else {
+        emit(&json!({"type": "import", "file": file, "fails": false}));
+        return false;
+    };
+    let fail = report.run.failure.as_ref().expect("an imported failure");
+    emit(&json!({
+        "type": "import",
+        "file": file,
+        "fails": true,
+        "value": report.value,
+        "failure": report.message,
+        "from_choices": fail.original.choices.len(),
+        "to_choices": fail.shrunk.choices.len(),
+        "shrink_calls": fail.shrink_calls,
+        "saved": fail.saved,
+        "save_error": fail.save_error,
+        "report": report.to_string(),
+    }));
+    true
+}
+
+/// Whether the environment asks this process for a command (for code that must behave
+/// differently, e.g. a progress line).
+pub fn requested() -> bool {
+    std::env::var_os(COMMAND_VAR).is_some_and(|c| !c.is_empty())
+}
