@@ -1,7 +1,8 @@
 //! `cargo tapefuzz` on a user's crate, end to end: a scratch crate outside the workspace
 //! (tests/demo, copied to a temporary folder, tapefuzz as a path dependency) with two test
 //! files that each hold a property named `roundtrip`. It lists them, runs one, runs `ci`
-//! with a JUnit report, explains a saved tape, fuzzes one property with libFuzzer (a bug
+//! with a JUnit report, explains a saved tape, runs the greybox engine on the other, fuzzes
+//! one property with libFuzzer (a bug
 //! planted by `DEMO_BUG=1`), imports the crash, and checks that `cargo test` then fails
 //! first on the imported, shrunk regression — and that the two properties never shared a
 //! corpus.
@@ -168,6 +169,14 @@ fn a_users_crate_end_to_end() {
         text.starts_with("value: [") && text.contains("status: Valid"),
         "{text}"
     );
+
+    // The in-process greybox engine on the same property (an instrumented build of it).
+    let greybox = demo.tapefuzz(&["greybox", "x2::roundtrip", "--seconds", "1"], false);
+    assert_eq!(greybox.status.code(), Some(0));
+    let summary: serde_json::Value = serde_json::from_str(stdout(&greybox).trim()).unwrap();
+    assert_eq!(summary["mode"], "greybox");
+    assert_eq!(summary["strategy"], "greybox");
+    assert!(summary["features"].as_u64().unwrap() > 0, "{summary}");
 
     // libFuzzer on the property itself, with the bug planted.
     let fuzz = demo.tapefuzz(&["fuzz", "x1::roundtrip", "--seconds", "10"], true);
