@@ -4,7 +4,7 @@ use super::Args;
 use harnesses::{Target, find, property_for, targets};
 use std::path::{Path, PathBuf};
 use tapefuzz::coverage::{CoverageObserver, Sancov, counter_count};
-use tapefuzz::explain::span_tree;
+use tapefuzz::property::command::explanation;
 use tapefuzz::property::{Explained, Property, Report, Test};
 use tapefuzz::search::registry;
 use tapefuzz::settings::Settings;
@@ -497,18 +497,6 @@ pub fn import(args: &Args) -> Result<i32, String> {
 /// `explain`: the value, its status, and the span tree with the choices under each span.
 pub fn explain(args: &Args) -> Result<i32, String> {
     let OneTape { test, bytes, .. } = target_and_one_tape(args, "explain")?;
-    let (e, rec) = explain_bytes(test.as_ref(), &bytes);
-    println!("value: {}", e.value.as_deref().unwrap_or("<no value>"));
-    println!("status: {:?}", e.status);
-    if let Some(m) = &e.message {
-        println!("failure: {m}");
-    }
-    println!(
-        "choices: {} ({} forced), {} bytes",
-        rec.choices.len(),
-        rec.choices.iter().filter(|c| c.forced).count(),
-        bytes.len()
-    );
-    print!("{}", span_tree(&rec));
+    print!("{}", explanation(test.as_ref(), &bytes).1);
     Ok(0)
 }
