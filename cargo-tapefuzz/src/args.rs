@@ -19,6 +19,8 @@ pub struct Args {
     pub features: Vec<String>,
     /// `--release`.
     pub release: bool,
+    /// `--all` (run, greybox: every property).
+    pub all: bool,
     /// `--strategy`.
     pub strategy: Option<String>,
     /// `--seconds`.
@@ -40,7 +42,7 @@ pub struct Args {
 }
 
 /// Every flag, for the error on an unknown one.
-pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --strategy, --seconds, --tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora";
+pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --all, --strategy, --seconds, --tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora";
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
     it.next()
@@ -77,6 +79,7 @@ impl Args {
                 "--test" => a.test_target = Some(value(arg, &mut it)?.clone()),
                 "--features" => a.features.push(value(arg, &mut it)?.clone()),
                 "--release" => a.release = true,
+                "--all" => a.all = true,
                 "--strategy" => a.strategy = Some(value(arg, &mut it)?.clone()),
                 "--seconds" => a.seconds = Some(seconds(arg, value(arg, &mut it)?)?),
                 "--tests" => a.tests = Some(number(arg, value(arg, &mut it)?)?),

@@ -92,7 +92,10 @@ fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value), String> {
             if let Some(r) = line["report"].as_str() {
                 eprintln!("cargo-tapefuzz: {r}");
             }
-            println!("{}", line["summary"]);
+            match line["line"].as_str() {
+                Some(l) => println!("{l}"),
+                None => println!("{}", line["summary"]),
+            }
             return Ok((line["passed"] == true, line["summary"].clone()));
         }
     }
@@ -102,10 +105,23 @@ fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value), String> {
     ))
 }
 
-/// `run` and `greybox`: a campaign on one property; its JSON summary on stdout.
+/// `run` and `greybox`: a campaign on one property (or each, with `--all`); one JSON summary
+/// line per property on stdout.
 pub fn run(args: &Args, build: Build) -> Result<i32, String> {
-    no_more(args, 1, "run takes one property")?;
-    let found = property(args, build)?;
+    let chosen: Vec<Found> = if args.all {
+        no_more(args, 0, "--all takes no property")?;
+        let binaries = build::test_binaries(args)?;
+        let mut all = drive::list(&binaries)?;
+        if build != Build::Plain {
+            for f in &mut all {
+                f.binary = build::instrumented(args, &f.binary, build)?;
+            }
+        }
+        all
+    } else {
+        no_more(args, 1, "run takes one property, or --all")?;
+        vec![property(args, build)?]
+    };
     let mut env = settings(args);
     if args.seconds.is_none() && args.tests.is_none() {
         env.push(("TAPEFUZZ_TESTS".into(), RUN_TESTS.to_string()));
@@ -113,15 +129,19 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
     if build == Build::Greybox {
         env.push(("TAPEFUZZ_MODE".into(), "greybox".into()));
     }
-    let request = Request {
-        command: "run",
-        property: Some(&found),
-        args: Vec::new(),
-        env,
-    };
-    let answer = drive::drive(&found.binary, &request, false)?;
-    let (passed, _) = summary(&found, &answer)?;
-    Ok(!passed as i32)
+    let mut failed = false;
+    for found in &chosen {
+        let request = Request {
+            command: "run",
+            property: Some(found),
+            args: Vec::new(),
+            env: env.clone(),
+        };
+        let answer = drive::drive(&found.binary, &request, false)?;
+        let (passed, _) = summary(found, &answer)?;
+        failed |= !passed;
+    }
+    Ok(failed as i32)
 }
 
 fn absolute_files(args: &Args) -> Vec<String> {

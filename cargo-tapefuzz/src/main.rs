@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo tapefuzz list                                  the properties in the crate's tests
-//! cargo tapefuzz run <property> [--strategy S] [--seconds N] [--tests N] [--seed N] [--stats]
+//! cargo tapefuzz run <property|--all> [--strategy S] [--seconds N] [--tests N] [--seed N] [--stats]
 //! cargo tapefuzz replay <property> [FILE…]             regressions and corpus, or the files
 //! cargo tapefuzz explain <property> FILE               value, failure and span tree of a tape
 //! cargo tapefuzz shrink <property> FILE                the minimal failing value (saves nothing)
@@ -33,13 +33,13 @@ use std::ffi::OsString;
 
 const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci> [property] [files…] [flags]
   list                          the properties in the crate's test targets
-  run <property>                a campaign: --strategy S --seconds N --tests N --seed N --stats
+  run <property|--all>          a campaign: --strategy S --seconds N --tests N --seed N --stats
   replay <property> [FILE…]     replay regressions and corpus, or the given tape files
   explain <property> FILE       a tape's value, failure and span tree
   shrink <property> FILE        shrink a failing tape and print the minimal value
   import <property> FILE…       shrink libFuzzer crashes and save them to regressions/
   fuzz <property>               libFuzzer on the property: --seconds N, -- libFuzzer flags
-  greybox <property>            the in-process coverage-guided engine: --seconds N --strategy S
+  greybox <property|--all>      the in-process coverage-guided engine: --seconds N --strategy S
   ci                            reuse, then a campaign per property: --seconds-per-target N
                                 --strategy S (default rl) --junit FILE --keep N
 common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR";

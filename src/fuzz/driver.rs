@@ -8,6 +8,10 @@
 //! libFuzzer ends the process itself (at `-max_total_time`, `-runs`, or a crash, saving the
 //! crashing input where `-artifact_prefix` says). Without the `libfuzzer` feature, the
 //! command stops the process with an error saying how to build for it.
+//!
+//! Limits: `-jobs`/`-fork`/`-workers` re-run the executable with libFuzzer's flags, which a
+//! test harness does not take (run several `cargo tapefuzz fuzz` instead); tape features
+//! (`TAPEFUZZ_FEATURES`) are counted by [`fuzz_target!`](crate::fuzz_target) targets only.
 
 use crate::property::{Property, Report, Test};
 use std::path::PathBuf;

@@ -208,9 +208,12 @@ fn greybox() -> bool {
 }
 
 fn summary_line(report: &Report, strategy: &str, mode: &str) -> Value {
+    let summary = report.summary(strategy, mode);
     json!({
         "type": "summary",
-        "summary": report.summary(strategy, mode),
+        // The line as the design page orders its fields, to print as it is.
+        "line": summary.to_json(),
+        "summary": summary,
         "passed": report.passed(),
         "report": report.to_string(),
     })
