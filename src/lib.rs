@@ -20,6 +20,7 @@ pub mod env;
 pub mod explain;
 pub mod fuzz;
 pub mod generators;
+pub mod junit;
 pub mod mutate;
 pub mod property;
 pub mod search;

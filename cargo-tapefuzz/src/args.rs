@@ -56,7 +56,7 @@ fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
 
 fn seconds(flag: &str, raw: &str) -> Result<f64, String> {
     let s: f64 = number(flag, raw)?;
-    if !s.is_finite() || !(0.0..=1e9).contains(&s) {
+    if tapefuzz::engine::seconds(s).is_none() {
         return Err(format!(
             "flag {flag} takes a non-negative number of seconds, got `{raw}`"
         ));

@@ -3,9 +3,9 @@
 use crate::args::Args;
 use crate::build::{self, Build};
 use crate::drive::{self, Answer, Found, Request};
-use crate::junit;
 use serde_json::Value;
 use std::path::PathBuf;
+use tapefuzz::junit;
 
 /// Default campaign per property of `ci`, in seconds.
 const CI_SECONDS: f64 = 10.0;
@@ -127,7 +127,10 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
         env.push(("TAPEFUZZ_TESTS".into(), RUN_TESTS.to_string()));
     }
     if build == Build::Greybox {
-        env.push(("TAPEFUZZ_MODE".into(), "greybox".into()));
+        env.push((
+            tapefuzz::property::command::MODE_VAR.into(),
+            "greybox".into(),
+        ));
     }
     let mut failed = false;
     for found in &chosen {
@@ -346,7 +349,7 @@ fn crashes(dir: &std::path::Path) -> Vec<PathBuf> {
 
 /// `ci`: reuse, then a campaign per property (rl unless `--strategy`), within
 /// `--seconds-per-target` each; one JSON line per property, a JUnit report on request; exit
-/// status 1 when a property failed.
+/// status 1 when a property failed or a save failed.
 pub fn ci(args: &Args) -> Result<i32, String> {
     if args.seconds.is_some() || args.tests.is_some() {
         return Err("ci takes --seconds-per-target (per property), not --seconds / --tests".into());
@@ -389,30 +392,40 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         let started = std::time::Instant::now();
         let outcome =
             drive::drive(&found.binary, &request, false).and_then(|answer| summary(found, &answer));
-        let (failure, secs) = match outcome {
-            Ok((true, s)) => (None, s["seconds"].as_f64().unwrap_or(0.0)),
-            Ok((false, s)) => (
-                Some(format!(
-                    "property `{}` failed: {}",
-                    found.name,
-                    s["shrunk"].as_str().unwrap_or("(no value)")
-                )),
-                s["seconds"].as_f64().unwrap_or(0.0),
-            ),
+        let case = match outcome {
+            Ok((passed, s)) => {
+                // A save that failed fails the job too: nothing found may be lost silently.
+                let save_errors = s["save_errors"].as_u64().unwrap_or(0);
+                junit::Case {
+                    name: found.name.clone(),
+                    seconds: s["seconds"].as_f64().unwrap_or(0.0),
+                    failure: (!passed || save_errors > 0).then(|| {
+                        let value = s["shrunk"].as_str().unwrap_or("<no value>");
+                        let message = if passed {
+                            format!("{save_errors} saves failed")
+                        } else {
+                            format!("property `{}` failed", found.name)
+                        };
+                        (message, format!("value: {value}\n"))
+                    }),
+                    output: Some(s.to_string()),
+                }
+            }
             Err(e) => {
                 eprintln!("cargo-tapefuzz: {e}");
-                (Some(e), started.elapsed().as_secs_f64())
+                junit::Case {
+                    name: found.name.clone(),
+                    seconds: started.elapsed().as_secs_f64(),
+                    failure: Some((e.clone(), e)),
+                    output: None,
+                }
             }
         };
-        failed += failure.is_some() as usize;
-        cases.push(junit::Case {
-            name: found.name.clone(),
-            seconds: secs,
-            failure,
-        });
+        failed += case.failure.is_some() as usize;
+        cases.push(case);
     }
     if let Some(path) = &args.junit {
-        let xml = junit::render(&cases);
+        let xml = junit::render("cargo tapefuzz ci", &cases);
         std::fs::write(path, xml)
             .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
     }

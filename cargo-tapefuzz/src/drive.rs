@@ -5,6 +5,7 @@ use crate::build::TestBinary;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use tapefuzz::property::command::{ARGS_VAR, COMMAND_VAR, OUT_VAR, PROPERTY_VAR};
 
 /// One property, as its test binary announced it.
 #[derive(Clone, Debug)]
@@ -58,14 +59,14 @@ pub fn drive(binary: &TestBinary, request: &Request<'_>, quiet: bool) -> Result<
     if let Some(p) = request.property {
         let test = p.test.as_deref().unwrap_or(&p.name);
         cmd.args([test, "--exact", "--nocapture"]);
-        cmd.env("TAPEFUZZ_PROPERTY", &p.name);
+        cmd.env(PROPERTY_VAR, &p.name);
     }
     cmd.current_dir(&binary.package_dir)
         .env("CARGO_MANIFEST_DIR", &binary.package_dir)
-        .env("TAPEFUZZ_COMMAND", request.command)
-        .env("TAPEFUZZ_OUT", &out)
+        .env(COMMAND_VAR, request.command)
+        .env(OUT_VAR, &out)
         .env(
-            "TAPEFUZZ_ARGS",
+            ARGS_VAR,
             serde_json::to_string(&request.args).expect("strings serialize"),
         )
         .envs(request.env.iter().map(|(k, v)| (k, v)))

@@ -27,7 +27,6 @@ mod args;
 mod build;
 mod commands;
 mod drive;
-mod junit;
 
 use std::ffi::OsString;
 

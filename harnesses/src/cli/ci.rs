@@ -11,6 +11,7 @@
 use super::Args;
 use harnesses::{Target, property_for, targets};
 use std::fmt::Write as _;
+use tapefuzz::junit::{Case, render};
 use tapefuzz::property::Report;
 use tapefuzz::settings::Settings;
 use tapefuzz::summary::Summary;
@@ -110,7 +111,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         started.elapsed().as_secs_f64()
     );
     if let Some(path) = junit {
-        let xml = junit_xml(&results, started.elapsed().as_secs_f64());
+        let xml = junit_xml(&results);
         tapefuzz::corpus::write_atomic(&path, xml.as_bytes())
             .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
     }
@@ -120,93 +121,30 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     Ok((failed > 0 || save_errors > 0) as i32)
 }
 
-/// `s` as XML text or attribute value.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Attribute values would turn these into spaces.
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            // XML 1.0 has no other control characters.
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The JUnit XML report: one test case per target, a `<failure>` with the shrunk value, the
 /// message and the replay command when it failed, the JSON summary as its output.
-fn junit_xml(results: &[(&Target, Report, Summary)], seconds: f64) -> String {
-    let failures = results.iter().filter(|(_, r, _)| !r.passed()).count();
-    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        x,
-        "<testsuites name=\"tapefuzz\" tests=\"{}\" failures=\"{failures}\" time=\"{seconds:.3}\">",
-        results.len()
-    );
-    let _ = writeln!(
-        x,
-        "  <testsuite name=\"tapefuzz ci\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{seconds:.3}\">",
-        results.len()
-    );
-    for (target, report, summary) in results {
-        let _ = writeln!(
-            x,
-            "    <testcase classname=\"tapefuzz.ci\" name=\"{}\" time=\"{:.3}\">",
-            escape(target.name),
-            summary.seconds
-        );
-        if !report.passed() {
-            let message = report.message.as_deref().unwrap_or("property failed");
-            let mut body = format!(
-                "value: {}\n",
-                report.value.as_deref().unwrap_or("<no value>")
-            );
-            if let Some(m) = &report.message {
-                let _ = writeln!(body, "failure: {m}");
-            }
-            if let Some(r) = &report.replay {
-                let _ = writeln!(body, "replay: {r}");
-            }
-            let _ = writeln!(
-                x,
-                "      <failure type=\"property\" message=\"{}\">{}</failure>",
-                escape(message),
-                escape(&body)
-            );
-        }
-        let _ = writeln!(
-            x,
-            "      <system-out>{}</system-out>",
-            escape(&summary.to_json())
-        );
-        x.push_str("    </testcase>\n");
-    }
-    x.push_str("  </testsuite>\n</testsuites>\n");
-    x
-}
-
-#[cfg(test)]
-mod tests {
-    use super::escape;
-
-    #[test]
-    fn escaping_keeps_markup_out_and_line_breaks_in() {
-        assert_eq!(
-            escape("a<b & \"c\" 'd'>"),
-            "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;"
-        );
-        assert_eq!(escape("x\ny\tz\r"), "x&#10;y&#9;z&#13;");
-        assert_eq!(escape("\u{1}é"), "\\u{1}é");
-    }
+fn junit_xml(results: &[(&Target, Report, Summary)]) -> String {
+    let cases: Vec<Case> = results
+        .iter()
+        .map(|(target, report, summary)| Case {
+            name: target.name.to_string(),
+            seconds: summary.seconds,
+            failure: (!report.passed()).then(|| {
+                let mut body = format!(
+                    "value: {}\n",
+                    report.value.as_deref().unwrap_or("<no value>")
+                );
+                if let Some(m) = &report.message {
+                    let _ = writeln!(body, "failure: {m}");
+                }
+                if let Some(r) = &report.replay {
+                    let _ = writeln!(body, "replay: {r}");
+                }
+                let message = report.message.as_deref().unwrap_or("property failed");
+                (message.to_string(), body)
+            }),
+            output: Some(summary.to_json()),
+        })
+        .collect();
+    render("tapefuzz ci", &cases)
 }
