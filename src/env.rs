@@ -14,6 +14,7 @@ use std::str::FromStr;
 /// (`TAPEFUZZ_CORPORA`, `TAPEFUZZ_STRATEGY`).
 pub const CORE: &[&str] = &[
     "TAPEFUZZ_TESTS",
+    "TAPEFUZZ_VALID_TESTS",
     "TAPEFUZZ_SECONDS",
     "TAPEFUZZ_SEED",
     "TAPEFUZZ_TIMEOUT_MS",

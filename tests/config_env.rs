@@ -56,3 +56,26 @@ fn environment_overrides_defaults_and_bad_values_are_named() {
     let w = unknown_warning(&tapefuzz::env::Env::from_process()).expect("a warning");
     assert!(w.contains("TAPEFUZZ_TEST (ignored; valid: "), "{w}");
 }
+
+#[test]
+fn a_valid_test_budget_counts_valid_tests_only() {
+    let env = tapefuzz::env::Env::from_pairs([("TAPEFUZZ_VALID_TESTS", "50")]);
+    let c = tapefuzz::engine::Config::default().with_env(&env).unwrap();
+    assert_eq!((c.valid_tests, c.tests), (Some(50), 500));
+    let env =
+        tapefuzz::env::Env::from_pairs([("TAPEFUZZ_VALID_TESTS", "50"), ("TAPEFUZZ_TESTS", "70")]);
+    let c = tapefuzz::engine::Config::default().with_env(&env).unwrap();
+    assert_eq!((c.valid_tests, c.tests), (Some(50), 70));
+    // A third of the values are rejected: 60 valid ones take about 90 tests.
+    let report = tapefuzz::prelude::Property::new("valid_budget")
+        .no_corpus()
+        .seed(7)
+        .valid_tests(60)
+        .run(tapefuzz::prelude::ints::<u8>(0..=2), |x: u8| {
+            tapefuzz::assume!(x != 1);
+            true
+        });
+    assert_eq!(report.run.valid, 60);
+    assert!(report.run.invalid > 10, "{}", report.run.invalid);
+    assert_eq!(report.run.tests, report.run.valid + report.run.invalid);
+}

@@ -27,6 +27,8 @@ pub struct Args {
     pub seconds: Option<f64>,
     /// `--tests`.
     pub tests: Option<u64>,
+    /// `--valid-tests`.
+    pub valid_tests: Option<u64>,
     /// `--seed`.
     pub seed: Option<u64>,
     /// `--stats`.
@@ -42,7 +44,7 @@ pub struct Args {
 }
 
 /// Every flag, for the error on an unknown one.
-pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --all, --strategy, --seconds, --tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora";
+pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --all, --strategy, --seconds, --tests, --valid-tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora";
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
     it.next()
@@ -83,6 +85,7 @@ impl Args {
                 "--strategy" => a.strategy = Some(value(arg, &mut it)?.clone()),
                 "--seconds" => a.seconds = Some(seconds(arg, value(arg, &mut it)?)?),
                 "--tests" => a.tests = Some(number(arg, value(arg, &mut it)?)?),
+                "--valid-tests" => a.valid_tests = Some(number(arg, value(arg, &mut it)?)?),
                 "--seed" => a.seed = Some(number(arg, value(arg, &mut it)?)?),
                 "--stats" => a.stats = true,
                 "--seconds-per-target" => {

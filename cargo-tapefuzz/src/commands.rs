@@ -64,6 +64,9 @@ fn settings(args: &Args) -> Vec<(String, String)> {
     if let Some(t) = args.tests {
         set("TAPEFUZZ_TESTS", t.to_string());
     }
+    if let Some(v) = args.valid_tests {
+        set("TAPEFUZZ_VALID_TESTS", v.to_string());
+    }
     if let Some(s) = args.seed {
         set("TAPEFUZZ_SEED", s.to_string());
     }
@@ -123,7 +126,7 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
         vec![property(args, build)?]
     };
     let mut env = settings(args);
-    if args.seconds.is_none() && args.tests.is_none() {
+    if args.seconds.is_none() && args.tests.is_none() && args.valid_tests.is_none() {
         env.push(("TAPEFUZZ_TESTS".into(), RUN_TESTS.to_string()));
     }
     if build == Build::Greybox {

@@ -32,7 +32,8 @@ use std::ffi::OsString;
 
 const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci> [property] [files…] [flags]
   list                          the properties in the crate's test targets
-  run <property|--all>          a campaign: --strategy S --seconds N --tests N --seed N --stats
+  run <property|--all>          a campaign: --strategy S --seconds N --tests N --valid-tests N
+                                --seed N --stats
   replay <property> [FILE…]     replay regressions and corpus, or the given tape files
   explain <property> FILE       a tape's value, failure and span tree
   shrink <property> FILE        shrink a failing tape and print the minimal value

@@ -12,6 +12,7 @@ use std::time::Duration;
 /// | variable | field |
 /// |---|---|
 /// | `TAPEFUZZ_TESTS` | `tests` |
+/// | `TAPEFUZZ_VALID_TESTS` | `valid_tests` (and `tests` 10× that, unless `TAPEFUZZ_TESTS` is set) |
 /// | `TAPEFUZZ_SECONDS` | `seconds` (a time budget; with it, `tests` is unbounded unless also set) |
 /// | `TAPEFUZZ_SEED` | `seed` |
 /// | `TAPEFUZZ_TIMEOUT_MS` | `timeout` (at least 1) |
@@ -20,8 +21,13 @@ use std::time::Duration;
 /// | `TAPEFUZZ_KEEP` | `keep` |
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
-    /// Most counted test cases of the search phase (it ends at the first failure too).
+    /// Most counted test cases of the search phase, valid and rejected (it ends at the first
+    /// failure too).
     pub tests: u64,
+    /// Most valid test cases of the search phase, if the run should end there: the
+    /// valid-test budget, apart from `tests`, which then bounds the rejected inputs too
+    /// (Hypothesis's `max_examples`). `None` (the default): only `tests` counts.
+    pub valid_tests: Option<u64>,
     /// Time budget of the search phase, if any.
     pub seconds: Option<f64>,
     /// Seed of the run; a fresh one is drawn when `None` and reported.
@@ -48,6 +54,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             tests: 256,
+            valid_tests: None,
             seconds: None,
             seed: None,
             max_choices: DEFAULT_MAX_CHOICES,
@@ -83,6 +90,10 @@ impl Config {
         if let Some(s) = seconds_var(env, "TAPEFUZZ_SECONDS")? {
             self.seconds = Some(s);
             self.tests = u64::MAX;
+        }
+        if let Some(v) = env.parse::<u64>("TAPEFUZZ_VALID_TESTS", "a whole number")? {
+            self.valid_tests = Some(v);
+            self.tests = v.saturating_mul(10);
         }
         if let Some(t) = tests {
             self.tests = t;

@@ -357,7 +357,7 @@ pub fn run(
             let mut tests = 0u64;
             super::clear_utilities();
             loop {
-                if tests >= config.tests {
+                if tests >= config.tests || config.valid_tests.is_some_and(|v| report.valid >= v) {
                     break;
                 }
                 if tests.is_multiple_of(64) {

@@ -150,6 +150,26 @@ impl Property {
         self
     }
 
+    /// Stops the search after `valid` valid test cases (rejected ones not counted), with a
+    /// total budget (valid and rejected) of at least 10 × `valid`: Hypothesis's
+    /// `max_examples`. `tests(n)` after this sets the total budget.
+    ///
+    /// ```
+    /// use tapefuzz::prelude::*;
+    ///
+    /// let report = Property::new("valid_doc").no_corpus().seed(1).valid_tests(100).run(
+    ///     ints::<u8>(..),
+    ///     |x: u8| { assume!(x % 2 == 0); true },
+    /// );
+    /// assert_eq!(report.run.valid, 100);
+    /// assert!(report.run.invalid > 0);
+    /// ```
+    pub fn valid_tests(mut self, valid: u64) -> Property {
+        self.config.valid_tests = Some(valid);
+        self.config.tests = self.config.tests.max(valid.saturating_mul(10));
+        self
+    }
+
     /// Sets a time budget for generation.
     pub fn seconds(mut self, seconds: f64) -> Property {
         self.config.seconds = Some(seconds);
