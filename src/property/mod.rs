@@ -14,6 +14,8 @@
 //! );
 //! ```
 
+mod assume;
+mod examples;
 pub mod isolation;
 mod outcome;
 mod panic;
@@ -26,6 +28,7 @@ pub use crate::engine::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
     take_utilities, target, target_labelled, total_score,
 };
+pub use assume::Rejection;
 pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
 pub use property::{Property, check, target_dir_name};
