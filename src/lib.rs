@@ -50,9 +50,10 @@ pub mod tape;
 /// ```
 pub mod prelude {
     pub use crate::generators::{
-        CharClass, Gen, GenExt, Generate, SizeRange, Step, any, bools, btree_maps, btree_sets,
-        bytes, chars, floats, from_arbitrary, hash_maps, hash_sets, ints, just, one_of, option,
-        recursive, sampled_from, string_of, strings, vec_deques, vecs, weighted, weighted_bools,
+        CharClass, Gen, GenExt, Generate, Recursive, SizeRange, Step, any, bools, btree_maps,
+        btree_sets, bytes, chars, floats, from_arbitrary, hash_maps, hash_sets, ints, just, one_of,
+        option, recursive, sampled_from, string_of, strings, vec_deques, vecs, weighted,
+        weighted_bools,
     };
     pub use crate::property::{Fail, Property, check, minimize, target};
     pub use crate::{assume, ensure, ensure_eq, one_of, property};

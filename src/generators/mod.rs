@@ -56,7 +56,7 @@ pub use labelled::Labelled;
 pub use map::Map;
 pub use one_of::{OneOf, one_of};
 pub use option::{Optional, option};
-pub use recursive::{Recursive, recursive};
+pub use recursive::{DEFAULT_DEPTH, DEFAULT_MAX_NODES, DEFAULT_P_BRANCH, Recursive, recursive};
 pub use results::{Results, results};
 pub use sampled_from::{SampledFrom, sampled_from};
 pub use size::SizeRange;
