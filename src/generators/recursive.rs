@@ -283,7 +283,9 @@ mod tests {
         for _ in 0..200 {
             let bytes: Vec<u8> = (0..64)
                 .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     (x >> 56) as u8
                 })
                 .collect();
