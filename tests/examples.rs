@@ -103,6 +103,18 @@ tapefuzz::property! {
     fn macro_examples_tuple(a in ints::<i8>(..), b in bools()) examples((-1, true), (127, false)) {
         let _ = (a, b);
     }
+    // The front page's examples (its doctest compiles the macro, not the `#[test]` bodies).
+    fn reverse_twice_is_identity(v in vecs(ints::<i32>(..), 0..=20)) {
+        let mut w = v.clone();
+        w.reverse();
+        w.reverse();
+        assert_eq!(v, w);
+    }
+    fn division_round_trips(a in ints::<i64>(..), b in ints::<i64>(..)) examples((7, 2)) {
+        assume!(b != 0 && !(a == i64::MIN && b == -1));
+        ensure_eq!((a / b) * b + a % b, a);
+        Ok(())
+    }
     #[should_panic(expected = "explicit example failed")]
     fn macro_example_fails(x in ints::<u8>(0..=10)) examples(11) {
         assert!(x <= 10);

@@ -71,7 +71,7 @@ pub trait Generate: Sized {
 /// use tapefuzz::prelude::*;
 ///
 /// check(any::<(Vec<u8>, Option<char>)>(), |(v, c): (Vec<u8>, Option<char>)| {
-///     v.len() <= 100 && c.is_none_or(|c| c != '\u{D800}')
+///     v.len() <= 100 && c.is_none_or(|c| c.len_utf8() <= 4)
 /// });
 /// ```
 pub fn any<T: Generate>() -> T::Generator {
