@@ -6,7 +6,7 @@
 //!
 //! # Quick start
 //!
-//! Declare properties with [`property!`] (each becomes a `#[test]`), or call [`check`] in a
+//! Declare properties with [`property!`] (each becomes a `#[test]`), or call [`check`](property::check) in a
 //! `#[test]` of your own; `use tapefuzz::prelude::*` brings in everything both need:
 //!
 //! ```
@@ -52,7 +52,7 @@
 //!
 //! | you want to… | read |
 //! |---|---|
-//! | write a property | [`prelude`], [`property!`], [`check`], [`assume!`], [`ensure!`] |
+//! | write a property | [`prelude`], [`property!`], [`check`](property::check), [`assume!`], [`ensure!`] |
 //! | configure a run: tests, seconds, seed, corpus folder, explicit examples | [`Property`](property::Property) (and [`engine::Config`] for every knob) |
 //! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map` |
 //! | steer the search (targeted PBT, RL, greybox) | [`search`]: strategies by name with `TAPEFUZZ_STRATEGY=random\|sa\|rl\|greybox…` ([`search::registry`]); [`target`](property::target) / [`minimize`](property::minimize) for a utility to climb |
@@ -95,7 +95,7 @@ pub mod tape;
 
 /// What a property test needs, and little else: the generator constructors and the
 /// generator traits ([`any`](generators::any) and [`Generate`](generators::Generate)
-/// included), [`check`](property::check), [`Property`](property::Property) and the
+/// included), [`check`](property::check)(property::check), [`Property`](property::Property) and the
 /// [`property!`](crate::property!) macro, [`target`](engine::target) /
 /// [`minimize`](engine::minimize), and the macros `assume!`, `ensure!`, `ensure_eq!`,
 /// `one_of!`. Everything else (the tape, the engine, strategies, corpora) is reachable by

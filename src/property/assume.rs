@@ -108,10 +108,11 @@ impl<E: 'static> Rejection for Result<(), E> {
         // `E` is `Fail` exactly when an `Option<Fail>` is an `Option<E>`: no allocation and
         // no unsafe code, and the check folds to a constant once monomorphised.
         let mut fail = Some(Fail::Rejected);
-        if let Some(e) = (&mut fail as &mut dyn Any).downcast_mut::<Option<E>>() {
-            if let Some(e) = e.take() {
-                return Err(e);
-            }
+        if let Some(e) = (&mut fail as &mut dyn Any)
+            .downcast_mut::<Option<E>>()
+            .and_then(Option::take)
+        {
+            return Err(e);
         }
         raise();
         Ok(())
