@@ -4,6 +4,71 @@
 //! byte-mutating fuzzers, shrinking, replay and saved corpora all work on that same tape, so
 //! any input found by any strategy is saved as bytes every other strategy can replay.
 //!
+//! # Quick start
+//!
+//! Declare properties with [`property!`] (each becomes a `#[test]`), or call [`check`](property::check) in a
+//! `#[test]` of your own; `use tapefuzz::prelude::*` brings in everything both need:
+//!
+//! ```
+//! use tapefuzz::prelude::*;
+//!
+//! tapefuzz::property! {
+//!     // Arguments are drawn from generators; the body panics, returns a `bool`, or
+//!     // returns `Result<(), Fail>` with `ensure!`.
+//!     fn reverse_twice_is_identity(v in vecs(ints::<i32>(..), 0..=20)) {
+//!         let mut w = v.clone();
+//!         w.reverse();
+//!         w.reverse();
+//!         assert_eq!(v, w);
+//!     }
+//!     // Several arguments; `assume!` discards a value; `examples(…)` are checked first.
+//!     fn division_round_trips(a in ints::<i64>(..), b in ints::<i64>(..)) examples((7, 2)) {
+//!         assume!(b != 0 && !(a == i64::MIN && b == -1));
+//!         ensure_eq!((a / b) * b + a % b, a);
+//!         Ok(())
+//!     }
+//! }
+//! ```
+//!
+//! Or, without the macro, in a `#[test]` of your own (the property is named after the test):
+//!
+//! ```
+//! use tapefuzz::prelude::*;
+//!
+//! // `any::<T>()` is the default generator of a type.
+//! check(any::<Vec<u8>>(), |v: Vec<u8>| {
+//!     let mut sorted = v.clone();
+//!     sorted.sort();
+//!     sorted.len() == v.len() && sorted.windows(2).all(|w| w[0] <= w[1])
+//! });
+//! ```
+//!
+//! `cargo test` runs them: 256 random test cases each (`TAPEFUZZ_TESTS`), every saved
+//! failure of `corpora/<name>/` replayed first; a failure is shrunk on the tape, saved as a
+//! readable regression file and reported with the command that replays it. The panic points
+//! at your `check` call.
+//!
+//! # Where to read what
+//!
+//! | you want to… | read |
+//! |---|---|
+//! | write a property | [`prelude`], [`property!`], [`check`](property::check), [`assume!`], [`ensure!`] |
+//! | configure a run: tests, seconds, seed, corpus folder, explicit examples | [`Property`](property::Property) (and [`engine::Config`] for every knob) |
+//! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map` |
+//! | steer the search (targeted PBT, RL, greybox) | [`search`]: strategies by name with `TAPEFUZZ_STRATEGY=random\|sa\|rl\|greybox…` ([`search::registry`]); [`target`](property::target) / [`minimize`](property::minimize) for a utility to climb |
+//! | keep, replay and share inputs | [`corpus`]: `corpora/<name>/corpus/` (raw tapes, libFuzzer's format) and `regressions/` (text, for `git diff`) |
+//! | fuzz with libFuzzer | [`fuzz`] and [`fuzz_target!`] |
+//! | see which choices made a value | [`explain`] |
+//! | write your own strategy or source | [`engine`] (the `Search` and `Observer` traits), [`tape`] (the `Source` trait), [`conformance`] (the suite they must pass) |
+//! | understand shrinking | [`shrink`] |
+//! | every `TAPEFUZZ_*` variable | [`settings`], [`mod@env`], [`engine::Config`] |
+//!
+//! From the command line, `cargo tapefuzz` (a cargo subcommand of this workspace) drives the
+//! same properties: `cargo tapefuzz list | run | replay | explain | shrink | import | fuzz |
+//! greybox | ci`.
+//!
+//! # Layers
+//!
 //! Layers (dependencies point down): [`mod@property`] and [`fuzz`] → [`search`] (the
 //! strategies and their registry) and [`coverage`] → [`engine`] (one run loop over a
 //! `Search` and an `Observer`) → [`shrink`] and [`corpus`] → [`generators`] and [`mutate`]
@@ -30,7 +95,8 @@ pub mod summary;
 pub mod tape;
 
 /// What a property test needs, and little else: the generator constructors and the
-/// generator traits, [`check`](property::check), [`Property`](property::Property) and the
+/// generator traits ([`any`](generators::any) and [`Generate`](generators::Generate)
+/// included), [`check`](property::check)(property::check), [`Property`](property::Property) and the
 /// [`property!`](crate::property!) macro, [`target`](engine::target) /
 /// [`minimize`](engine::minimize), and the macros `assume!`, `ensure!`, `ensure_eq!`,
 /// `one_of!`. Everything else (the tape, the engine, strategies, corpora) is reachable by
@@ -51,9 +117,10 @@ pub mod tape;
 /// ```
 pub mod prelude {
     pub use crate::generators::{
-        CharClass, Gen, GenExt, SizeRange, Step, bools, btree_maps, btree_sets, bytes, chars,
-        floats, from_arbitrary, hash_maps, hash_sets, ints, just, one_of, option, recursive,
-        sampled_from, string_of, strings, vec_deques, vecs, weighted, weighted_bools,
+        CharClass, Gen, GenExt, Generate, Recursive, SizeRange, Step, any, bools, btree_maps,
+        btree_sets, bytes, chars, floats, from_arbitrary, hash_maps, hash_sets, ints, just, one_of,
+        option, recursive, sampled_from, string_of, strings, vec_deques, vecs, weighted,
+        weighted_bools,
     };
     pub use crate::property::{Fail, Property, check, minimize, target};
     pub use crate::{assume, ensure, ensure_eq, one_of, property};

@@ -63,7 +63,23 @@ pub struct Vecs<G> {
     size: SizeRange,
 }
 
-/// `Vec`s of elements from a generator, sized within bounds.
+/// `Vec`s of elements from a generator, sized within bounds (`0..=10`, `1..`, `..`, `5`…;
+/// see [`SizeRange`]).
+///
+/// A random source makes about **5 elements on average** whatever the upper bound
+/// (`0..=100` included); a higher minimum or [`Vecs::average`] gives more (table on
+/// [`SizeRange`]):
+///
+/// ```
+/// use tapefuzz::prelude::*;
+///
+/// let short = vecs(ints::<u8>(..), 0..=100); // mean length about 5
+/// let long = vecs(ints::<u8>(..), 0..=100).average(50.0); // about 43 (the cut at 100)
+/// let at_least_ten = vecs(ints::<u8>(..), 10..=100); // about 20
+/// # let _ = (short, long, at_least_ten);
+/// ```
+///
+/// Simplest: `min` simplest elements. Running out: the vector ends at `min` elements.
 pub fn vecs<G: Gen>(element: G, size: impl Into<SizeRange>) -> Vecs<G> {
     Vecs {
         element,
@@ -72,7 +88,9 @@ pub fn vecs<G: Gen>(element: G, size: impl Into<SizeRange>) -> Vecs<G> {
 }
 
 impl<G> Vecs<G> {
-    /// Aims for `average` elements from a random source (bounds unchanged).
+    /// Aims for `average` elements from a random source (bounds unchanged; clamped to them).
+    /// The mean length is a little lower when `average` is near the maximum (see
+    /// [`SizeRange`]).
     pub fn average(mut self, average: f64) -> Self {
         self.size = self.size.with_average(average);
         self

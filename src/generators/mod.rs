@@ -11,6 +11,7 @@
 //! on [`GenExt`].
 
 mod arbitrary;
+mod arrays;
 mod bools;
 mod boxed;
 mod chars;
@@ -18,6 +19,7 @@ mod collections;
 mod filter;
 mod flat_map;
 mod floats;
+mod generate;
 mod generator;
 mod ints;
 mod just;
@@ -26,6 +28,7 @@ mod map;
 mod one_of;
 mod option;
 mod recursive;
+mod results;
 mod sampled_from;
 mod size;
 mod strings;
@@ -34,6 +37,7 @@ mod weighted;
 mod with_neighbour;
 
 pub use arbitrary::{FromArbitrary, from_arbitrary};
+pub use arrays::{Arrays, arrays};
 pub use bools::{Bools, bools, weighted_bools};
 pub use boxed::Boxed;
 pub use chars::{CharClass, Chars, chars};
@@ -44,6 +48,7 @@ pub use collections::{
 pub use filter::{FILTER_ATTEMPTS, Filter};
 pub use flat_map::FlatMap;
 pub use floats::{Float, Floats, floats};
+pub use generate::{Generate, any, any_size};
 pub use generator::{Gen, GenExt, value_from_bytes};
 pub use ints::{Int, Ints, ints};
 pub use just::{Just, just};
@@ -51,7 +56,8 @@ pub use labelled::Labelled;
 pub use map::Map;
 pub use one_of::{OneOf, one_of};
 pub use option::{Optional, option};
-pub use recursive::{Recursive, recursive};
+pub use recursive::{DEFAULT_DEPTH, DEFAULT_MAX_NODES, DEFAULT_P_BRANCH, Recursive, recursive};
+pub use results::{Results, results};
 pub use sampled_from::{SampledFrom, sampled_from};
 pub use size::SizeRange;
 pub use strings::{Strings, string_of, strings};

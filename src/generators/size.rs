@@ -9,6 +9,37 @@ const MAX_MISSES: usize = 64;
 
 /// Bounds on the number of elements of a collection, and the average a random source aims
 /// for (by default `min(max(2·min, min + 5), (min + max) / 2)`, as Hypothesis does).
+///
+/// # How many elements a random source makes
+///
+/// Past `min`, each further element is one more "one more?" coin that comes up with
+/// probability `p = e / (1 + e)`, where `e = average − min`: the length is `min` plus a
+/// geometric number of extra elements, cut at `max`. So **the upper bound hardly matters**:
+/// `0..=100`, `0..=1000` and `..` all average about **5** elements (a length of 20 or more
+/// about 1 time in 40, 50 or more about 1 time in 10,000). Means measured over 200,000 random
+/// test cases:
+///
+/// | size | `average` | mean length | longest seen |
+/// |---|---:|---:|---:|
+/// | `0..=5` | 2.5 | 2.03 | 5 |
+/// | `0..=10` | 5 | 4.19 | 10 |
+/// | `0..=20` | 5 | 4.87 | 20 |
+/// | `0..=100`, `0..=1000`, `..` | 5 | 5.00 | 78 |
+/// | `1..=100` | 6 | 5.98 | 76 |
+/// | `10..=100` | 20 | 19.97 | 100 |
+/// | `50..=100` | 75 | 71.5 | 100 |
+/// | `0..=100` with `.average(20.0)` | 20 | 19.7 | 100 |
+/// | `0..=100` with `.average(50.0)` | 50 | 43.0 | 100 |
+/// | `5` (exactly) | 5 | 5 | 5 |
+///
+/// (The cut at `max` pulls the mean below `average` when `average` is near `max`.)
+///
+/// For more elements, **raise the minimum** (`10..=100` averages 20) or **set the average**
+/// (`vecs(g, 0..=100).average(50.0)`, [`SizeRange::with_average`]): both keep the
+/// simplest value and the shrinking of the bounds you give. This distribution is part of the
+/// value a seed makes; it does not change between versions without a note (saved corpora
+/// are tapes, so they replay whatever it is). Shrinking and enumeration ignore it: they
+/// prefer fewer elements.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SizeRange {
     /// Fewest elements.

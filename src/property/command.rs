@@ -359,3 +359,16 @@ fn import(property: &Property, test: &dyn Test, file: &Path, bytes: &[u8], save:
 pub fn requested() -> bool {
     std::env::var_os(COMMAND_VAR).is_some_and(|c| !c.is_empty())
 }
+
+/// Whether a property's explicit examples run before its search: in an ordinary run and
+/// under `run`, not under the other commands (`list` runs nothing; `explain`, `import`, …
+/// are about given tapes) nor in a process serving one isolated test case.
+pub(crate) fn runs_examples() -> bool {
+    if std::env::var_os(super::isolation::CHILD_VAR).is_some() {
+        return false;
+    }
+    match std::env::var(COMMAND_VAR) {
+        Err(_) => true,
+        Ok(c) => c.is_empty() || c == "run",
+    }
+}

@@ -14,7 +14,9 @@
 //! );
 //! ```
 
+mod assume;
 pub mod command;
+mod examples;
 pub mod isolation;
 mod outcome;
 mod panic;
@@ -27,6 +29,7 @@ pub use crate::engine::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
     take_utilities, target, target_labelled, total_score,
 };
+pub use assume::Rejection;
 pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
 pub use property::{Property, check, target_dir_name, test_property_name};

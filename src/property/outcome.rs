@@ -1,5 +1,6 @@
 //! What a property returns, and how it rejects a value.
 
+use super::assume::take_rejected;
 use std::any::Any;
 use std::fmt;
 
@@ -31,28 +32,43 @@ impl fmt::Display for Fail {
 /// The marker payload with which [`reject`] unwinds.
 pub(crate) struct Rejected;
 
-/// Rejects the current value from anywhere inside a property (what `assume!` calls): the
-/// test case counts as invalid, not as a failure.
+/// Rejects the current value from anywhere inside a property, at any depth of calls: the
+/// test case counts as invalid, not as a failure. It unwinds (a panic with a private payload
+/// that the runner catches), so it works in helper functions of any return type, but costs
+/// about a microsecond per rejected value; [`assume!`](crate::assume), which returns from
+/// the property instead, costs about as much as returning `Err(Fail::Rejected)`.
+/// Outside a property run it is an ordinary panic.
 pub fn reject() -> ! {
     std::panic::panic_any(Rejected)
 }
 
 /// What a property may return: `()` (panic to fail), `bool` (`false` fails) or
 /// `Result<(), E>` (`Err` fails with `E`'s Debug, or is a [`Fail`] itself).
+///
+/// The implementations of this crate also read (and clear) the per-thread flag that
+/// [`assume!`](crate::assume) raises (see [`Rejection`](super::Rejection)): after an
+/// `assume!` rejected, `into_result` is `Err(Fail::Rejected)` whatever the value.
 pub trait Outcome {
     /// `Ok` when the property held.
     fn into_result(self) -> Result<(), Fail>;
 }
 
 impl Outcome for () {
+    #[inline]
     fn into_result(self) -> Result<(), Fail> {
+        if take_rejected() {
+            return Err(Fail::Rejected);
+        }
         Ok(())
     }
 }
 
 impl Outcome for bool {
+    #[inline]
     fn into_result(self) -> Result<(), Fail> {
-        if self {
+        if take_rejected() {
+            Err(Fail::Rejected)
+        } else if self {
             Ok(())
         } else {
             Err(Fail::failed("property returned false"))
@@ -61,7 +77,11 @@ impl Outcome for bool {
 }
 
 impl<E: fmt::Debug + 'static> Outcome for Result<(), E> {
+    #[inline]
     fn into_result(self) -> Result<(), Fail> {
+        if take_rejected() {
+            return Err(Fail::Rejected);
+        }
         self.map_err(|e| match (&e as &dyn Any).downcast_ref::<Fail>() {
             Some(f) => f.clone(),
             None => Fail::failed(format!("{e:?}")),
@@ -100,15 +120,4 @@ macro_rules! ensure_eq {
             )));
         }
     }};
-}
-
-/// Rejects the value (an invalid test case, not a failure) unless `cond` holds. Works in any
-/// property, whatever it returns.
-#[macro_export]
-macro_rules! assume {
-    ($cond:expr $(,)?) => {
-        if !$cond {
-            $crate::property::reject();
-        }
-    };
 }

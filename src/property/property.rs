@@ -1,6 +1,7 @@
 //! Running properties: from a `#[test]`, a harness or the CLI.
 
 use super::command::{self, Served};
+use super::examples::{self, Examples};
 use super::isolation::{self, Role};
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
@@ -32,6 +33,9 @@ pub struct Property {
     replay: Option<String>,
     /// The libtest name of the `#[test]` that runs this property, when known.
     test_name: Option<String>,
+    /// Values checked before anything is generated ([`Property::example`], in
+    /// `examples.rs`).
+    pub(super) examples: Examples,
 }
 
 /// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`).
@@ -50,9 +54,13 @@ pub fn target_dir_name(name: &str) -> String {
 
 impl Property {
     /// A property named `name`. Panics on a malformed `TAPEFUZZ_*` variable (see
-    /// [`Property::try_new`]).
+    /// [`Property::try_new`]), at the caller.
+    #[track_caller]
     pub fn new(name: impl Into<String>) -> Property {
-        Property::try_new(name).unwrap_or_else(|e| panic!("tapefuzz: {e}"))
+        match Property::try_new(name) {
+            Ok(p) => p,
+            Err(e) => panic!("tapefuzz: {e}"),
+        }
     }
 
     /// A property named `name`, or the malformed `TAPEFUZZ_*` variable.
@@ -74,12 +82,14 @@ impl Property {
             corpora,
             replay,
             test_name: None,
+            examples: Examples::default(),
         })
     }
 
     /// The property of the `#[test]` function `name` in module `module` (`module_path!()`) of
     /// the crate at `manifest_dir`: its corpus is `manifest_dir/corpora/<module>.<name>`, and
     /// the replay command names the test as libtest does (the path without the crate).
+    #[track_caller]
     pub fn for_test(module: &str, name: &str, manifest_dir: &str) -> Property {
         let test = match module.split_once("::") {
             Some((_, inner)) => format!("{inner}::{name}"),
@@ -321,28 +331,40 @@ impl Property {
         }
     }
 
-    /// Runs "`prop` holds for every value of `gen`" and returns the report.
+    /// Runs "`prop` holds for every value of `gen`" and returns the report. The explicit
+    /// examples ([`Property::example`]) run first; the first that fails is the report's
+    /// failure, and nothing is generated.
+    ///
+    /// Panics when an explicit example is not of the generator's value type.
+    #[track_caller]
     pub fn run<G, F, R>(&self, generator: G, prop: F) -> Report
     where
         G: Gen,
-        G::Value: Debug,
+        G::Value: Debug + 'static,
         F: Fn(G::Value) -> R,
         R: Outcome,
     {
+        if command::runs_examples()
+            && let Some(failed) = self.examples.run(&self.name, &prop)
+        {
+            return failed.report(&self.name, self.replay.clone());
+        }
         self.run_test(&property(generator, prop))
     }
 
-    /// Like [`Property::run`], but panics with the failure report: for `#[test]`s.
+    /// Like [`Property::run`], but panics with the failure report: for `#[test]`s. The panic
+    /// is located at the caller (`#[track_caller]`), the user's test.
+    #[track_caller]
     pub fn check<G, F, R>(&self, generator: G, prop: F)
     where
         G: Gen,
-        G::Value: Debug,
+        G::Value: Debug + 'static,
         F: Fn(G::Value) -> R,
         R: Outcome,
     {
         let report = self.run(generator, prop);
         if !report.passed() {
-            panic!("\n{report}");
+            panic!("\n{}", examples::render(&report));
         }
     }
 }
@@ -403,10 +425,13 @@ impl Subject for PropertySubject<'_> {
 /// `corpora/x2.roundtrip/`.
 ///
 /// [`property!`]: crate::property!
+///
+/// Panics located at the caller (`#[track_caller]`).
+#[track_caller]
 pub fn check<G, F, R>(generator: G, prop: F)
 where
     G: Gen,
-    G::Value: Debug,
+    G::Value: Debug + 'static,
     F: Fn(G::Value) -> R,
     R: Outcome,
 {
@@ -448,33 +473,52 @@ fn executable_crate() -> Option<String> {
 ///         assert!(v.iter().map(|&x| x as u64).sum::<u64>() < 1000);
 ///     }
 ///     fn two_values(a in ints::<u8>(..), b in bools()) { /* … */ }
+///     // Explicit examples, checked first (one argument: the value; several: a tuple).
+///     fn halves(x in ints::<i32>(..)) examples(0, -1, i32::MIN) {
+///         assert!((x / 2).unsigned_abs() <= x.unsigned_abs());
+///     }
 /// }
 /// ```
 ///
 /// Each becomes a `#[test]` named after the function, whose corpus is
 /// `corpora/<module path>.<name>` in the crate under test. One argument is passed as is;
-/// several are generated as a tuple.
+/// several are generated as a tuple. An `examples(v1, v2, …)` clause after the arguments adds
+/// explicit examples ([`Property::example_of`]: their type is the generator's), checked in
+/// order before anything is generated; a failing one is reported as "explicit example
+/// failed", unshrunk.
 #[macro_export]
 macro_rules! property {
     () => {};
+    // The `examples(…)` rules come first: a literal `examples` that does not match fails the
+    // rule cleanly, where a `$body:block` would try to parse it.
+    ($(#[$meta:meta])* fn $name:ident($arg:pat in $g:expr $(,)?) examples($($ex:expr),+ $(,)?) $body:block $($rest:tt)*) => {
+        $crate::property! { @test [$(#[$meta])*] $name, $g, |$arg| $body, [$($ex),+] }
+        $crate::property! { $($rest)* }
+    };
+    ($(#[$meta:meta])* fn $name:ident($($arg:pat in $g:expr),+ $(,)?) examples($($ex:expr),+ $(,)?) $body:block $($rest:tt)*) => {
+        $crate::property! { @test [$(#[$meta])*] $name, ($($g,)+), |($($arg,)+)| $body, [$($ex),+] }
+        $crate::property! { $($rest)* }
+    };
     ($(#[$meta:meta])* fn $name:ident($arg:pat in $g:expr $(,)?) $body:block $($rest:tt)*) => {
-        $crate::property! { @test [$(#[$meta])*] $name, $g, |$arg| $body }
+        $crate::property! { @test [$(#[$meta])*] $name, $g, |$arg| $body, [] }
         $crate::property! { $($rest)* }
     };
     ($(#[$meta:meta])* fn $name:ident($($arg:pat in $g:expr),+ $(,)?) $body:block $($rest:tt)*) => {
-        $crate::property! { @test [$(#[$meta])*] $name, ($($g,)+), |($($arg,)+)| $body }
+        $crate::property! { @test [$(#[$meta])*] $name, ($($g,)+), |($($arg,)+)| $body, [] }
         $crate::property! { $($rest)* }
     };
-    (@test [$($meta:tt)*] $name:ident, $g:expr, $prop:expr) => {
+    (@test [$($meta:tt)*] $name:ident, $g:expr, $prop:expr, [$($ex:expr),*]) => {
         $($meta)*
         #[test]
         fn $name() {
+            let generator = $g;
             $crate::property::Property::for_test(
                 module_path!(),
                 stringify!($name),
                 env!("CARGO_MANIFEST_DIR"),
             )
-            .check($g, $prop);
+            $(.example_of(&generator, $ex))*
+            .check(generator, $prop);
         }
     };
 }

@@ -1,5 +1,6 @@
 //! A generator and a property as one object-safe test.
 
+use super::assume::{clear_rejected, take_rejected};
 use super::outcome::{Fail, Outcome};
 use super::panic::{Caught, catch};
 use crate::generators::Gen;
@@ -84,6 +85,9 @@ where
 {
     fn go(&self, tape: &mut Tape<'_>, show: bool) -> Explained {
         let mut value = None;
+        // A flag left by an `assume!` outside any property must not reject this test case;
+        // the property's `into_result` takes the flag its own `assume!` raises.
+        clear_rejected();
         let r = catch(|| match self.generator.generate(tape) {
             Err(reject) => Err(reject.status()),
             Ok(v) => {
@@ -93,6 +97,13 @@ where
                 Ok((self.prop)(v).into_result())
             }
         });
+        // The property's `into_result` took the flag when it returned; still up, it means an
+        // `assume!` in an inner closure rejected before the property panicked: the
+        // rejection came first, so the test case is invalid, as after `reject()`.
+        let r = match r {
+            Err(Caught::Panic(_)) if take_rejected() => Err(Caught::Rejected),
+            r => r,
+        };
         let (status, message) = match r {
             Ok(Err(status)) => (status, None),
             Ok(Ok(Ok(()))) => (Status::Valid, None),

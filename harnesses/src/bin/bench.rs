@@ -3,6 +3,10 @@
 //!
 //! Targets: tapefuzz costs at most 1.5x `arbitrary` and at most 0.2x proptest per value.
 //!
+//! Also: the cost of `assume!` per rejected input against returning `Err(Fail::Rejected)`
+//! by hand (target: at most 1.2x), with the unwinding `reject()` for reference — one JSON
+//! line `"bench": "assume"`.
+//!
 //! Usage: `bench [--rounds N] [--quick]`. Progress on stderr, one JSON line per workload on
 //! stdout.
 
@@ -17,9 +21,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use std::time::Instant;
 use tapefuzz::generators::{Gen, ints, vecs};
+use tapefuzz::property::{Fail, Property, reject};
 use tapefuzz::tape::{RandomSource, Rng, Tape};
 
 const TARGET_ARBITRARY: f64 = 1.5;
+const TARGET_ASSUME: f64 = 1.2;
 const TARGET_PROPTEST: f64 = 0.2;
 
 /// Bytes of fresh randomness per `arbitrary` vec value: 1 length byte + 100 × 8, with slack.
@@ -141,6 +147,112 @@ fn bst_proptest(n: usize, run_seed: u64) -> Sample {
         black_box(t.value);
         nodes(&t)
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// `assume!` against `Err(Fail::Rejected)`: a property that rejects every input (`x` is never
+// both even and odd), run through the whole engine as a `#[test]` runs it. ns per rejected
+// input = the run's wall time / its rejected test cases.
+
+/// The ways of rejecting, in the order they are timed within a round.
+const REJECTS: [&str; 4] = [
+    "assume_unit",
+    "assume_result",
+    "err_rejected",
+    "reject_unwind",
+];
+
+fn rejecting(n: usize, seed: u64, how: usize) -> f64 {
+    let p = Property::new("bench_assume")
+        .no_corpus()
+        .seed(seed)
+        .tests(n as u64);
+    let never = |x: u64| black_box(x).is_multiple_of(2) && !black_box(x).is_multiple_of(2);
+    let start = Instant::now();
+    let r = match how {
+        0 => p.run(ints::<u64>(..), |x: u64| {
+            tapefuzz::assume!(never(x));
+        }),
+        1 => p.run(ints::<u64>(..), |x: u64| -> Result<(), Fail> {
+            tapefuzz::assume!(never(x));
+            Ok(())
+        }),
+        2 => p.run(ints::<u64>(..), |x: u64| -> Result<(), Fail> {
+            if !never(x) {
+                return Err(Fail::Rejected);
+            }
+            Ok(())
+        }),
+        _ => p.run(ints::<u64>(..), |x: u64| {
+            if !never(x) {
+                reject();
+            }
+        }),
+    };
+    let ns = start.elapsed().as_nanos() as f64;
+    assert_eq!(r.run.invalid, n as u64, "every input is rejected");
+    ns / n as f64
+}
+
+/// Times the four ways over `rounds` rounds (interleaved) and prints the JSON line.
+fn assume_bench(rounds: usize, n: usize, run_seed: u64) {
+    for how in 0..REJECTS.len() {
+        black_box(rejecting((n / 20).max(1), run_seed ^ 0xffff, how));
+    }
+    let mut samples: [Vec<f64>; 4] = Default::default();
+    for r in 0..rounds {
+        let seed = Rng::derive(run_seed, r as u64);
+        for (how, s) in samples.iter_mut().enumerate() {
+            // Unwinding is 40x slower: a tenth of the inputs measure it as well.
+            let inputs = if how == 3 { (n / 10).max(1) } else { n };
+            let ns = rejecting(inputs, seed, how);
+            eprintln!(
+                "[assume] round {}/{} {:<13} {:>8.1} ns per rejected input",
+                r + 1,
+                rounds,
+                REJECTS[how],
+                ns
+            );
+            s.push(ns);
+        }
+    }
+    let ns: Vec<f64> = samples.iter().map(|s| median(s)).collect();
+    let ratio = ns[0] / ns[2];
+    let ratio_result = ns[1] / ns[2];
+    // The two sides of a round run back to back, so the median of the rounds' own ratios is
+    // less exposed to a busy machine than the ratio of the medians.
+    let paired = |k: usize| {
+        let r: Vec<f64> = (0..rounds).map(|i| samples[k][i] / samples[2][i]).collect();
+        median(&r)
+    };
+    let line = serde_json::json!({
+        "bench": "assume",
+        "rounds": rounds,
+        "inputs_per_round": n,
+        "assume_unit_ns": round2(ns[0]),
+        "assume_result_ns": round2(ns[1]),
+        "err_rejected_ns": round2(ns[2]),
+        "reject_unwind_ns": round2(ns[3]),
+        "ratio": round4(ratio),
+        "ratio_result": round4(ratio_result),
+        "ratio_unwind": round4(ns[3] / ns[2]),
+        "ratio_paired": round4(paired(0)),
+        "ratio_result_paired": round4(paired(1)),
+        "target": TARGET_ASSUME,
+        "pass": ratio <= TARGET_ASSUME && ratio_result <= TARGET_ASSUME,
+    });
+    eprintln!(
+        "[assume] median ns per rejected input: assume! {:.1} (Result {:.1}), Err(Fail::Rejected) \
+         {:.1}, reject() {:.1}; ratio {:.3} (<= {}), median of per-round ratios {:.3}",
+        ns[0],
+        ns[1],
+        ns[2],
+        ns[3],
+        ratio,
+        TARGET_ASSUME,
+        paired(0)
+    );
+    println!("{line}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,4 +402,5 @@ fn main() {
         );
         println!("{line}");
     }
+    assume_bench(rounds, 1_000_000 / scale, RUN_SEED);
 }

@@ -1,0 +1,228 @@
+//! Explicit examples: values of the user's own, checked before anything is generated.
+//!
+//! Like Hypothesis's `@example` (and what proptest users ask for in proptest#284): a value
+//! that once failed, or an edge case a person wants covered on every run whatever the seed.
+//! [`Property::example`](super::Property::example) stores the value type-erased (a property
+//! is not generic over its value type); [`Property::run`](super::Property::run) checks each
+//! against the generator's value type, runs them in the order given, and reports the first
+//! that fails as the failure, **unshrunk**: it is the user's own value, not a tape.
+
+use super::assume::{clear_rejected, take_rejected};
+use super::outcome::{Fail, Outcome};
+use super::panic::{Caught, catch};
+use super::{Property, Report};
+use crate::engine::{Described, Failure, Found, RunReport};
+use crate::generators::Gen;
+use crate::tape::Recording;
+use std::any::{Any, type_name};
+use std::fmt::{self, Debug};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How the message of a failing explicit example starts (also how a report is recognised as
+/// one).
+pub(crate) const EXAMPLE_FAILED: &str = "explicit example failed";
+
+/// One explicit example: a way to make the value afresh for each run (a property may run many
+/// times), its type's name for the mismatch message, and its Debug form.
+#[derive(Clone)]
+struct Example {
+    make: Arc<dyn Fn() -> Box<dyn Any> + Send + Sync>,
+    type_name: &'static str,
+    debug: String,
+}
+
+/// The explicit examples of a property, in the order given.
+#[derive(Clone, Default)]
+pub(crate) struct Examples(Vec<Example>);
+
+impl Debug for Examples {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The values' own Debug forms, unquoted.
+        let mut list = f.debug_list();
+        for e in &self.0 {
+            list.entry(&format_args!("{}", e.debug));
+        }
+        list.finish()
+    }
+}
+
+/// An explicit example that failed: which one, its value and the message.
+pub(crate) struct ExampleFailure {
+    /// 1-based, in the order given.
+    index: usize,
+    value: String,
+    message: String,
+}
+
+impl Examples {
+    /// Adds `value`.
+    pub(crate) fn push<T: Clone + Debug + Send + Sync + 'static>(&mut self, value: T) {
+        let debug = format!("{value:?}");
+        self.0.push(Example {
+            make: Arc::new(move || Box::new(value.clone())),
+            type_name: type_name::<T>(),
+            debug,
+        });
+    }
+
+    /// Runs `prop` on each example in order and returns the first failure. An example that
+    /// `assume!` (or [`super::reject`]) rejects is skipped, as a rejected generated value is.
+    ///
+    /// Panics (at the caller's `check`) when an example is not a `V`, naming both types.
+    #[track_caller]
+    pub(crate) fn run<V, R>(&self, name: &str, prop: &impl Fn(V) -> R) -> Option<ExampleFailure>
+    where
+        V: 'static,
+        R: Outcome,
+    {
+        for (i, example) in self.0.iter().enumerate() {
+            let Ok(value) = (example.make)().downcast::<V>() else {
+                panic!(
+                    "tapefuzz: explicit example #{} of property `{name}` ({}) is a `{}`, but \
+                     the generator makes `{}` (an integer literal may need a suffix: `3u8`)",
+                    i + 1,
+                    example.debug,
+                    example.type_name,
+                    type_name::<V>(),
+                );
+            };
+            clear_rejected();
+            let outcome = catch(|| prop(*value).into_result());
+            let message = match outcome {
+                Ok(Ok(())) | Ok(Err(Fail::Rejected)) | Err(Caught::Rejected) => continue,
+                // As in the test wrapper: an inner `assume!` rejected before the panic.
+                Err(Caught::Panic(_)) if take_rejected() => continue,
+                Ok(Err(Fail::Failed(m))) | Err(Caught::Panic(m)) => m,
+            };
+            return Some(ExampleFailure {
+                index: i + 1,
+                value: example.debug.clone(),
+                message,
+            });
+        }
+        None
+    }
+}
+
+impl ExampleFailure {
+    /// The report of property `name` failing on this example: failed, not shrunk, not saved
+    /// (the value is in the test's source already); `replay` is the property's command.
+    pub(crate) fn report(self, name: &str, replay: Option<String>) -> Report {
+        let message = format!("{EXAMPLE_FAILED}: {}", self.message);
+        let failure = Failure {
+            found: Found::Reuse(PathBuf::from(format!("<explicit example #{}>", self.index))),
+            original: Recording::default(),
+            shrunk: Recording::default(),
+            shrink_calls: 0,
+            shrink_budget_exhausted: false,
+            bytes: Vec::new(),
+            described: Described {
+                value: Some(self.value.clone()),
+                message: Some(message.clone()),
+            },
+            isolated: false,
+            saved: None,
+            save_error: None,
+            flaky: false,
+            timed_out: false,
+        };
+        Report {
+            name: name.to_string(),
+            run: RunReport::failed(failure, "example"),
+            value: Some(self.value),
+            message: Some(message),
+            replay,
+        }
+    }
+}
+
+/// How a failed report reads in the panic of `check`: an explicit example's failure says so
+/// (and that it was not shrunk); any other is the report's own Display.
+pub(crate) fn render(report: &Report) -> String {
+    let example = match report.run.failure.as_ref().map(|f| &f.found) {
+        Some(Found::Reuse(p)) if report.message.as_deref().is_some_and(is_example_message) => p,
+        _ => return report.to_string(),
+    };
+    let mut s = format!(
+        "property `{}` failed on {} (not shrunk: it is your own value)\n  value: {}\n  failure: {}",
+        report.name,
+        example.display().to_string().trim_matches(['<', '>']),
+        report.value.as_deref().unwrap_or("<none>"),
+        report.message.as_deref().unwrap_or(""),
+    );
+    if let Some(cmd) = &report.replay {
+        s.push_str(&format!("\n  replay: {cmd}"));
+    }
+    s
+}
+
+fn is_example_message(m: &str) -> bool {
+    m.starts_with(EXAMPLE_FAILED)
+}
+
+impl Property {
+    /// Adds an explicit example: `value` is checked before anything is generated, on every
+    /// run, in the order examples are added (Hypothesis's `@example`). An example that fails
+    /// is the run's failure, reported as "explicit example failed" with the value as given —
+    /// not shrunk (it is your own value) and not saved (it is in your source already); an
+    /// example that `assume!` rejects is skipped.
+    ///
+    /// The value is stored type-erased and checked against the generator's value type when
+    /// the property runs: a mismatch panics naming both types. Write integer literals with a
+    /// suffix (`3u8`), or use [`Property::example_of`], which takes the type from the
+    /// generator. Examples must be `Clone` (a property may run many times), `Send` and `Sync`
+    /// (a `Property` is).
+    ///
+    /// ```
+    /// use tapefuzz::prelude::*;
+    ///
+    /// let r = Property::new("example_doc")
+    ///     .no_corpus()
+    ///     .example(vec![1u8, 2, 3])
+    ///     .example(vec![7u8; 20])
+    ///     .run(vecs(ints::<u8>(..), 0..=10), |v: Vec<u8>| v.len() <= 10);
+    /// assert!(!r.passed());
+    /// assert_eq!(r.value.as_deref(), Some(format!("{:?}", vec![7u8; 20]).as_str()));
+    /// assert!(r.message.unwrap().starts_with("explicit example failed"));
+    /// ```
+    pub fn example<T: Clone + Debug + Send + Sync + 'static>(mut self, value: T) -> Property {
+        self.examples.push(value);
+        self
+    }
+
+    /// Adds each of `values` as an explicit example ([`Property::example`]), in order.
+    ///
+    /// ```
+    /// use tapefuzz::prelude::*;
+    ///
+    /// Property::new("examples_doc")
+    ///     .no_corpus()
+    ///     .examples([(0u32, 0u32), (u32::MAX, 1)])
+    ///     .check((ints::<u32>(..), ints::<u32>(..)), |(a, b): (u32, u32)| {
+    ///         a.wrapping_add(b) == b.wrapping_add(a)
+    ///     });
+    /// ```
+    pub fn examples<T, I>(mut self, values: I) -> Property
+    where
+        T: Clone + Debug + Send + Sync + 'static,
+        I: IntoIterator<Item = T>,
+    {
+        for v in values {
+            self.examples.push(v);
+        }
+        self
+    }
+
+    /// [`Property::example`] with the value's type taken from `generator` (which is only
+    /// read for its type), so literals need no suffix: `.example_of(&g, (1, -2))`. What the
+    /// `examples(...)` clause of [`property!`](crate::property!) uses.
+    pub fn example_of<G>(self, generator: &G, value: G::Value) -> Property
+    where
+        G: Gen,
+        G::Value: Clone + Debug + Send + Sync + 'static,
+    {
+        let _ = generator;
+        self.example(value)
+    }
+}
