@@ -63,9 +63,12 @@
 //! | understand shrinking | [`shrink`] |
 //! | every `TAPEFUZZ_*` variable | [`settings`], [`mod@env`], [`engine::Config`] |
 //!
-//! From the command line, `cargo tapefuzz` (a cargo subcommand of this workspace) drives the
-//! same properties: `cargo tapefuzz list | run | replay | explain | shrink | import | fuzz |
-//! greybox | ci`.
+//! From the command line, `cargo tapefuzz` (a cargo subcommand of this workspace: `cargo
+//! install --path cargo-tapefuzz`) drives the same properties in any crate: `cargo tapefuzz
+//! list | run | replay | explain | shrink | import | fuzz | greybox | ci`. It runs a
+//! property's own `#[test]` with a command in the environment ([`property::command`]), so a
+//! property written once runs under `cargo test`, campaigns, the greybox engine and
+//! libFuzzer with one corpus.
 //!
 //! # Layers
 //!
@@ -96,7 +99,7 @@ pub mod tape;
 
 /// What a property test needs, and little else: the generator constructors and the
 /// generator traits ([`any`](generators::any) and [`Generate`](generators::Generate)
-/// included), [`check`](property::check)(property::check), [`Property`](property::Property) and the
+/// included), [`check`](property::check), [`Property`](property::Property) and the
 /// [`property!`](crate::property!) macro, [`target`](engine::target) /
 /// [`minimize`](engine::minimize), and the macros `assume!`, `ensure!`, `ensure_eq!`,
 /// `one_of!`. Everything else (the tape, the engine, strategies, corpora) is reachable by
