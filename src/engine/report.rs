@@ -92,8 +92,31 @@ pub struct RunReport {
     /// they happen). A failed save never ends the run, and loses nothing that existed.
     pub save_errors: Vec<String>,
     /// Everything else worth a person's attention: files of the corpus that were skipped,
-    /// regressions saved by another generator (see [`super::settle`]).
+    /// regressions saved by another generator (see [`super::settle`]), regressions that pass
+    /// now, the health checks' warnings (too many rejections, a search that needs utility
+    /// values without any). Printed on stderr as they happen.
     pub warnings: Vec<String>,
+    /// Why the run failed a health check, if it did (no valid test case at all, see
+    /// [`super::run`]): the property then fails without a failing value.
+    pub health_failure: Option<String>,
+    /// Why the generate phase stopped.
+    pub stopped: Stop,
+    /// The statistics of the run, when [`super::Config::stats`] asked for them.
+    pub statistics: Option<super::Statistics>,
+}
+
+/// Why the generate phase stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stop {
+    /// It ran its tests budget ([`super::Config::tests`]; a budget of 0 included).
+    #[default]
+    Tests,
+    /// Its time budget ended ([`super::Config::seconds`]).
+    Time,
+    /// A failure was found (replaying a saved tape, or generating).
+    Failure,
+    /// The search had nothing more to propose ([`RunReport::exhausted`]).
+    Exhausted,
 }
 
 /// The best value of one utility label in a run.
@@ -114,6 +137,17 @@ impl RunReport {
             failure: Some(failure),
             ..RunReport::default()
         }
+    }
+
+    /// Test cases run, saved tapes replayed included: the JSON summary's `tests`, the
+    /// statistics' and the progress line's.
+    pub fn total_tests(&self) -> u64 {
+        self.replayed + self.tests
+    }
+
+    /// Valid test cases, valid replayed tapes included: the JSON summary's `valid`.
+    pub fn total_valid(&self) -> u64 {
+        self.replayed_valid + self.valid
     }
 
     /// The value of the stat named `name`, if the search reported one.

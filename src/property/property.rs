@@ -322,6 +322,10 @@ impl Subject for PropertySubject<'_> {
         self.test.run(tape)
     }
 
+    fn name(&self) -> &str {
+        &self.property.name
+    }
+
     fn describe(&mut self, bytes: &[u8]) -> Described {
         let mut src = BytesSource::new(bytes);
         let e = self.test.explain(&mut self.tape(&mut src));

@@ -52,6 +52,8 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     if let Some(k) = args.keep {
         config.keep = k;
     }
+    // --stats adds to TAPEFUZZ_STATS; it never turns statistics off.
+    config.stats |= args.stats;
     p = p.config(config);
     if let Some(name) = args.strategy.as_deref() {
         p = p.strategy_named(name).map_err(|e| e.to_string())?;
