@@ -212,8 +212,9 @@ pub(crate) fn take_case() -> Case {
     CASE.with(|c| std::mem::take(&mut *c.borrow_mut()))
 }
 
-/// Forgets the current test case's notes.
-pub(crate) fn clear_case() {
+/// Forgets the current test case's notes: the property layer calls it as a test case
+/// starts, so that the notes the loop takes are that test case's alone.
+pub fn clear_case() {
     CASE.with(|c| *c.borrow_mut() = Case::default());
 }
 

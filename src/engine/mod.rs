@@ -21,7 +21,7 @@ mod watchdog;
 pub use crate::env::ConfigError;
 pub use config::{Config, seconds};
 pub use events::{
-    Case, EventValue, IntoEventValue, collecting, event, event_value, note_message,
+    Case, EventValue, IntoEventValue, clear_case, collecting, event, event_value, note_message,
     note_representation, note_timing, observing,
 };
 pub use failure::{Described, import, settle, settle_isolated};

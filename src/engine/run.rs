@@ -134,10 +134,6 @@ impl Runner<'_> {
         if self.watching {
             self.observer.before();
         }
-        if self.collect {
-            // Notes left by a describe or a shrink in between belong to no test case.
-            events::clear_case();
-        }
         let trace = match (&mut self.flight, flying) {
             (Some(f), Flying::Seed(n, seed)) => {
                 f.begin_seed(n, seed);
@@ -168,6 +164,7 @@ impl Runner<'_> {
             f.end();
         }
         if self.collect {
+            // One branch on the hot path; the notes are taken off it.
             self.collected(kind, status, drawn);
         }
         if self.watching {
@@ -512,11 +509,11 @@ pub fn run(
                     }
                 }
                 let utilities = if super::has_utilities() {
+                    saw_utilities = true;
                     super::take_utilities()
                 } else {
                     Vec::new()
                 };
-                saw_utilities |= !utilities.is_empty();
                 let verdict = search.observe(&Outcome {
                     status,
                     fingerprint,

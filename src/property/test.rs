@@ -121,6 +121,9 @@ where
     #[cold]
     #[inline(never)]
     fn go_noted(&self, tape: &mut Tape<'_>, show: bool) -> Explained {
+        // The test case's notes start here: what a describe or a shrink noted in between
+        // belongs to no test case the loop tallies.
+        engine::clear_case();
         let observing = engine::observing();
         let mut value = None;
         let start = Instant::now();
