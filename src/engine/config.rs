@@ -57,6 +57,11 @@ pub struct Config {
     /// size budget — before the run warns (default 0.9; 1 never warns). A run with no valid
     /// test case at all fails whatever this says.
     pub max_reject_share: f64,
+    /// A run in which no test case was valid — none generated, none replayed — fails its
+    /// health check (Hypothesis's `Unsatisfiable`), as it tested nothing. On by default;
+    /// off, the run only warns: for targets whose point is that valid values are hard to
+    /// find (a benchmark of searches that learn to make them).
+    pub fail_without_valid: bool,
 }
 
 impl Default for Config {
@@ -75,6 +80,7 @@ impl Default for Config {
             stats: false,
             observability: None,
             max_reject_share: 0.9,
+            fail_without_valid: true,
         }
     }
 }

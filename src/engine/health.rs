@@ -15,9 +15,12 @@ pub(crate) struct Seen {
 ///
 /// - **no valid test case**: a run that generated test cases (`tests > 0`), found no failure
 ///   and had none valid — each rejected by `assume!`, a filter or `Fail::Rejected`, or over
-///   the size budget — tested nothing: [`RunReport::health_failure`] says so, and the
-///   property fails. A run asked for 0 tests (only replaying saved tapes) is never failed by
-///   it, nor is a run whose time budget ended before its first test case.
+///   the size budget — and no valid saved tape either, tested nothing:
+///   [`RunReport::health_failure`] says so, and the property fails (a warning instead when
+///   `config.fail_without_valid` is off). Valid replayed tapes count, as in Hypothesis: the
+///   property was tested on them (and the share check below still warns). A run asked for
+///   0 tests (only replaying saved tapes) is never failed by it, nor is a run whose time
+///   budget ended before its first test case.
 /// - **too many rejections**: when more than `config.max_reject_share` of the generated test
 ///   cases were not valid (rejected or over the size budget), a warning.
 /// - **a search without utilities**: a search that climbs utility values
@@ -48,12 +51,17 @@ pub(crate) fn check(report: &mut RunReport, config: &Config, seen: &Seen) {
                   (a better generator: `.map` into it rather than `.filter`), or let \
                   `--strategy rl` (TAPEFUZZ_STRATEGY=rl) learn to generate valid values";
     let mut warnings = Vec::new();
-    if report.failure.is_none() && tests > 0 && report.valid == 0 {
-        report.health_failure = Some(format!(
+    if report.failure.is_none() && tests > 0 && report.valid == 0 && report.replayed_valid == 0 {
+        let why = format!(
             "no valid test case: all {tests} generated test cases were invalid ({}), so the property was never tested; {advice}",
             what()
-        ));
-    } else if tests > 0 && report.valid > 0 {
+        );
+        if config.fail_without_valid {
+            report.health_failure = Some(why);
+        } else {
+            warnings.push(why);
+        }
+    } else if tests > 0 {
         let share = rejected as f64 / tests as f64;
         if share > config.max_reject_share {
             warnings.push(format!(
@@ -109,6 +117,40 @@ mod tests {
         };
         check(&mut r, &config, &seen());
         assert_eq!((r.health_failure, r.warnings.len()), (None, 0));
+    }
+
+    #[test]
+    fn valid_replays_or_the_switch_make_it_a_warning() {
+        let mut r = RunReport {
+            tests: 10,
+            invalid: 10,
+            replayed: 2,
+            replayed_valid: 1,
+            ..RunReport::default()
+        };
+        check(&mut r, &Config::default(), &seen());
+        assert!(r.health_failure.is_none());
+        assert!(
+            r.warnings[0].starts_with("100.0% of the generated"),
+            "{:?}",
+            r.warnings
+        );
+        let mut r = RunReport {
+            tests: 10,
+            invalid: 10,
+            ..RunReport::default()
+        };
+        let config = Config {
+            fail_without_valid: false,
+            ..Config::default()
+        };
+        check(&mut r, &config, &seen());
+        assert!(r.health_failure.is_none());
+        assert!(
+            r.warnings[0].starts_with("no valid test case"),
+            "{:?}",
+            r.warnings
+        );
     }
 
     #[test]
