@@ -15,6 +15,10 @@ pub struct Target {
     /// search finds what random testing misses): `run --all` reports a failure as expected,
     /// saves nothing for it and does not fail the job on it.
     pub false_by_design: Option<&'static str>,
+    /// Random generation hardly ever makes a valid value (the target measures how well a
+    /// search finds valid ones, RLCheck's benchmarks): a run with no valid test case warns
+    /// instead of failing its health check ([`tapefuzz::engine::Config::fail_without_valid`]).
+    pub rarely_valid: Option<&'static str>,
     build: fn(Option<&str>) -> Box<dyn Test>,
 }
 
@@ -74,6 +78,7 @@ pub fn targets() -> Vec<Target> {
                 "swapped",
                 "for I <= X returns [X, I | Xs] instead of [I, X | Xs]",
             )],
+            rarely_valid: None,
             build: crate::sorted_insert::test,
             false_by_design: None,
         },
@@ -81,6 +86,7 @@ pub fn targets() -> Vec<Target> {
             name: "bst_insert",
             description: "insert into a strict BST keeps the invariant and the keys (RLCheck BST generator)",
             bugs: BST_BUGS,
+            rarely_valid: None,
             build: crate::bst::test,
             false_by_design: None,
         },
@@ -88,6 +94,7 @@ pub fn targets() -> Vec<Target> {
             name: "bst_valid",
             description: "random trees, valid only when strict BSTs; inserting any key keeps them so (RLCheck, rl)",
             bugs: BST_BUGS,
+            rarely_valid: None,
             build: crate::bst::valid_test,
             false_by_design: None,
         },
@@ -95,6 +102,7 @@ pub fn targets() -> Vec<Target> {
             name: "graph_sink",
             description: "longest shortest path to the sink of a 42-vertex graph is < 21 (targeted PBT)",
             bugs: &[("threshold5", "the property claims the distance is < 5")],
+            rarely_valid: None,
             build: crate::graph_sink::test,
             false_by_design: Some(
                 "a graph whose sink is 21 steps away exists: sa finds one, random testing about once in 100 runs of 100,000 tests",
@@ -104,6 +112,7 @@ pub fn targets() -> Vec<Target> {
             name: "graph_sink_dependent",
             description: "graph_sink with the vertex count drawn first, 2..=42 (paper's graph_duplicated_edges)",
             bugs: &[("threshold5", "the property claims the distance is < 5")],
+            rarely_valid: None,
             build: crate::graph_sink::dependent_test,
             false_by_design: Some(
                 "a graph whose sink is 21 steps away exists: sa finds one, random testing about once in 100 runs of 100,000 tests",
@@ -126,6 +135,7 @@ pub fn targets() -> Vec<Target> {
                 ),
                 ("store_both", "both store bugs"),
             ],
+            rarely_valid: None,
             build: crate::ifc::test,
             false_by_design: None,
         },
@@ -133,6 +143,7 @@ pub fn targets() -> Vec<Target> {
             name: "expr_simplify",
             description: "simplifying an arithmetic expression keeps its value",
             bugs: &[("factor_swap", "a*b - a*c is factored as a*(c - b)")],
+            rarely_valid: None,
             build: crate::expr::test,
             false_by_design: None,
         },
@@ -143,6 +154,9 @@ pub fn targets() -> Vec<Target> {
                 "chain2",
                 "the default target's dependencies are never run (needs a valid dependency)",
             )],
+            rarely_valid: Some(
+                "a random build file is hardly ever valid under the schema: rl learns to make valid ones",
+            ),
             build: crate::xml::test,
             false_by_design: None,
         },
@@ -153,6 +167,9 @@ pub fn targets() -> Vec<Target> {
                 "shadow",
                 "a block's `let` leaks its constant over the outer variable it shadowed",
             )],
+            rarely_valid: Some(
+                "a random program is hardly ever well-scoped and well-typed: rl learns to make valid ones",
+            ),
             build: crate::lang::test,
             false_by_design: None,
         },
@@ -163,6 +180,7 @@ pub fn targets() -> Vec<Target> {
                 "magic",
                 "after the handshake T, A, P, E the handler accepts one record too many",
             )],
+            rarely_valid: None,
             build: crate::magic::test,
             false_by_design: None,
         },
@@ -181,6 +199,7 @@ pub fn targets() -> Vec<Target> {
                 ),
                 ("hang", "loops forever (give it TAPEFUZZ_TIMEOUT_MS)"),
             ],
+            rarely_valid: None,
             build: crate::misbehave::test,
             false_by_design: None,
         },
@@ -225,11 +244,14 @@ pub fn corpora_dir() -> PathBuf {
 /// for the CLI. Fails on a malformed `TAPEFUZZ_*` variable.
 pub fn property_for(target: &Target, bug: Option<&str>) -> Result<Property, String> {
     let bug_flag = bug.map(|b| format!(" --bug {b}")).unwrap_or_default();
-    Ok(Property::try_new(target.name)
+    let p = Property::try_new(target.name)
         .map_err(|e| e.to_string())?
         .corpora(corpora_dir())
         .replay_command(format!(
             "cargo run --release -p harnesses -- replay {}{bug_flag} {{file}}",
             target.name
-        )))
+        ));
+    let mut config = p.config_ref().clone();
+    config.fail_without_valid = target.rarely_valid.is_none();
+    Ok(p.config(config))
 }

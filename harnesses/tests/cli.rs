@@ -391,3 +391,82 @@ fn run_all_expects_the_demonstrations_false_by_design_and_saves_nothing_for_them
     assert_eq!(out.status.code(), Some(1));
     assert!(d.join("graph_sink").join("regressions").exists());
 }
+
+/// The number after `key` in `text` (`"tests: 12, …"` → 12 for `"tests: "`).
+fn number_after(text: &str, key: &str) -> u64 {
+    let at = text
+        .find(key)
+        .unwrap_or_else(|| panic!("no `{key}` in {text}"))
+        + key.len();
+    text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after `{key}` in {text}"))
+}
+
+#[test]
+fn stats_counts_equal_the_json_summary_replays_included() {
+    let d = temp_dir("stats");
+    // Tapes in corpus/ first, so that the run replays some.
+    let seeded = cli(
+        &d,
+        &[
+            "run",
+            "bst_valid",
+            "--strategy",
+            "rl",
+            "--tests",
+            "300",
+            "--keep",
+            "5",
+            "--seed",
+            "1",
+        ],
+    );
+    assert_eq!(seeded.status.code(), Some(0));
+    assert!(last_json(&seeded)["corpus_added"].as_u64().unwrap() > 0);
+    let out = cli(
+        &d,
+        &[
+            "run",
+            "bst_valid",
+            "--tests",
+            "500",
+            "--seed",
+            "2",
+            "--stats",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stats = &err[err
+        .find("tapefuzz: statistics of `bst_valid`")
+        .unwrap_or_else(|| panic!("no statistics: {err}"))..];
+    let json = last_json(&out);
+    assert_eq!(number_after(stats, "  tests: "), json["tests"]);
+    assert_eq!(number_after(stats, ", valid: "), json["valid"]);
+    assert_eq!(number_after(stats, "unique valid: "), json["unique_valid"]);
+    let replayed_at = stats.find(" saved tapes replayed").unwrap();
+    let replayed: u64 = stats[..replayed_at]
+        .rsplit('(')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(replayed > 0, "some tapes replayed: {stats}");
+    assert_eq!(json["tests"], 500 + replayed);
+    assert!(
+        stats.contains("stopped by the tests budget (500 generated)"),
+        "{stats}"
+    );
+    assert!(stats.contains("choices per test case: min "), "{stats}");
+    // The report's line agrees too.
+    let passed = &err[err.find("property `bst_valid` passed: ").unwrap()..];
+    assert_eq!(number_after(passed, "passed: "), json["tests"]);
+    assert_eq!(number_after(passed, "tests ("), json["valid"]);
+    // Without --stats, no statistics.
+    let quiet = cli(&d, &["run", "bst_valid", "--tests", "50"]);
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("statistics of"));
+}

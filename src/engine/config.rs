@@ -19,6 +19,9 @@ use std::time::Duration;
 /// | `TAPEFUZZ_SHRINK_CALLS` | `shrink.calls` |
 /// | `TAPEFUZZ_SHRINK_SECONDS` | `shrink.time` |
 /// | `TAPEFUZZ_KEEP` | `keep` |
+/// | `TAPEFUZZ_STATS` | `stats` (`1`, `true`, `yes`, `on`; or `0`, `false`, `no`, `off`) |
+/// | `TAPEFUZZ_OBSERVABILITY` | `observability` (a file, or a folder for its `testcases.jsonl`; empty: off) |
+/// | `TAPEFUZZ_MAX_REJECT_SHARE` | `max_reject_share` (a number in 0..=1) |
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     /// Most counted test cases of the search phase, valid and rejected (it ends at the first
@@ -48,6 +51,23 @@ pub struct Config {
     /// Most tapes a search adds to `corpus/` in one run (0, the default, adds none for the
     /// searches that keep a sample of what they found).
     pub keep: usize,
+    /// Collect and print statistics on stderr at the end of the run (see
+    /// [`super::render_statistics`]): counts, events, choices per test case, the time split,
+    /// why the run stopped. Off by default; when off, events and timings cost one
+    /// thread-local read per test case.
+    pub stats: bool,
+    /// Append one JSON line per test case to this file (or to `testcases.jsonl` in this
+    /// folder), in Hypothesis's observability format (see [`super::observability`]).
+    pub observability: Option<std::path::PathBuf>,
+    /// The share of generated test cases (0 to 1) that may be invalid — rejected or over the
+    /// size budget — before the run warns (default 0.9; 1 never warns). A run with no valid
+    /// test case at all fails whatever this says.
+    pub max_reject_share: f64,
+    /// A run in which no test case was valid — none generated, none replayed — fails its
+    /// health check (Hypothesis's `Unsatisfiable`), as it tested nothing. On by default;
+    /// off, the run only warns: for targets whose point is that valid values are hard to
+    /// find (a benchmark of searches that learn to make them).
+    pub fail_without_valid: bool,
 }
 
 impl Default for Config {
@@ -64,6 +84,10 @@ impl Default for Config {
             save: true,
             progress: false,
             keep: 0,
+            stats: false,
+            observability: None,
+            max_reject_share: 0.9,
+            fail_without_valid: true,
         }
     }
 }
@@ -112,6 +136,18 @@ impl Config {
         }
         if let Some(k) = env.parse("TAPEFUZZ_KEEP", "a whole number")? {
             self.keep = k;
+        }
+        if let Some(on) = env.choice(
+            "TAPEFUZZ_STATS",
+            &["1", "true", "yes", "on", "0", "false", "no", "off"],
+        )? {
+            self.stats = matches!(on, "1" | "true" | "yes" | "on");
+        }
+        if let Some(path) = env.get("TAPEFUZZ_OBSERVABILITY") {
+            self.observability = (!path.is_empty()).then(|| path.into());
+        }
+        if let Some(share) = env.number("TAPEFUZZ_MAX_REJECT_SHARE", 0.0..=1.0)? {
+            self.max_reject_share = share;
         }
         Ok(self)
     }

@@ -5,22 +5,31 @@
 //! it).
 
 mod config;
+mod events;
 mod failure;
+mod health;
+pub mod observability;
 mod observer;
 mod report;
 mod run;
 mod search;
+mod stats;
 mod subject;
 mod utility;
 mod watchdog;
 
 pub use crate::env::ConfigError;
 pub use config::{Config, seconds};
+pub use events::{
+    Case, EventValue, IntoEventValue, clear_case, collecting, event, event_value, note_message,
+    note_representation, note_timing, observing,
+};
 pub use failure::{Described, import, settle, settle_isolated};
 pub use observer::{Identity, Observer};
-pub use report::{Best, Failure, Found, Improvement, RunReport};
+pub use report::{Best, Failure, Found, Improvement, RunReport, Stop};
 pub use run::{TestFn, run};
 pub use search::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
+pub use stats::{EventStats, KEPT_NUMBERS, Statistics, render as render_statistics};
 pub use subject::{Isolated, Subject};
 pub use utility::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,

@@ -10,6 +10,9 @@ pub enum Found {
     Reuse(PathBuf),
     /// Generating: the n-th test case of the generate phase (1-based).
     Generate(u64),
+    /// An explicit example given with the property (1-based, in the order given), checked
+    /// before anything else: the value as the user wrote it, not shrunk and not saved.
+    Example(u64),
 }
 
 /// A failure and what became of it.
@@ -92,8 +95,33 @@ pub struct RunReport {
     /// they happen). A failed save never ends the run, and loses nothing that existed.
     pub save_errors: Vec<String>,
     /// Everything else worth a person's attention: files of the corpus that were skipped,
-    /// regressions saved by another generator (see [`super::settle`]).
+    /// regressions saved by another generator (see [`super::settle`]), regressions that pass
+    /// now, the health checks' warnings (too many rejections, a search that needs utility
+    /// values without any). Printed on stderr as they happen.
     pub warnings: Vec<String>,
+    /// Why the run failed a health check, if it did (no valid test case at all, see
+    /// [`super::run`]): the property then fails without a failing value.
+    pub health_failure: Option<String>,
+    /// Why the generate phase stopped.
+    pub stopped: Stop,
+    /// The statistics of the run, when [`super::Config::stats`] asked for them.
+    pub statistics: Option<super::Statistics>,
+}
+
+/// Why the generate phase stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Stop {
+    /// It ran its tests budget ([`super::Config::tests`]; a budget of 0 included).
+    #[default]
+    Tests,
+    /// It ran its valid-test budget ([`super::Config::valid_tests`]).
+    ValidTests,
+    /// Its time budget ended ([`super::Config::seconds`]).
+    Time,
+    /// A failure was found (replaying a saved tape, or generating).
+    Failure,
+    /// The search had nothing more to propose ([`RunReport::exhausted`]).
+    Exhausted,
 }
 
 /// The best value of one utility label in a run.
@@ -116,6 +144,17 @@ impl RunReport {
         }
     }
 
+    /// Test cases run, saved tapes replayed included: the JSON summary's `tests`, the
+    /// statistics' and the progress line's.
+    pub fn total_tests(&self) -> u64 {
+        self.replayed + self.tests
+    }
+
+    /// Valid test cases, valid replayed tapes included: the JSON summary's `valid`.
+    pub fn total_valid(&self) -> u64 {
+        self.replayed_valid + self.valid
+    }
+
     /// The value of the stat named `name`, if the search reported one.
     pub fn stat(&self, name: &str) -> Option<u64> {
         self.stats.iter().find(|s| s.name == name).map(|s| s.value)
@@ -132,6 +171,8 @@ impl RunReport {
         self.failure.as_ref().map(|f| match f.found {
             Found::Reuse(_) => self.replayed,
             Found::Generate(n) => self.replayed + n,
+            // Examples run before the saved tapes.
+            Found::Example(n) => n,
         })
     }
 }

@@ -1,16 +1,20 @@
 //! The run loop, written once: reuse → search → shrink → save.
 
+use super::events::{self, Collecting};
 use super::failure::{settle, settle_isolated};
+use super::health::{self, Seen};
+use super::observability::{How, Log};
 use super::watchdog::Watchdog;
 use super::{
-    Best, Config, Found, Improvement, Observer, Outcome, Replay, RunReport, Search, Start, Subject,
-    Utility, Verdict,
+    Best, Config, Described, Found, Improvement, Isolated, Observer, Outcome, Replay, RunReport,
+    Search, Start, Statistics, Stop, Subject, Utility, Verdict,
 };
 use crate::corpus::{Corpus, CrashedInput, Entry, Flight, Folder};
 use crate::tape::{
     BytesSource, Fallback, HashesSet, RandomSource, Recording, ReplaySource, Rng, Source, Status,
     Tape, encoding,
 };
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 /// A test function: runs the property on the value generated from the tape.
@@ -25,6 +29,19 @@ enum Flying {
     Seed(u64, u64),
     /// Test case number n: its indices are traced as drawn.
     Traced(u64),
+}
+
+/// What a test case is to the statistics and the observability log.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A saved tape replayed in the reuse phase: tallied and logged.
+    Replay,
+    /// The n-th counted test case of the generate phase: tallied, timed and logged.
+    Test(u64),
+    /// An uncounted test case of the generate phase (a warm-up): logged only.
+    Warmup,
+    /// A re-run to record a tape already run: neither.
+    Record,
 }
 
 /// A failure waiting to be settled.
@@ -96,6 +113,12 @@ struct Runner<'a> {
     /// [`Observer::watches`], asked once.
     watching: bool,
     flight: Option<Flight>,
+    /// Statistics or an observability log are on: each test case's notes are taken.
+    collect: bool,
+    stats: Option<&'a mut Statistics>,
+    log: Option<&'a mut Log>,
+    /// The search's name (the log's `how_generated`).
+    strategy: &'static str,
 }
 
 impl Runner<'_> {
@@ -106,6 +129,7 @@ impl Runner<'_> {
         source: &mut dyn Source,
         record: bool,
         flying: Flying,
+        kind: Kind,
     ) -> (Status, Recording, u64) {
         if self.watching {
             self.observer.before();
@@ -134,14 +158,40 @@ impl Runner<'_> {
             }
         };
         let fingerprint = tape.fingerprint();
+        let drawn = tape.drawn();
         let recording = tape.finish();
         if let Some(f) = &mut self.flight {
             f.end();
+        }
+        if self.collect {
+            // One branch on the hot path; the notes are taken off it.
+            self.collected(kind, status, drawn);
         }
         if self.watching {
             self.observer.after(fingerprint);
         }
         (status, recording, fingerprint)
+    }
+
+    /// Tallies and logs the notes of the test case just run (statistics or observability
+    /// on: off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn collected(&mut self, kind: Kind, status: Status, drawn: usize) {
+        let case = events::take_case();
+        let (tallied, timed, how, test) = match kind {
+            Kind::Replay => (true, false, How::Replay, 0),
+            Kind::Test(n) => (true, true, How::Generated(self.strategy), n),
+            Kind::Warmup => (false, false, How::Generated(self.strategy), 0),
+            Kind::Record => return,
+        };
+        if tallied && let Some(s) = self.stats.as_deref_mut() {
+            s.tally(&case, drawn, timed);
+        }
+        if let Some(log) = self.log.as_deref_mut() {
+            let utilities = super::utility::peek_utilities();
+            log.test_case(how, status, &case, &utilities, drawn, test);
+        }
     }
 
     /// The observer's characteristic of the last test case.
@@ -166,7 +216,7 @@ impl Runner<'_> {
 
     /// Replays `replay` recording, with the utilities it reports dropped.
     fn record(&mut self, replay: &Replay) -> (Status, Recording) {
-        let (status, rec, _) = self.call(&mut *replay.source(), true, Flying::Not);
+        let (status, rec, _) = self.call(&mut *replay.source(), true, Flying::Not, Kind::Record);
         super::clear_utilities();
         (status, rec)
     }
@@ -219,12 +269,35 @@ pub fn run(
     let started = Instant::now();
     let seed = config.seed.unwrap_or_else(fresh_seed);
     let strategy = search.name();
-    eprintln!("tapefuzz: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)");
+    let name = match subject.name() {
+        "" => "property".to_string(),
+        n => n.to_string(),
+    };
+    eprintln!("tapefuzz: {name}: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)");
     let mut report = RunReport {
         seed,
         strategy,
         ..RunReport::default()
     };
+    let mut log = config.observability.as_ref().and_then(|target| {
+        match Log::open(target, &name, strategy, seed) {
+            Ok(log) => Some(log),
+            Err(e) => {
+                let w = format!(
+                    "cannot open the observability log {}: {e}; running without it",
+                    super::observability::log_path(target).display()
+                );
+                eprintln!("tapefuzz: warning: {w}");
+                report.warnings.push(w);
+                None
+            }
+        }
+    });
+    let mut statistics = config.stats.then(Statistics::default);
+    // Events and timings are noted only from here to the end of the run.
+    let _collecting = Collecting::start(config.stats, log.is_some());
+    let needs_utilities = search.needs_utilities();
+    let mut saw_utilities = false;
     search.start(&Start {
         seed,
         tests: config.tests,
@@ -273,7 +346,12 @@ pub fn run(
             observer,
             watching,
             flight,
+            collect: statistics.is_some() || log.is_some(),
+            stats: statistics.as_mut(),
+            log: log.as_mut(),
+            strategy,
         };
+        let reuse_started = Instant::now();
 
         // Reuse: the fingerprints of the valid replayed tapes, distinct.
         let mut replayed = HashesSet::default();
@@ -309,10 +387,15 @@ pub fn run(
                                 Some((Found::Reuse(entry.path), Pending::Isolated(entry.bytes)));
                             break 'reuse;
                         }
+                        passes_now(&entry, &mut report);
                         continue;
                     }
-                    let (status, rec, fingerprint) =
-                        runner.call(&mut BytesSource::new(&entry.bytes), true, Flying::Traced(0));
+                    let (status, rec, fingerprint) = runner.call(
+                        &mut BytesSource::new(&entry.bytes),
+                        true,
+                        Flying::Traced(0),
+                        Kind::Replay,
+                    );
                     if folder == Folder::Corpus && super::has_utilities() {
                         for u in super::take_utilities() {
                             note_known(&mut corpus_best, u);
@@ -326,6 +409,9 @@ pub fn run(
                     if status == Status::Interesting {
                         found = Some((Found::Reuse(entry.path), Pending::Here(rec)));
                         break 'reuse;
+                    }
+                    if folder == Folder::Regressions {
+                        passes_now(&entry, &mut report);
                     }
                     if status == Status::Valid {
                         report.replayed_valid += 1;
@@ -344,6 +430,9 @@ pub fn run(
             }
         }
         report.replayed_unique = replayed.len() as u64;
+        if let Some(s) = runner.stats.as_deref_mut() {
+            s.replaying = reuse_started.elapsed();
+        }
 
         // Search.
         if found.is_none() {
@@ -355,22 +444,47 @@ pub fn run(
             let mut unique = HashesSet::default();
             let mut last_progress = Instant::now();
             let mut tests = 0u64;
+            // On a terminal the progress line is redrawn in place; elsewhere (a log, libtest's
+            // captured stderr) it is one plain line a second.
+            let tty = config.progress && std::io::stderr().is_terminal();
+            let mut drawn_progress = false;
             super::clear_utilities();
             loop {
-                if tests >= config.tests || config.valid_tests.is_some_and(|v| report.valid >= v) {
+                if tests >= config.tests {
+                    break;
+                }
+                if config.valid_tests.is_some_and(|v| report.valid >= v) {
+                    report.stopped = Stop::ValidTests;
                     break;
                 }
                 if tests.is_multiple_of(64) {
                     if deadline.is_some_and(|d| Instant::now() >= d) {
+                        report.stopped = Stop::Time;
                         break;
                     }
                     if config.progress && last_progress.elapsed() >= Duration::from_secs(1) {
                         last_progress = Instant::now();
-                        progress(&report, tests, unique.len(), &bests, &*search, started);
+                        let line = progress(
+                            &name,
+                            config,
+                            &report,
+                            tests,
+                            unique.len(),
+                            &bests,
+                            &*search,
+                            started,
+                        );
+                        if tty {
+                            eprint!("\r\x1b[2K{line}");
+                            drawn_progress = true;
+                        } else {
+                            eprintln!("{line}");
+                        }
                     }
                 }
                 let Some(mut proposal) = search.propose() else {
                     report.exhausted = true;
+                    report.stopped = Stop::Exhausted;
                     break;
                 };
                 let (record, counted) = (proposal.is_recorded(), proposal.is_counted());
@@ -378,7 +492,13 @@ pub fn run(
                     Some(s) => Flying::Seed(tests + 1, s),
                     None => Flying::Traced(tests + 1),
                 };
-                let (status, rec, fingerprint) = runner.call(proposal.source(), record, flying);
+                let kind = if counted {
+                    Kind::Test(tests + 1)
+                } else {
+                    Kind::Warmup
+                };
+                let (status, rec, fingerprint) =
+                    runner.call(proposal.source(), record, flying, kind);
                 drop(proposal);
                 if counted {
                     tests += 1;
@@ -393,6 +513,7 @@ pub fn run(
                     }
                 }
                 let utilities = if super::has_utilities() {
+                    saw_utilities = true;
                     super::take_utilities()
                 } else {
                     Vec::new()
@@ -431,6 +552,9 @@ pub fn run(
                     let (_, rec) = runner.record(&replay);
                     search.recorded(rec);
                 }
+            }
+            if drawn_progress {
+                eprintln!();
             }
             report.tests = tests;
             report.unique_valid = unique.len() as u64;
@@ -510,12 +634,27 @@ pub fn run(
         } else {
             None
         };
+        let shrink_started = Instant::now();
+        let mut logged;
+        let subject: &mut dyn Subject = match log.as_mut() {
+            Some(log) => {
+                logged = Logged {
+                    inner: subject,
+                    log,
+                };
+                &mut logged
+            }
+            None => subject,
+        };
         let failure = match original {
             Pending::Here(rec) => settle(subject, where_found, rec, config, save_to),
             Pending::Isolated(bytes) => {
                 settle_isolated(subject, where_found, &bytes, config, save_to)
             }
         };
+        if let Some(s) = &mut statistics {
+            s.shrinking = shrink_started.elapsed();
+        }
         if let Some(e) = &failure.save_error {
             let e = format!("cannot save the shrunk failure: {e}");
             eprintln!("tapefuzz: warning: {e}");
@@ -538,19 +677,90 @@ pub fn run(
     if let Some(c) = corpus {
         report.warnings.extend(c.warnings().iter().cloned());
     }
+    if report.failure.is_some() {
+        report.stopped = Stop::Failure;
+    }
+    health::check(
+        &mut report,
+        config,
+        &Seen {
+            needs_utilities,
+            saw_utilities,
+        },
+    );
+    if let Some(e) = log.and_then(|l| l.error) {
+        eprintln!("tapefuzz: warning: {e}");
+        report.warnings.push(e);
+    }
+    report.statistics = statistics;
     report.seconds = started.elapsed().as_secs_f64();
+    if config.stats {
+        eprint!("{}", super::render_statistics(&name, &report));
+    }
     report
 }
 
-/// One progress line on stderr.
+/// The warning for a regression that no longer fails.
+fn passes_now(entry: &Entry, report: &mut RunReport) {
+    let w = format!(
+        "regression {} passes now: the bug is fixed, or the failure is flaky; once fixed, remove the file (it is replayed first on every run)",
+        entry.path.display()
+    );
+    eprintln!("tapefuzz: warning: {w}");
+    report.warnings.push(w);
+}
+
+/// A subject whose every test case goes to the observability log as a shrink candidate
+/// (the confirm-shrink path runs the test through the subject, not the loop's runner).
+struct Logged<'a> {
+    inner: &'a mut dyn Subject,
+    log: &'a mut Log,
+}
+
+impl Subject for Logged<'_> {
+    fn run(&mut self, tape: &mut Tape<'_>) -> Status {
+        events::clear_case();
+        let status = self.inner.run(tape);
+        let case = events::take_case();
+        self.log
+            .test_case(How::Shrink, status, &case, &[], tape.drawn(), 0);
+        status
+    }
+
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn describe(&mut self, bytes: &[u8]) -> Described {
+        self.inner.describe(bytes)
+    }
+
+    fn render(&mut self, bytes: &[u8]) -> Option<String> {
+        self.inner.render(bytes)
+    }
+
+    fn generate(&mut self, tape: &mut Tape<'_>) -> Status {
+        self.inner.generate(tape)
+    }
+
+    fn isolated(&mut self, bytes: &[u8], timeout: Option<Duration>) -> Option<Isolated> {
+        self.inner.isolated(bytes, timeout)
+    }
+}
+
+/// The progress line: the property, the totals so far (saved tapes replayed included, as in
+/// the JSON summary) against the budgets, the best utility and the search's own words.
+#[allow(clippy::too_many_arguments)]
 fn progress(
+    name: &str,
+    config: &Config,
     report: &RunReport,
     tests: u64,
     unique: usize,
     bests: &Bests,
     search: &dyn Search,
     started: Instant,
-) {
+) -> String {
     let best = bests
         .best
         .first()
@@ -562,12 +772,24 @@ fn progress(
     } else {
         format!(", {more}")
     };
-    eprintln!(
-        "tapefuzz: {} {tests} tests, {} valid, {unique} unique valid{best}{more}, {:.1}s",
+    let budget = if config.tests == u64::MAX {
+        String::new()
+    } else {
+        format!("/{}", config.tests)
+    };
+    let seconds = config
+        .seconds
+        .map(|s| format!("/{s:.0}s"))
+        .unwrap_or_else(|| "s".into());
+    format!(
+        "tapefuzz: {name} ({}): {} tests ({tests}{budget} generated, {} replayed), {} valid, {} unique valid{best}{more}, {:.1}{seconds}",
         report.strategy,
-        report.valid,
+        report.replayed + tests,
+        report.replayed,
+        report.total_valid(),
+        unique as u64,
         started.elapsed().as_secs_f64()
-    );
+    )
 }
 
 /// Keeps the better of `known`'s utility for `u`'s label and `u`.

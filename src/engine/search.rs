@@ -229,6 +229,13 @@ pub trait Search {
     /// a recorded one).
     fn replay(&self) -> Option<Replay>;
 
+    /// Whether the search climbs the utility values a property reports (`target(x)`,
+    /// `minimize(x)`): when it does and the property reports none, the run warns that the
+    /// search ran as random search. `false` by default.
+    fn needs_utilities(&self) -> bool {
+        false
+    }
+
     /// A few words about the search's state for the progress line (empty by default).
     fn progress(&self) -> String {
         String::new()

@@ -21,6 +21,12 @@ pub trait Subject {
     /// Runs one test case on the tape.
     fn run(&mut self, tape: &mut Tape<'_>) -> Status;
 
+    /// The name progress lines, statistics and the observability log give the subject (a
+    /// property's name); empty by default, which they show as `property`.
+    fn name(&self) -> &str {
+        ""
+    }
+
     /// The value (Debug) and the failure message of the tape `bytes`, for a person: what a
     /// regression file and a report say. Runs the test; nothing by default.
     fn describe(&mut self, bytes: &[u8]) -> Described {

@@ -93,6 +93,12 @@ pub fn take_utilities() -> Vec<Utility> {
     UTILITIES.with(|us| std::mem::take(&mut *us.borrow_mut()))
 }
 
+/// The utilities reported since the last take or clear, left in place (the observability
+/// log reads them before the loop takes them).
+pub(crate) fn peek_utilities() -> Vec<Utility> {
+    UTILITIES.with(|us| us.borrow().clone())
+}
+
 /// Forgets the utilities reported so far (before a test case starts).
 pub fn clear_utilities() {
     UTILITIES.with(|us| us.borrow_mut().clear());

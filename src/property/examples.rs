@@ -16,7 +16,6 @@ use crate::generators::Gen;
 use crate::tape::Recording;
 use std::any::{Any, type_name};
 use std::fmt::{self, Debug};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How the message of a failing explicit example starts (also how a report is recognised as
@@ -111,7 +110,7 @@ impl ExampleFailure {
     pub(crate) fn report(self, name: &str, replay: Option<String>) -> Report {
         let message = format!("{EXAMPLE_FAILED}: {}", self.message);
         let failure = Failure {
-            found: Found::Reuse(PathBuf::from(format!("<explicit example #{}>", self.index))),
+            found: Found::Example(self.index as u64),
             original: Recording::default(),
             shrunk: Recording::default(),
             shrink_calls: 0,
@@ -135,30 +134,6 @@ impl ExampleFailure {
             replay,
         }
     }
-}
-
-/// How a failed report reads in the panic of `check`: an explicit example's failure says so
-/// (and that it was not shrunk); any other is the report's own Display.
-pub(crate) fn render(report: &Report) -> String {
-    let example = match report.run.failure.as_ref().map(|f| &f.found) {
-        Some(Found::Reuse(p)) if report.message.as_deref().is_some_and(is_example_message) => p,
-        _ => return report.to_string(),
-    };
-    let mut s = format!(
-        "property `{}` failed on {} (not shrunk: it is your own value)\n  value: {}\n  failure: {}",
-        report.name,
-        example.display().to_string().trim_matches(['<', '>']),
-        report.value.as_deref().unwrap_or("<none>"),
-        report.message.as_deref().unwrap_or(""),
-    );
-    if let Some(cmd) = &report.replay {
-        s.push_str(&format!("\n  replay: {cmd}"));
-    }
-    s
-}
-
-fn is_example_message(m: &str) -> bool {
-    m.starts_with(EXAMPLE_FAILED)
 }
 
 impl Property {

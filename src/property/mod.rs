@@ -26,8 +26,9 @@ mod report;
 mod test;
 
 pub use crate::engine::{
-    Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
-    take_utilities, target, target_labelled, total_score,
+    Direction, EventValue, IntoEventValue, Utility, clear_utilities, collecting, event,
+    event_value, has_utilities, minimize, minimize_labelled, take_utilities, target,
+    target_labelled, total_score,
 };
 pub use assume::Rejection;
 pub use outcome::{Fail, Outcome, reject};

@@ -1,7 +1,7 @@
 //! Running properties: from a `#[test]`, a harness or the CLI.
 
 use super::command::{self, Served};
-use super::examples::{self, Examples};
+use super::examples::Examples;
 use super::isolation::{self, Role};
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
@@ -364,7 +364,7 @@ impl Property {
     {
         let report = self.run(generator, prop);
         if !report.passed() {
-            panic!("\n{}", examples::render(&report));
+            panic!("\n{report}");
         }
     }
 }
@@ -385,6 +385,10 @@ impl PropertySubject<'_> {
 impl Subject for PropertySubject<'_> {
     fn run(&mut self, tape: &mut Tape<'_>) -> Status {
         self.test.run(tape)
+    }
+
+    fn name(&self) -> &str {
+        &self.property.name
     }
 
     fn describe(&mut self, bytes: &[u8]) -> Described {

@@ -20,16 +20,18 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether no failure was found.
+    /// Whether the property passed: no failure was found (a flaky one included) and the run
+    /// passed its health checks (a run in which no generated test case was valid fails, see
+    /// [`RunReport::health_failure`]).
     pub fn passed(&self) -> bool {
-        self.run.failure.is_none()
+        self.run.failure.is_none() && self.run.health_failure.is_none()
     }
 
     /// The JSON summary of the run (see the design page).
     pub fn summary(&self, strategy: &str, mode: &str) -> Summary {
         let r = &self.run;
         let first_failure_test = r.first_failure_test();
-        let tests = r.replayed + r.tests;
+        let tests = r.total_tests();
         Summary {
             target: self.name.clone(),
             strategy: strategy.into(),
@@ -37,7 +39,7 @@ impl Report {
             seed: r.seed,
             tests,
             // Like `tests`, the replayed tapes count.
-            valid: r.replayed_valid + r.valid,
+            valid: r.total_valid(),
             unique_valid: r.unique_valid,
             failures: r.failure.is_some() as u64,
             first_failure_test,
@@ -60,33 +62,74 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = &self.run;
-        let Some(fail) = &r.failure else {
+        if let (None, Some(why)) = (&r.failure, &r.health_failure) {
             write!(
                 f,
-                "property `{}` passed: {} tests ({} valid, {} unique), {} saved tapes replayed, seed {}",
-                self.name, r.tests, r.valid, r.unique_valid, r.replayed, r.seed
+                "property `{}` failed a health check after {} tests ({} valid), seed {}\n  {why}",
+                self.name, r.tests, r.valid, r.seed
+            )?;
+            for w in r.warnings.iter().chain(&r.save_errors) {
+                write!(f, "\n  warning: {w}")?;
+            }
+            return Ok(());
+        }
+        let Some(fail) = &r.failure else {
+            // The totals of the JSON summary and the statistics: replayed tapes included.
+            write!(
+                f,
+                "property `{}` passed: {} tests ({} valid, {} unique valid), {} of them saved tapes replayed, seed {}",
+                self.name,
+                r.total_tests(),
+                r.total_valid(),
+                r.unique_valid,
+                r.replayed,
+                r.seed
             )?;
             for w in r.warnings.iter().chain(&r.save_errors) {
                 write!(f, "\n  warning: {w}")?;
             }
             return Ok(());
         };
+        if let Found::Example(n) = fail.found {
+            write!(
+                f,
+                "property `{}` failed on explicit example #{n} (not shrunk: it is your own value)\n  value: {}\n  failure: {}",
+                self.name,
+                self.value.as_deref().unwrap_or("<none>"),
+                self.message.as_deref().unwrap_or("")
+            )?;
+            if let Some(cmd) = &self.replay {
+                write!(f, "\n  replay: {cmd}")?;
+            }
+            return Ok(());
+        }
         match &fail.found {
+            Found::Example(_) => unreachable!("written above"),
             Found::Reuse(p) => writeln!(
                 f,
-                "property `{}` failed on saved tape {}",
+                "property `{}` failed{} on saved tape {}",
                 self.name,
+                if fail.flaky { " (flaky)" } else { "" },
                 p.display()
             )?,
             Found::Generate(n) => writeln!(
                 f,
-                "property `{}` failed after {n} tests (seed {})",
-                self.name, r.seed
+                "property `{}` failed{} after {n} tests (seed {})",
+                self.name,
+                if fail.flaky { " (flaky)" } else { "" },
+                r.seed
             )?,
+        }
+        if fail.flaky {
+            writeln!(
+                f,
+                "  FLAKY: the failure did not happen again when the same test case was re-run on the same tape: the property depends on something besides its input (time, randomness, global or thread state), so the value below is as found, not shrunk"
+            )?;
         }
         writeln!(
             f,
-            "  minimal failing value: {}",
+            "  {} failing value: {}",
+            if fail.flaky { "flaky" } else { "minimal" },
             self.value.as_deref().unwrap_or("<none>")
         )?;
         if let Some(m) = &self.message {

@@ -3,9 +3,11 @@
 use super::assume::{clear_rejected, take_rejected};
 use super::outcome::{Fail, Outcome};
 use super::panic::{Caught, catch};
+use crate::engine;
 use crate::generators::Gen;
 use crate::tape::{Status, Tape};
 use std::fmt::Debug;
+use std::time::{Duration, Instant};
 
 /// What a test case was and how it ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +86,10 @@ where
     R: Outcome,
 {
     fn go(&self, tape: &mut Tape<'_>, show: bool) -> Explained {
+        // One thread-local read: with statistics and observability off nothing else is paid.
+        if engine::collecting() {
+            return self.go_noted(tape, show);
+        }
         let mut value = None;
         // A flag left by an `assume!` outside any property must not reject this test case;
         // the property's `into_result` takes the flag its own `assume!` raises.
@@ -115,6 +121,59 @@ where
         };
         Explained {
             value,
+            status,
+            message,
+        }
+    }
+
+    /// [`PropertyTest::go`] with notes for the statistics and the observability log: the
+    /// time in the generator and in the property, and when observing, the value's Debug
+    /// form and the failure message.
+    #[cold]
+    #[inline(never)]
+    fn go_noted(&self, tape: &mut Tape<'_>, show: bool) -> Explained {
+        // The test case's notes start here: what a describe or a shrink noted in between
+        // belongs to no test case the loop tallies.
+        engine::clear_case();
+        let observing = engine::observing();
+        let mut value = None;
+        let start = Instant::now();
+        let mut generated = None;
+        let r = catch(|| match self.generator.generate(tape) {
+            Err(reject) => Err(reject.status()),
+            Ok(v) => {
+                generated = Some(Instant::now());
+                if show || observing {
+                    value = Some(format!("{v:?}"));
+                }
+                Ok((self.prop)(v).into_result())
+            }
+        });
+        let end = Instant::now();
+        let (generating, testing) = match generated {
+            Some(g) => (g - start, end - g),
+            None => (end - start, Duration::ZERO),
+        };
+        engine::note_timing(generating, testing);
+        let (status, message) = match r {
+            Ok(Err(status)) => (status, None),
+            Ok(Ok(Ok(()))) => (Status::Valid, None),
+            Ok(Ok(Err(Fail::Rejected))) | Err(Caught::Rejected) => {
+                tape.reject();
+                (Status::Invalid, None)
+            }
+            Ok(Ok(Err(Fail::Failed(m)))) | Err(Caught::Panic(m)) => (Status::Interesting, Some(m)),
+        };
+        if observing {
+            if let Some(v) = &value {
+                engine::note_representation(v.clone());
+            }
+            if let Some(m) = &message {
+                engine::note_message(m);
+            }
+        }
+        Explained {
+            value: if show { value } else { None },
             status,
             message,
         }

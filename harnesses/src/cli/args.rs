@@ -19,6 +19,7 @@ pub struct Args {
     pub keep: Option<usize>,
     pub seconds_per_target: Option<f64>,
     pub junit: Option<PathBuf>,
+    pub stats: bool,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -50,6 +51,7 @@ impl Args {
         while let Some(arg) = it.next() {
             match arg.as_str() {
                 "--all" => a.all = true,
+                "--stats" => a.stats = true,
                 "--strategy" => a.strategy = Some(value(arg, &mut it)?.clone()),
                 "--mode" => a.mode = Some(value(arg, &mut it)?.clone()),
                 "--tests" => a.tests = Some(number(arg, value(arg, &mut it)?)?),
@@ -74,7 +76,7 @@ impl Args {
                 }
                 s if s.starts_with("--") => {
                     return Err(format!(
-                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace, --keep, --seconds-per-target, --junit)"
+                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace, --keep, --seconds-per-target, --junit, --stats)"
                     ));
                 }
                 _ => a.positional.push(arg.clone()),

@@ -86,8 +86,12 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         if let Some(dir) = &args.corpora {
             p = p.corpora(dir);
         }
+        // The campaign's settings, with what the target says about itself
+        // (`Target::rarely_valid`).
+        let mut config = base.clone();
+        config.fail_without_valid = p.config_ref().fail_without_valid;
         let p = p
-            .config(base.clone())
+            .config(config)
             .strategy_named("rl")
             .map_err(|e| e.to_string())?;
         eprintln!(

@@ -37,6 +37,8 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
         p = p.corpora(dir);
     }
     let mut config = Settings::from_env().map_err(|e| e.to_string())?.config;
+    // What the target says about itself stays (see `Target::rarely_valid`).
+    config.fail_without_valid = p.config_ref().fail_without_valid;
     config.progress = true;
     if args.seconds.is_some() || args.tests.is_some() {
         config.seconds = args.seconds;
@@ -52,6 +54,8 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     if let Some(k) = args.keep {
         config.keep = k;
     }
+    // --stats adds to TAPEFUZZ_STATS; it never turns statistics off.
+    config.stats |= args.stats;
     p = p.config(config);
     if let Some(name) = args.strategy.as_deref() {
         p = p.strategy_named(name).map_err(|e| e.to_string())?;

@@ -10,7 +10,10 @@ const USAGE: &str = "usage: harnesses <command> [options]
 commands:
   list                                   targets, with their planted bugs
   run <target|--all> [--strategy random|sa|rl|greybox] [--mode blackbox|greybox] [--tests N | --seconds S]
-      [--seed N] [--bug NAME] [--corpora DIR] [--jobs N] [--utility-trace FILE] [--keep N]
+      [--seed N] [--bug NAME] [--corpora DIR] [--jobs N] [--utility-trace FILE] [--keep N] [--stats]
+      --stats (or TAPEFUZZ_STATS=1): per target on stderr, the counts (as in the JSON line),
+      events, choices per test case, the time split and why the run stopped;
+      TAPEFUZZ_OBSERVABILITY=FILE|DIR appends one JSON line per test case (Hypothesis's format)
       --strategy rl: RLCheck guidance towards unique valid values (TAPEFUZZ_RL_* settings)
       --keep N: an rl campaign adds at most N of its unique valid tapes to corpus/
       --utility-trace: one JSON line per new best utility value (test, label, value)

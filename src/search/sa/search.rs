@@ -110,6 +110,10 @@ impl Search for AnnealSearch {
         None
     }
 
+    fn needs_utilities(&self) -> bool {
+        true
+    }
+
     fn progress(&self) -> String {
         format!("t {:.3}", self.t)
     }
