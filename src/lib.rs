@@ -102,7 +102,7 @@ pub mod tape;
 /// included), [`check`](property::check), [`Property`](property::Property) and the
 /// [`property!`](crate::property!) macro, [`target`](engine::target) /
 /// [`minimize`](engine::minimize), and the macros `assume!`, `ensure!`, `ensure_eq!`,
-/// `one_of!`. Everything else (the tape, the engine, strategies, corpora) is reachable by
+/// `event!`, `one_of!`. Everything else (the tape, the engine, strategies, corpora) is reachable by
 /// path: `tapefuzz::tape::Tape`, `tapefuzz::engine::Config`, `tapefuzz::search::rl::Learn`…
 ///
 /// ```
@@ -126,7 +126,7 @@ pub mod prelude {
         weighted_bools,
     };
     pub use crate::property::{Fail, Property, check, minimize, target};
-    pub use crate::{assume, ensure, ensure_eq, one_of, property};
+    pub use crate::{assume, ensure, ensure_eq, event, one_of, property};
 }
 
 #[cfg(all(feature = "libfuzzer", feature = "sancov-callbacks"))]
