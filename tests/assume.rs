@@ -117,3 +117,27 @@ tapefuzz::property! {
         Ok(())
     }
 }
+
+#[test]
+fn with_statistics_on_assume_rejects_the_same_way() {
+    // The statistics path of a test case (timings, notes) concludes as the plain one does.
+    let noted = |p: Property| {
+        let mut config = p.config_ref().clone();
+        config.stats = true;
+        p.config(config)
+    };
+    let r = noted(prop("assume_inner_stats")).run(vecs(ints::<u8>(..), 1..=5), |v: Vec<u8>| {
+        v.iter().for_each(|x| assume!(*x < 128));
+        assert!(v.iter().all(|x| *x < 128));
+    });
+    assert!(r.passed(), "{r}");
+    assert!(r.run.invalid > 0, "{:?}", r.run);
+    let plain = prop("assume_inner_plain").run(vecs(ints::<u8>(..), 1..=5), |v: Vec<u8>| {
+        v.iter().for_each(|x| assume!(*x < 128));
+        assert!(v.iter().all(|x| *x < 128));
+    });
+    assert_eq!(
+        (r.run.valid, r.run.invalid),
+        (plain.run.valid, plain.run.invalid)
+    );
+}

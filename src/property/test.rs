@@ -78,6 +78,30 @@ where
     PropertyTest { generator, prop }
 }
 
+/// How a test case ended: the generator's or the property's outcome as a status and a
+/// failure message (a rejection marks the tape).
+fn conclude(
+    r: Result<Result<Result<(), Fail>, Status>, Caught>,
+    tape: &mut Tape<'_>,
+) -> (Status, Option<String>) {
+    // The property's `into_result` took the flag when it returned; still up, it means an
+    // `assume!` in an inner closure rejected before the property panicked: the rejection
+    // came first, so the test case is invalid, as after `reject()`.
+    let r = match r {
+        Err(Caught::Panic(_)) if take_rejected() => Err(Caught::Rejected),
+        r => r,
+    };
+    match r {
+        Ok(Err(status)) => (status, None),
+        Ok(Ok(Ok(()))) => (Status::Valid, None),
+        Ok(Ok(Err(Fail::Rejected))) | Err(Caught::Rejected) => {
+            tape.reject();
+            (Status::Invalid, None)
+        }
+        Ok(Ok(Err(Fail::Failed(m)))) | Err(Caught::Panic(m)) => (Status::Interesting, Some(m)),
+    }
+}
+
 impl<G, F, R> PropertyTest<G, F>
 where
     G: Gen,
@@ -103,22 +127,7 @@ where
                 Ok((self.prop)(v).into_result())
             }
         });
-        // The property's `into_result` took the flag when it returned; still up, it means an
-        // `assume!` in an inner closure rejected before the property panicked: the
-        // rejection came first, so the test case is invalid, as after `reject()`.
-        let r = match r {
-            Err(Caught::Panic(_)) if take_rejected() => Err(Caught::Rejected),
-            r => r,
-        };
-        let (status, message) = match r {
-            Ok(Err(status)) => (status, None),
-            Ok(Ok(Ok(()))) => (Status::Valid, None),
-            Ok(Ok(Err(Fail::Rejected))) | Err(Caught::Rejected) => {
-                tape.reject();
-                (Status::Invalid, None)
-            }
-            Ok(Ok(Err(Fail::Failed(m)))) | Err(Caught::Panic(m)) => (Status::Interesting, Some(m)),
-        };
+        let (status, message) = conclude(r, tape);
         Explained {
             value,
             status,
@@ -135,6 +144,7 @@ where
         // The test case's notes start here: what a describe or a shrink noted in between
         // belongs to no test case the loop tallies.
         engine::clear_case();
+        clear_rejected();
         let observing = engine::observing();
         let mut value = None;
         let start = Instant::now();
@@ -155,15 +165,7 @@ where
             None => (end - start, Duration::ZERO),
         };
         engine::note_timing(generating, testing);
-        let (status, message) = match r {
-            Ok(Err(status)) => (status, None),
-            Ok(Ok(Ok(()))) => (Status::Valid, None),
-            Ok(Ok(Err(Fail::Rejected))) | Err(Caught::Rejected) => {
-                tape.reject();
-                (Status::Invalid, None)
-            }
-            Ok(Ok(Err(Fail::Failed(m)))) | Err(Caught::Panic(m)) => (Status::Interesting, Some(m)),
-        };
+        let (status, message) = conclude(r, tape);
         if observing {
             if let Some(v) = &value {
                 engine::note_representation(v.clone());
