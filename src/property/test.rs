@@ -79,7 +79,9 @@ where
 }
 
 /// How a test case ended: the generator's or the property's outcome as a status and a
-/// failure message (a rejection marks the tape).
+/// failure message (a rejection marks the tape). Inlined: it is on the hot path of every
+/// test case.
+#[inline(always)]
 fn conclude(
     r: Result<Result<Result<(), Fail>, Status>, Caught>,
     tape: &mut Tape<'_>,
