@@ -10,6 +10,7 @@ mod failure;
 mod health;
 pub mod observability;
 mod observer;
+mod progress;
 mod report;
 mod run;
 mod search;

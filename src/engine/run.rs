@@ -62,8 +62,8 @@ pub(super) fn fresh_seed() -> u64 {
 }
 
 /// Where a best tape is: its replay, or its bytes when it was recorded.
-struct Bests {
-    best: Vec<(Utility, Replay)>,
+pub(super) struct Bests {
+    pub(super) best: Vec<(Utility, Replay)>,
     improvements: Vec<Improvement>,
 }
 
@@ -462,9 +462,15 @@ pub fn run(
                         report.stopped = Stop::Time;
                         break;
                     }
-                    if config.progress && last_progress.elapsed() >= Duration::from_secs(1) {
+                    // A bar on a terminal moves four times a second; lines in a log, once.
+                    let every = if tty {
+                        Duration::from_millis(250)
+                    } else {
+                        Duration::from_secs(1)
+                    };
+                    if config.progress && last_progress.elapsed() >= every {
                         last_progress = Instant::now();
-                        let line = progress(
+                        let line = super::progress::line(
                             &name,
                             config,
                             &report,
@@ -475,7 +481,8 @@ pub fn run(
                             started,
                         );
                         if tty {
-                            eprint!("\r\x1b[2K{line}");
+                            let done = super::progress::fraction(config, tests, started.elapsed());
+                            eprint!("\r\x1b[2K{}{line}", super::progress::bar(done));
                             drawn_progress = true;
                         } else {
                             eprintln!("{line}");
@@ -746,50 +753,6 @@ impl Subject for Logged<'_> {
     fn isolated(&mut self, bytes: &[u8], timeout: Option<Duration>) -> Option<Isolated> {
         self.inner.isolated(bytes, timeout)
     }
-}
-
-/// The progress line: the property, the totals so far (saved tapes replayed included, as in
-/// the JSON summary) against the budgets, the best utility and the search's own words.
-#[allow(clippy::too_many_arguments)]
-fn progress(
-    name: &str,
-    config: &Config,
-    report: &RunReport,
-    tests: u64,
-    unique: usize,
-    bests: &Bests,
-    search: &dyn Search,
-    started: Instant,
-) -> String {
-    let best = bests
-        .best
-        .first()
-        .map(|(u, _)| format!(", best {} {}", u.label, u.value))
-        .unwrap_or_default();
-    let more = search.progress();
-    let more = if more.is_empty() {
-        more
-    } else {
-        format!(", {more}")
-    };
-    let budget = if config.tests == u64::MAX {
-        String::new()
-    } else {
-        format!("/{}", config.tests)
-    };
-    let seconds = config
-        .seconds
-        .map(|s| format!("/{s:.0}s"))
-        .unwrap_or_else(|| "s".into());
-    format!(
-        "tapefuzz: {name} ({}): {} tests ({tests}{budget} generated, {} replayed), {} valid, {} unique valid{best}{more}, {:.1}{seconds}",
-        report.strategy,
-        report.replayed + tests,
-        report.replayed,
-        report.total_valid(),
-        unique as u64,
-        started.elapsed().as_secs_f64()
-    )
 }
 
 /// Keeps the better of `known`'s utility for `u`'s label and `u`.

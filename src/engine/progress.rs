@@ -1,0 +1,104 @@
+//! The progress of a run on stderr: a line with the property, the totals so far and the
+//! budgets, and on a terminal a bar in front of it, redrawn in place.
+
+use super::{Config, RunReport, Search};
+use std::time::{Duration, Instant};
+
+/// How much of the run's budget is spent, in 0..=1: the larger share of the tests budget and
+/// of the time budget; `None` when the run has neither (a search that ends by itself).
+pub(super) fn fraction(config: &Config, tests: u64, elapsed: Duration) -> Option<f64> {
+    let by_tests =
+        (config.tests != u64::MAX && config.tests > 0).then(|| tests as f64 / config.tests as f64);
+    let by_time = config
+        .seconds
+        .filter(|s| *s > 0.0)
+        .map(|s| elapsed.as_secs_f64() / s);
+    let f = match (by_tests, by_time) {
+        (Some(a), Some(b)) => a.max(b),
+        (a, b) => a.or(b)?,
+    };
+    Some(f.clamp(0.0, 1.0))
+}
+
+/// A bar of 20 cells and the percentage (`[#########...........]  45% `; shares outside
+/// 0..=1 are clamped), or nothing when the share is unknown.
+pub(super) fn bar(done: Option<f64>) -> String {
+    let Some(f) = done else {
+        return String::new();
+    };
+    let f = f.clamp(0.0, 1.0);
+    const CELLS: usize = 20;
+    let full = ((f * CELLS as f64).round() as usize).min(CELLS);
+    format!(
+        "[{}{}] {:>3.0}% ",
+        "#".repeat(full),
+        ".".repeat(CELLS - full),
+        f * 100.0
+    )
+}
+
+/// The progress line: the property, the totals so far (saved tapes replayed included, as in
+/// the JSON summary) against the budgets, the best utility and the search's own words.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn line(
+    name: &str,
+    config: &Config,
+    report: &RunReport,
+    tests: u64,
+    unique: usize,
+    bests: &super::run::Bests,
+    search: &dyn Search,
+    started: Instant,
+) -> String {
+    let best = bests
+        .best
+        .first()
+        .map(|(u, _)| format!(", best {} {}", u.label, u.value))
+        .unwrap_or_default();
+    let more = search.progress();
+    let more = if more.is_empty() {
+        more
+    } else {
+        format!(", {more}")
+    };
+    let budget = if config.tests == u64::MAX {
+        String::new()
+    } else {
+        format!("/{}", config.tests)
+    };
+    let seconds = config
+        .seconds
+        .map(|s| format!("/{s:.0}s"))
+        .unwrap_or_else(|| "s".into());
+    format!(
+        "tapefuzz: {name} ({}): {} tests ({tests}{budget} generated, {} replayed), {} valid, {} unique valid{best}{more}, {:.1}{seconds}",
+        report.strategy,
+        report.replayed + tests,
+        report.replayed,
+        report.total_valid(),
+        unique as u64,
+        started.elapsed().as_secs_f64()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_follows_the_larger_budget_share() {
+        let mut c = Config {
+            tests: 1000,
+            ..Config::default()
+        };
+        assert_eq!(fraction(&c, 250, Duration::ZERO), Some(0.25));
+        c.seconds = Some(10.0);
+        assert_eq!(fraction(&c, 250, Duration::from_secs(5)), Some(0.5));
+        c.tests = u64::MAX;
+        c.seconds = None;
+        assert_eq!(fraction(&c, 250, Duration::from_secs(5)), None);
+        assert_eq!(bar(None), "");
+        assert_eq!(bar(Some(0.5)), "[##########..........]  50% ");
+        assert_eq!(bar(Some(2.0)), "[####################] 100% ");
+    }
+}
