@@ -85,8 +85,9 @@ fn settings(args: &Args) -> Vec<(String, String)> {
     env
 }
 
-/// The summary line of a run: printed on stdout (the report on stderr); `Ok(passed)`.
-fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value), String> {
+/// The summary line of a run: printed on stdout (the report on stderr); whether it passed,
+/// the summary and the report.
+fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value, String), String> {
     for line in &answer.lines {
         if let Some(e) = drive::error(line) {
             return Err(format!("{}: {e}", found.name));
@@ -99,7 +100,8 @@ fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value), String> {
                 Some(l) => println!("{l}"),
                 None => println!("{}", line["summary"]),
             }
-            return Ok((line["passed"] == true, line["summary"].clone()));
+            let report = line["report"].as_str().unwrap_or("").to_string();
+            return Ok((line["passed"] == true, line["summary"].clone(), report));
         }
     }
     Err(format!(
@@ -144,7 +146,7 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
             env: env.clone(),
         };
         let answer = drive::drive(&found.binary, &request, false)?;
-        let (passed, _) = summary(found, &answer)?;
+        let (passed, _, _) = summary(found, &answer)?;
         failed |= !passed;
     }
     Ok(failed as i32)
@@ -169,7 +171,7 @@ pub fn replay(args: &Args) -> Result<i32, String> {
     };
     let answer = drive::drive(&found.binary, &request, false)?;
     if files.is_empty() {
-        let (passed, _) = summary(&found, &answer)?;
+        let (passed, _, _) = summary(&found, &answer)?;
         return Ok(!passed as i32);
     }
     let mut failed = false;
@@ -396,20 +398,17 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         let outcome =
             drive::drive(&found.binary, &request, false).and_then(|answer| summary(found, &answer));
         let case = match outcome {
-            Ok((passed, s)) => {
+            Ok((passed, s, report)) => {
                 // A save that failed fails the job too: nothing found may be lost silently.
                 let save_errors = s["save_errors"].as_u64().unwrap_or(0);
                 junit::Case {
                     name: found.name.clone(),
                     seconds: s["seconds"].as_f64().unwrap_or(0.0),
                     failure: (!passed || save_errors > 0).then(|| {
-                        let value = s["shrunk"].as_str().unwrap_or("<no value>");
-                        let message = if passed {
-                            format!("{save_errors} saves failed")
-                        } else {
-                            format!("property `{}` failed", found.name)
-                        };
-                        (message, format!("value: {value}\n"))
+                        // The report's first line says what happened (a failure, a failed
+                        // health check, failed saves); the rest is the body.
+                        let first = report.lines().next().unwrap_or("failed").to_string();
+                        (first, report.clone())
                     }),
                     output: Some(s.to_string()),
                 }

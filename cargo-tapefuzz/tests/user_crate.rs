@@ -50,7 +50,12 @@ struct Demo {
 
 impl Demo {
     fn command(&self, program: &str, args: &[&str], bug: bool) -> Output {
+        self.command_env(program, args, bug, &[])
+    }
+
+    fn command_env(&self, program: &str, args: &[&str], bug: bool, env: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new(program);
+        cmd.envs(env.iter().copied());
         cmd.args(args)
             .current_dir(&self.dir)
             // Kept between runs (and out of the source tree): the build of tapefuzz and of
@@ -112,6 +117,20 @@ fn a_users_crate_end_to_end() {
     assert_eq!(summary["target"], "x1::roundtrip");
     assert_eq!(summary["tests"], 500);
     assert_eq!(summary["failures"], 0);
+
+    // A property that rejects every value fails its health check, through the CLI too.
+    let rejecting = demo.command_env(
+        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
+        &["run", "x1::roundtrip", "--tests", "300"],
+        false,
+        &[("DEMO_REJECT_ALL", "1")],
+    );
+    assert_eq!(rejecting.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&rejecting.stderr);
+    assert!(
+        err.contains("assume!") && err.contains("--strategy rl"),
+        "{err}"
+    );
 
     // An ambiguous short name is an error naming both.
     let ambiguous = demo.tapefuzz(&["run", "roundtrip"], false);
