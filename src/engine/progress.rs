@@ -1,7 +1,7 @@
 //! The progress of a run on stderr: a line with the property, the totals so far and the
 //! budgets, and on a terminal a bar in front of it, redrawn in place.
 
-use super::{Config, RunReport, Search};
+use super::{Config, RunReport, Search, Utility};
 use std::time::{Duration, Instant};
 
 /// How much of the run's budget is spent, in 0..=1: the larger share of the tests budget and
@@ -38,7 +38,8 @@ pub(super) fn bar(done: Option<f64>) -> String {
 }
 
 /// The progress line: the property, the totals so far (saved tapes replayed included, as in
-/// the JSON summary) against the budgets, the best utility and the search's own words.
+/// the JSON summary) against the budgets, the best utility (of the first label) and the
+/// search's own words.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn line(
     name: &str,
@@ -46,14 +47,12 @@ pub(super) fn line(
     report: &RunReport,
     tests: u64,
     unique: usize,
-    bests: &super::run::Bests,
+    best: Option<&Utility>,
     search: &dyn Search,
     started: Instant,
 ) -> String {
-    let best = bests
-        .best
-        .first()
-        .map(|(u, _)| format!(", best {} {}", u.label, u.value))
+    let best = best
+        .map(|u| format!(", best {} {}", u.label, u.value))
         .unwrap_or_default();
     let more = search.progress();
     let more = if more.is_empty() {

@@ -62,8 +62,8 @@ pub(super) fn fresh_seed() -> u64 {
 }
 
 /// Where a best tape is: its replay, or its bytes when it was recorded.
-pub(super) struct Bests {
-    pub(super) best: Vec<(Utility, Replay)>,
+struct Bests {
+    best: Vec<(Utility, Replay)>,
     improvements: Vec<Improvement>,
 }
 
@@ -476,7 +476,7 @@ pub fn run(
                             &report,
                             tests,
                             unique.len(),
-                            &bests,
+                            bests.best.first().map(|(u, _)| u),
                             &*search,
                             started,
                         );

@@ -11,33 +11,8 @@
 //! whose return type is something else.
 
 use super::outcome::Fail;
+use super::rejected::raise;
 use std::any::Any;
-use std::cell::Cell;
-
-thread_local! {
-    /// Set by [`Rejection::rejected`] when the returned value cannot carry the rejection.
-    static REJECTED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Raises the "rejected" flag of this thread.
-#[inline]
-fn raise() {
-    REJECTED.with(|r| r.set(true));
-}
-
-/// Whether `assume!` rejected since the flag was last taken, clearing it. The test wrapper
-/// calls it after the property returns; [`clear_rejected`] before it runs.
-#[inline]
-pub(crate) fn take_rejected() -> bool {
-    REJECTED.with(|r| r.replace(false))
-}
-
-/// Clears a flag left by an `assume!` outside any property (so it cannot reject the next
-/// test case).
-#[inline]
-pub(crate) fn clear_rejected() {
-    REJECTED.with(|r| r.set(false));
-}
 
 /// A return type of a property that [`assume!`](crate::assume) can return from: the value
 /// that means "this test case is rejected".
@@ -158,6 +133,7 @@ macro_rules! assume {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::property::rejected::{clear_rejected, take_rejected};
 
     #[test]
     fn fail_result_says_it_without_the_flag() {

@@ -7,9 +7,9 @@
 //! against the generator's value type, runs them in the order given, and reports the first
 //! that fails as the failure, **unshrunk**: it is the user's own value, not a tape.
 
-use super::assume::{clear_rejected, take_rejected};
 use super::outcome::{Fail, Outcome};
 use super::panic::{Caught, catch};
+use super::rejected::{clear_rejected, take_rejected};
 use super::{Property, Report};
 use crate::engine::{Described, Failure, Found, RunReport};
 use crate::generators::Gen;

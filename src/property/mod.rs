@@ -22,6 +22,7 @@ mod outcome;
 mod panic;
 #[allow(clippy::module_inception)]
 mod property;
+mod rejected;
 mod report;
 mod test;
 

@@ -1,6 +1,6 @@
 //! What a property returns, and how it rejects a value.
 
-use super::assume::take_rejected;
+use super::rejected::take_rejected;
 use std::any::Any;
 use std::fmt;
 

@@ -1,8 +1,8 @@
 //! A generator and a property as one object-safe test.
 
-use super::assume::{clear_rejected, take_rejected};
 use super::outcome::{Fail, Outcome};
 use super::panic::{Caught, catch};
+use super::rejected::{clear_rejected, take_rejected};
 use crate::engine;
 use crate::generators::Gen;
 use crate::tape::{Status, Tape};
