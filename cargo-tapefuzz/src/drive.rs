@@ -179,3 +179,53 @@ pub fn absolute(path: &str) -> String {
         .map(|d| d.join(p).display().to_string())
         .unwrap_or_else(|_| path.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(name: &str) -> Found {
+        Found {
+            name: name.into(),
+            test: None,
+            corpus: None,
+            binary: TestBinary {
+                exe: PathBuf::new(),
+                package_dir: PathBuf::new(),
+                select: Vec::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn names_resolve_whole_or_by_a_unique_suffix() {
+        let all = [
+            found("x1::roundtrip"),
+            found("x2::roundtrip"),
+            found("demo::tests::encode_is_short"),
+            found("bst_valid"),
+        ];
+        assert_eq!(
+            resolve(&all, "x2::roundtrip").unwrap().name,
+            "x2::roundtrip"
+        );
+        assert_eq!(resolve(&all, "bst_valid").unwrap().name, "bst_valid");
+        assert_eq!(
+            resolve(&all, "encode_is_short").unwrap().name,
+            "demo::tests::encode_is_short"
+        );
+        assert_eq!(
+            resolve(&all, "tests::encode_is_short").unwrap().name,
+            "demo::tests::encode_is_short"
+        );
+        let e = resolve(&all, "roundtrip").unwrap_err();
+        assert!(
+            e.contains("x1::roundtrip") && e.contains("x2::roundtrip"),
+            "{e}"
+        );
+        // A suffix matches whole segments only.
+        let e = resolve(&all, "trip").unwrap_err();
+        assert!(e.contains("no property `trip`"), "{e}");
+        assert!(resolve(&[], "x").unwrap_err().contains("none found"));
+    }
+}
