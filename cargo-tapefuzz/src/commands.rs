@@ -105,7 +105,7 @@ fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value, String), Stri
         }
     }
     Err(format!(
-        "{}: the test binary ended ({}) without a summary (a crash before the property ran, or a test that does not reach it)",
+        "{}: the test binary ended ({}) without a summary: the property crashed the process (an abort, a stack overflow: the test case in flight is saved, and the next run replays it first in a process of its own and reports it), or its test never reached it (a test that runs several properties may stop at one that `cargo tapefuzz` skipped)",
         found.name, answer.status
     ))
 }
