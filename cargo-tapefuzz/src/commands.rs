@@ -145,11 +145,38 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
             args: Vec::new(),
             env: env.clone(),
         };
-        let answer = drive::drive(&found.binary, &request, false)?;
-        let (passed, _, _) = summary(found, &answer)?;
+        let (passed, _, _) = campaign(found, &request)?;
         failed |= !passed;
     }
     Ok(failed as i32)
+}
+
+/// A `run` request and its summary. When the process dies before it writes one (a test case
+/// that aborts or overflows its stack), the run is made again with no new tests: the
+/// property then replays the test case in flight, which the dead run saved, in a process of
+/// its own, shrinks it and reports it.
+fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, Value, String), String> {
+    let answer = drive::drive(&found.binary, request, false)?;
+    let died = !answer.lines.iter().any(|l| l["type"] == "summary")
+        && answer.lines.iter().all(|l| drive::error(l).is_none());
+    if !died {
+        return summary(found, &answer);
+    }
+    eprintln!(
+        "cargo-tapefuzz: {}: the test binary died ({}); replaying the test case in flight in a process of its own",
+        found.name, answer.status
+    );
+    let mut env = request.env.clone();
+    env.retain(|(k, _)| k != "TAPEFUZZ_TESTS" && k != "TAPEFUZZ_SECONDS");
+    env.push(("TAPEFUZZ_TESTS".into(), "0".into()));
+    let again = Request {
+        command: request.command,
+        property: request.property,
+        args: request.args.clone(),
+        env,
+    };
+    let answer = drive::drive(&found.binary, &again, false)?;
+    summary(found, &answer)
 }
 
 fn absolute_files(args: &Args) -> Vec<String> {
@@ -395,8 +422,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
             env: env.clone(),
         };
         let started = std::time::Instant::now();
-        let outcome =
-            drive::drive(&found.binary, &request, false).and_then(|answer| summary(found, &answer));
+        let outcome = campaign(found, &request);
         let case = match outcome {
             Ok((passed, s, report)) => {
                 // A save that failed fails the job too: nothing found may be lost silently.

@@ -223,7 +223,22 @@ fn a_users_crate_end_to_end() {
             && out.contains("minimal failing value: [128, 128, 128]"),
         "{out}"
     );
-    // Without the bug it passes, and the regression stays as a test.
+    // A test case that aborts the process: `run` replays it in a process of its own and
+    // reports it shrunk, in one command.
+    let aborting = demo.command_env(
+        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
+        &["run", "x2::roundtrip", "--tests", "20000", "--seed", "1"],
+        false,
+        &[("DEMO_ABORT", "1")],
+    );
+    assert_eq!(aborting.status.code(), Some(1));
+    let summary: serde_json::Value = serde_json::from_str(stdout(&aborting).trim()).unwrap();
+    assert_eq!(summary["failures"], 1);
+    assert_eq!(summary["shrunk"], "\"!\"", "{summary}");
+    let err = String::from_utf8_lossy(&aborting.stderr);
+    assert!(err.contains("killed by signal 6"), "{err}");
+
+    // Without the bugs it passes, and the regressions stay as tests.
     let fixed = demo.command(env!("CARGO"), &["test"], false);
     assert!(fixed.status.success(), "{}", stdout(&fixed));
 
