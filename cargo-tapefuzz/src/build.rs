@@ -220,19 +220,25 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
         return 2;
     };
     let mut name = None;
-    let mut proc_macro = false;
+    let mut types: Vec<String> = Vec::new();
+    let mut test = false;
     let mut iter = rest.iter();
     while let Some(a) = iter.next() {
         match a.to_str() {
             Some("--crate-name") => name = iter.next().and_then(|n| n.to_str()),
             Some("--crate-type") => {
-                proc_macro |= iter.next().and_then(|t| t.to_str()) == Some("proc-macro");
+                types.extend(iter.next().and_then(|t| t.to_str()).map(str::to_string));
             }
+            Some("--test") => test = true,
             _ => {}
         }
     }
+    // The crate's libraries and test harnesses: they link tapefuzz (and so the coverage
+    // callbacks or libFuzzer). A plain binary that cargo builds beside a test (for
+    // `CARGO_BIN_EXE_*`) may not link it; build scripts and proc macros run on the host.
+    let code = test || (!types.is_empty() && types.iter().all(|t| t == "lib" || t == "rlib"));
     let instrument = match name {
-        Some(n) => !(n == "tapefuzz" || n.starts_with("build_script_") || proc_macro),
+        Some(n) => code && !(n == "tapefuzz" || n.starts_with("build_script_")),
         None => false,
     };
     let mut cmd = Command::new(rustc);

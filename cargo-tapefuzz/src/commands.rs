@@ -85,29 +85,56 @@ fn settings(args: &Args) -> Vec<(String, String)> {
     env
 }
 
-/// The summary line of a run: printed on stdout (the report on stderr); whether it passed,
-/// the summary and the report.
+/// The summary of a run: each summary line the property wrote printed on stdout (its report
+/// on stderr); whether it passed, the last summary and the reports. A property that runs
+/// several times in its test writes a line each time: the run failed if any of them did, or
+/// if the test itself failed (libtest's status 101) after a passing summary.
 fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value, String), String> {
+    let mut seen: Option<(bool, Value, String)> = None;
     for line in &answer.lines {
         if let Some(e) = drive::error(line) {
             return Err(format!("{}: {e}", found.name));
         }
-        if line["type"] == "summary" {
-            if let Some(r) = line["report"].as_str() {
-                eprintln!("cargo-tapefuzz: {r}");
-            }
-            match line["line"].as_str() {
-                Some(l) => println!("{l}"),
-                None => println!("{}", line["summary"]),
-            }
-            let report = line["report"].as_str().unwrap_or("").to_string();
-            return Ok((line["passed"] == true, line["summary"].clone(), report));
+        if line["type"] != "summary" {
+            continue;
         }
+        let report = line["report"].as_str().unwrap_or("").to_string();
+        eprintln!("cargo-tapefuzz: {report}");
+        match line["line"].as_str() {
+            Some(l) => println!("{l}"),
+            None => println!("{}", line["summary"]),
+        }
+        let passed = line["passed"] == true && seen.as_ref().is_none_or(|s| s.0);
+        let reports = match seen {
+            Some((_, _, r)) => format!("{r}\n{report}"),
+            None => report,
+        };
+        seen = Some((passed, line["summary"].clone(), reports));
     }
-    Err(format!(
-        "{}: the test binary ended ({}) without a summary: the property crashed the process (an abort, a stack overflow: the test case in flight is saved, and the next run replays it first in a process of its own and reports it), or its test never reached it (a test that runs several properties may stop at one that `cargo tapefuzz` skipped)",
-        found.name, answer.status
-    ))
+    let Some((mut passed, last, mut reports)) = seen else {
+        return Err(format!(
+            "{}: the test binary ended ({}) without a summary: its test never reached the property (a test that runs several properties may stop at one that `cargo tapefuzz` skipped)",
+            found.name, answer.status
+        ));
+    };
+    if passed && !answer.status.success() {
+        passed = false;
+        reports.push_str(&format!(
+            "\nthe test of `{}` failed ({}) after the property passed: see its output above",
+            found.name, answer.status
+        ));
+        eprintln!(
+            "cargo-tapefuzz: the test of `{}` failed ({}) after the property passed",
+            found.name, answer.status
+        );
+    }
+    Ok((passed, last, reports))
+}
+
+/// Whether the test binary was killed (a signal, or an exit status that is neither
+/// libtest's 0 nor 101, such as the watchdog's).
+fn killed(status: &std::process::ExitStatus) -> bool {
+    !matches!(status.code(), Some(0) | Some(101))
 }
 
 /// `run` and `greybox`: a campaign on one property (or each, with `--all`); one JSON summary
@@ -157,7 +184,8 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
 /// its own, shrinks it and reports it.
 fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, Value, String), String> {
     let answer = drive::drive(&found.binary, request, false)?;
-    let died = !answer.lines.iter().any(|l| l["type"] == "summary")
+    let died = killed(&answer.status)
+        && !answer.lines.iter().any(|l| l["type"] == "summary")
         && answer.lines.iter().all(|l| drive::error(l).is_none());
     if !died {
         return summary(found, &answer);
@@ -175,8 +203,19 @@ fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, Value, String
         args: request.args.clone(),
         env,
     };
+    let first = answer.status;
     let answer = drive::drive(&found.binary, &again, false)?;
-    summary(found, &answer)
+    let (passed, last, report) = summary(found, &answer)?;
+    if passed {
+        // The replay did not find it (no corpus, so no flight record): a death is never a pass.
+        let why = format!(
+            "property `{}`: the test binary died ({first}) and the replay did not reproduce it (a property without a corpus keeps no record of the test case in flight)",
+            found.name
+        );
+        eprintln!("cargo-tapefuzz: {why}");
+        return Ok((false, last, format!("{why}\n{report}")));
+    }
+    Ok((passed, last, report))
 }
 
 fn absolute_files(args: &Args) -> Vec<String> {
@@ -240,6 +279,7 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
     let answer = drive::drive(&found.binary, &request, false)?;
     let mut seen = 0;
     let mut failing = 0;
+    let mut save_failed = 0;
     for line in &answer.lines {
         if let Some(e) = drive::error(line) {
             return Err(e.to_string());
@@ -267,6 +307,9 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
                     continue;
                 }
                 failing += 1;
+                if command == "import" && !line["save_error"].is_null() {
+                    save_failed += 1;
+                }
                 if let Some(r) = line["report"].as_str() {
                     eprintln!("cargo-tapefuzz: {file}:\n{r}");
                 }
@@ -285,6 +328,10 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
             answer.status,
             files.len()
         ));
+    }
+    if save_failed > 0 {
+        eprintln!("cargo-tapefuzz: {save_failed} shrunk failures could not be saved (see above)");
+        return Ok(1);
     }
     if command == "import" && failing > 0 {
         eprintln!(

@@ -56,8 +56,15 @@ fn out_file() -> PathBuf {
 pub fn drive(binary: &TestBinary, request: &Request<'_>, quiet: bool) -> Result<Answer, String> {
     let out = out_file();
     let mut cmd = Command::new(&binary.exe);
+    // Slow properties are often `#[ignore]`d: they are properties all the same.
+    cmd.arg("--include-ignored");
     if let Some(p) = request.property {
-        let test = p.test.as_deref().unwrap_or(&p.name);
+        let Some(test) = p.test.as_deref() else {
+            return Err(format!(
+                "cannot tell which test runs `{}`: run it on its test's own thread (libtest names that thread after the test)",
+                p.name
+            ));
+        };
         cmd.args([test, "--exact", "--nocapture"]);
         cmd.env(PROPERTY_VAR, &p.name);
     }

@@ -147,13 +147,21 @@ mod linked {
         seed: c_uint,
     ) -> usize {
         // SAFETY: see above.
-        let (a, b, out) = unsafe {
-            (
-                std::slice::from_raw_parts(data1, size1),
-                std::slice::from_raw_parts(data2, size2),
-                std::slice::from_raw_parts_mut(out, max_out),
-            )
+        // libFuzzer may pass a null pointer with a length of 0: no slice of that.
+        let slice = |p: *const u8, n: usize| -> &[u8] {
+            if n == 0 || p.is_null() {
+                &[]
+            } else {
+                // SAFETY: libFuzzer passes `n` readable bytes at `p`.
+                unsafe { std::slice::from_raw_parts(p, n) }
+            }
         };
+        let (a, b) = (slice(data1, size1), slice(data2, size2));
+        if max_out == 0 || out.is_null() {
+            return 0;
+        }
+        // SAFETY: libFuzzer passes `max_out` writable bytes at `out`.
+        let out = unsafe { std::slice::from_raw_parts_mut(out, max_out) };
         with_current(|t| crate::fuzz::crossover(t, a, b, out, seed)).unwrap_or(0)
     }
 

@@ -126,6 +126,8 @@ fn child_args(test: Option<&str>) -> Vec<String> {
         Some(n) => vec![
             n.to_string(),
             "--exact".into(),
+            // The property may be in an `#[ignore]`d test run with `--include-ignored`.
+            "--include-ignored".into(),
             "--test-threads=1".into(),
             "-q".into(),
         ],
