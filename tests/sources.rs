@@ -6,6 +6,7 @@
 use tapefuzz::conformance::{check_search, check_source, generator};
 use tapefuzz::generators::Gen;
 use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
+use tapefuzz::search::enumerate::{Enumerate, PrefixSource};
 use tapefuzz::search::greybox::{Options, mutant};
 use tapefuzz::search::random::Random;
 use tapefuzz::search::rl::{Guide, Learn};
@@ -108,6 +109,13 @@ fn every_source_conforms() {
     check_source("sa", n, |c| Box::new(neighbour(c)));
     check_source("greybox", n, |c| Box::new(greybox_mutant(c)));
     check_source("rl", n, |c| Box::new(trained_guide(c)));
+    check_source("enumerate", n, |c| {
+        Box::new(PrefixSource::new(prefix(c), None))
+    });
+    check_source("enumerate with a pattern", n, |c| {
+        let pattern: Vec<u64> = (0..1 + c % 4).map(|i| Rng::derive(c, i) % 3).collect();
+        Box::new(PrefixSource::new(prefix(c), Some(&pattern)))
+    });
 }
 
 #[test]
@@ -123,4 +131,13 @@ fn every_built_in_search_conforms() {
         2,
     );
     check_search(&Options::default(), 5);
+    check_search(&Enumerate::default(), 3);
+    check_search(
+        &Enumerate {
+            max_size: Some(2),
+            ..Enumerate::default()
+        },
+        2,
+    );
+    check_search(&Enumerate::patterns(), 3);
 }

@@ -33,27 +33,55 @@ const HAS_RIGHT: Label = Label::new("bst.has_right");
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TreeGen;
 
-impl TreeGen {
-    fn node(&self, tape: &mut Tape<'_>, depth: usize) -> Result<Tree, Reject> {
-        tape.span(NODE, |t| {
-            let value = ints::<u8>(0..=10).generate(t)?;
-            let mut left = None;
-            let mut right = None;
-            if depth < MAX_DEPTH && t.draw_bool(HAS_LEFT, 0.5)? {
-                left = Some(Box::new(t.span(LEFT, |t| self.node(t, depth + 1))?));
-            }
-            if depth < MAX_DEPTH && t.draw_bool(HAS_RIGHT, 0.5)? {
-                right = Some(Box::new(t.span(RIGHT, |t| self.node(t, depth + 1))?));
-            }
-            Ok(Tree { value, left, right })
-        })
-    }
+/// Draws one node at `depth`; with `bounds` (exclusive `lo`, `hi`, for [`StrictTreeGen`]),
+/// a value outside them is rejected the moment it is drawn.
+fn node(
+    tape: &mut Tape<'_>,
+    depth: usize,
+    bounds: Option<(Option<u8>, Option<u8>)>,
+) -> Result<Tree, Reject> {
+    tape.span(NODE, |t| {
+        let value = ints::<u8>(0..=10).generate(t)?;
+        if let Some((lo, hi)) = bounds
+            && (lo.is_some_and(|l| value <= l) || hi.is_some_and(|h| value >= h))
+        {
+            return Err(t.reject());
+        }
+        let below = |lo, hi| bounds.map(|_| (lo, hi));
+        let mut left = None;
+        let mut right = None;
+        if depth < MAX_DEPTH && t.draw_bool(HAS_LEFT, 0.5)? {
+            let b = below(bounds.and_then(|b| b.0), Some(value));
+            left = Some(Box::new(t.span(LEFT, |t| node(t, depth + 1, b))?));
+        }
+        if depth < MAX_DEPTH && t.draw_bool(HAS_RIGHT, 0.5)? {
+            let b = below(Some(value), bounds.and_then(|b| b.1));
+            right = Some(Box::new(t.span(RIGHT, |t| node(t, depth + 1, b))?));
+        }
+        Ok(Tree { value, left, right })
+    })
 }
 
 impl Gen for TreeGen {
     type Value = Tree;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<Tree, Reject> {
-        self.node(tape, 0)
+        node(tape, 0, None)
+    }
+}
+
+/// [`TreeGen`] with the BST invariant checked as the tree is drawn: a key outside the bounds
+/// its ancestors set is rejected at once (`bst_insert`'s generator). It draws exactly what
+/// [`TreeGen`] draws up to that point, so valid trees come from the same tapes and a random
+/// run makes the same valid trees; a rejected tree costs less, and the rejection's position
+/// lets an enumerator prune every tape that shares the prefix (LazySearch's lazy
+/// precondition).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StrictTreeGen;
+
+impl Gen for StrictTreeGen {
+    type Value = Tree;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Tree, Reject> {
+        node(tape, 0, Some((None, None)))
     }
 }
 
@@ -205,7 +233,7 @@ fn parse_bug(bug: Option<&str>) -> Option<Bug> {
 pub fn test(bug: Option<&str>) -> Box<dyn Test> {
     let bug = parse_bug(bug);
     Box::new(property(
-        (tree_gen(), ints::<u8>(0..=10)),
+        (StrictTreeGen, ints::<u8>(0..=10)),
         move |(t, k): (Tree, u8)| check(&t, k, bug),
     ))
 }

@@ -84,7 +84,7 @@ pub fn targets() -> Vec<Target> {
         },
         Target {
             name: "bst_insert",
-            description: "insert into a strict BST keeps the invariant and the keys (RLCheck BST generator)",
+            description: "insert into a strict BST keeps the invariant and the keys (RLCheck BST generator, invariant checked as drawn)",
             bugs: BST_BUGS,
             rarely_valid: None,
             build: crate::bst::test,

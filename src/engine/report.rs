@@ -89,6 +89,8 @@ pub struct RunReport {
     /// Whether the search ran out of test cases to propose before the budget ended (an
     /// exhaustive search covered its whole space).
     pub exhausted: bool,
+    /// The search's closing sentence ([`super::Finish::note`]), if it had one.
+    pub note: Option<String>,
     /// Seconds from the start of the run to the first failure, before shrinking and saving.
     pub first_failure_seconds: Option<f64>,
     /// Saves that failed, each with its path and the OS error (also printed on stderr as

@@ -569,6 +569,10 @@ pub fn run(
 
         let finish = search.finish();
         report.stats = finish.stats;
+        if let Some(note) = &finish.note {
+            eprintln!("tapefuzz: {note}");
+        }
+        report.note = finish.note;
         // The best tape of each utility label, as bytes.
         for (utility, replay) in std::mem::take(&mut bests.best) {
             let bytes = match replay {

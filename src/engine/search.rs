@@ -182,6 +182,10 @@ pub struct Finish {
     pub keep_bests: bool,
     /// Numbers for the report ([`super::RunReport::stats`]).
     pub stats: Vec<Stat>,
+    /// A sentence for a person, printed on stderr at the end of the run and kept in
+    /// [`super::RunReport::note`]: what an exhaustive search proved ("no counterexample of
+    /// size ≤ 12 exists"), or why it ran otherwise than asked.
+    pub note: Option<String>,
 }
 
 /// Proposes test cases and learns from their outcomes: the one interface every strategy

@@ -7,10 +7,13 @@
 //! | `sa` | [`sa`] | simulated annealing on the utility values a property reports |
 //! | `rl` | [`rl`] | reinforcement learning towards unique valid values (RLCheck) |
 //! | `greybox` | [`greybox`] | coverage-guided mutation of kept tapes (with a coverage observer) |
+//! | `enumerate` | [`enumerate`] | every tape, smallest first, pruned at rejections; says when a size is exhausted |
+//! | `patterns` | [`enumerate`] | enumeration reprioritised by constructor patterns (paper 003) |
 //!
 //! Adding a strategy is one folder implementing `Search` and `Strategy`, plus one line in
 //! [`registry::STRATEGIES`]; the engine does not change.
 
+pub mod enumerate;
 pub mod greybox;
 pub mod random;
 pub mod registry;

@@ -44,6 +44,18 @@ pub const STRATEGIES: &[Entry] = &[
         vars: &[],
         from_env: super::greybox::from_env,
     },
+    Entry {
+        name: "enumerate",
+        about: "every tape, smallest first, pruned at rejections (bounded-exhaustive)",
+        vars: super::enumerate::VARS,
+        from_env: super::enumerate::from_env,
+    },
+    Entry {
+        name: "patterns",
+        about: "enumeration reprioritised by constructor patterns (paper 003's portfolio)",
+        vars: super::enumerate::VARS,
+        from_env: super::enumerate::patterns_from_env,
+    },
 ];
 
 /// The names of every strategy, comma-separated (for messages).
@@ -104,7 +116,7 @@ mod tests {
         let err = from_env(&Env::from_pairs([("TAPEFUZZ_STRATEGY", "annealing")])).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox)"
+            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox, enumerate, patterns)"
         );
     }
 }

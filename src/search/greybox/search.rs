@@ -184,6 +184,7 @@ impl Search for GreyboxSearch {
         chosen.sort_by_key(|&(i, k)| std::cmp::Reverse((k.new_features, i)));
         chosen.truncate(self.options.corpus_cap as usize);
         Finish {
+            note: None,
             keep: chosen
                 .into_iter()
                 .map(|(_, k)| Replay::Bytes(encoding::encode(&k.recording.choices)))

@@ -122,6 +122,7 @@ impl Search for LearnSearch {
 
     fn finish(&mut self) -> Finish {
         Finish {
+            note: None,
             keep: std::mem::take(&mut self.kept)
                 .into_iter()
                 .map(Replay::Indices)

@@ -120,6 +120,7 @@ impl Search for AnnealSearch {
 
     fn finish(&mut self) -> Finish {
         Finish {
+            note: None,
             keep: Vec::new(),
             keep_bests: true,
             stats: vec![Stat {
