@@ -96,6 +96,8 @@ pub struct EnumerateSearch {
     ran: u64,
     /// Why patterns are off although asked for, if they are.
     no_patterns: Option<&'static str>,
+    /// Nodes in every lane's tree (patterns share [`Enumerate::nodes`]).
+    total_nodes: usize,
 }
 
 impl EnumerateSearch {
@@ -114,13 +116,16 @@ impl EnumerateSearch {
             started: None,
             ran: 0,
             no_patterns: None,
+            total_nodes: 0,
         }
     }
 
     /// Builds the pattern lanes once the simplest tape showed the constructors: `v` is the
     /// number of variants of the first constructor choice.
     fn plan(&mut self, v: u64) {
-        let per_lane = (self.settings.nodes / 64).max(1024);
+        // Each pattern may use the whole budget; the search stops when all of them together
+        // hold it.
+        let per_lane = self.settings.nodes;
         for (k, c) in self.settings.patterns.iter().enumerate() {
             let rows = pattern_rows(v, c.fineness, c.strength, self.seed ^ k as u64);
             let mut lanes = Vec::new();
@@ -219,6 +224,9 @@ impl Search for EnumerateSearch {
         } else if self.configs.is_empty() {
             let p = self.lanes[0].next(self.settings.max_size)?;
             (0, None, p)
+        } else if self.total_nodes >= self.settings.nodes {
+            self.no_patterns = Some("the trees of the patterns hold TAPEFUZZ_ENUMERATE_NODES nodes");
+            return None;
         } else {
             self.next_with_patterns()?
         };
@@ -276,7 +284,9 @@ impl Search for EnumerateSearch {
             return crate::engine::Verdict::Continue;
         }
         let tree = &mut self.lanes[lane].tree;
+        let before = tree.len();
         tree.insert(&steps, outcome.status);
+        self.total_nodes += tree.len() - before;
         if !tree.has(&self.prefix) {
             tree.skip();
         }
@@ -326,9 +336,11 @@ impl Search for EnumerateSearch {
         }
         let mut note = self.note();
         if let Some(why) = self.no_patterns {
-            note = Some(format!(
-                "patterns: no constructor patterns ({why}); plain enumeration ran"
-            ));
+            note = Some(if self.configs.is_empty() {
+                format!("patterns: no constructor patterns ({why}); plain enumeration ran")
+            } else {
+                format!("patterns: stopped ({why})")
+            });
         }
         Finish {
             keep: Vec::new(),

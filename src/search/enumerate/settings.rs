@@ -58,7 +58,7 @@ pub struct Enumerate {
     pub max_size: Option<u64>,
     /// Most nodes the tree of tapes run may hold (each run adds about as many as it has
     /// choices past the prefix it shares); at the limit the search stops as exhausted and
-    /// says so. Default 8,000,000 (a few hundred MB at most).
+    /// says so. Default 16,000,000 (32 bytes a node: 512 MB at most).
     pub nodes: usize,
     /// Constructor-pattern configurations, run side by side (empty: plain enumeration).
     pub patterns: Vec<PatternConfig>,
@@ -71,7 +71,7 @@ impl Default for Enumerate {
     fn default() -> Enumerate {
         Enumerate {
             max_size: None,
-            nodes: 8_000_000,
+            nodes: 16_000_000,
             patterns: Vec::new(),
             budget_scale: 1.0,
         }

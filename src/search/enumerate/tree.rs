@@ -6,14 +6,22 @@ use crate::tape::Status;
 /// Index of a node in the tree's arena.
 type NodeId = u32;
 
+/// No node (the end of a sibling list, no first child).
+const NONE: NodeId = NodeId::MAX;
+
 /// One position of a tape: a choice point whose children are the indices tried so far, or
-/// the end of a test case.
-#[derive(Clone, Debug)]
+/// the end of a test case. 32 bytes, no allocation of its own: children are a sorted list of
+/// siblings, which stays short (an index is tried only while the size allows it).
+#[derive(Clone, Copy, Debug)]
 struct Node {
     /// Largest index of the choice point (meaningless at an end).
     max: u64,
-    /// Children by index, sorted by index.
-    kids: Vec<(u64, NodeId)>,
+    /// The index that leads here from the parent.
+    index: u64,
+    /// First child (lowest index).
+    first: NodeId,
+    /// Next sibling (higher index).
+    next: NodeId,
     /// The test case ended here (no more choices) with this status.
     end: Option<Status>,
     /// A pattern forced the index here: the only index to explore, and it adds no size.
@@ -21,20 +29,15 @@ struct Node {
 }
 
 impl Node {
-    fn choice(max: u64) -> Node {
+    fn new(index: u64) -> Node {
         Node {
-            max,
-            kids: Vec::new(),
+            max: 0,
+            index,
+            first: NONE,
+            next: NONE,
             end: None,
             fixed: false,
         }
-    }
-
-    fn kid(&self, index: u64) -> Option<NodeId> {
-        self.kids
-            .binary_search_by_key(&index, |&(i, _)| i)
-            .ok()
-            .map(|k| self.kids[k].1)
     }
 }
 
@@ -97,7 +100,7 @@ impl Tree {
     /// An empty tree (no run yet) that holds at most `limit` nodes, with the cursor at size 0.
     pub fn new(limit: usize) -> Tree {
         let mut t = Tree {
-            nodes: vec![Node::choice(0)],
+            nodes: vec![Node::new(0)],
             stack: Vec::new(),
             size: 0,
             cut: false,
@@ -109,7 +112,7 @@ impl Tree {
 
     /// Whether anything has run.
     pub fn is_empty(&self) -> bool {
-        self.nodes.len() == 1 && self.nodes[0].kids.is_empty() && self.nodes[0].end.is_none()
+        self.nodes.len() == 1 && self.nodes[0].first == NONE && self.nodes[0].end.is_none()
     }
 
     /// Nodes held.
@@ -143,15 +146,17 @@ impl Tree {
             return Next::Full;
         }
         while let Some(&top) = self.stack.last() {
-            let node = &self.nodes[top.node as usize];
+            let node = self.nodes[top.node as usize];
             if node.end.is_some() {
                 self.stack.pop();
                 continue;
             }
             let budget = self.size - top.size;
             let (index, cost) = if node.fixed {
-                match node.kids.first() {
-                    Some(&(i, _)) if top.next <= i => (i, 0),
+                match node.first {
+                    f if f != NONE && top.next <= self.nodes[f as usize].index => {
+                        (self.nodes[f as usize].index, 0)
+                    }
                     _ => {
                         self.stack.pop();
                         continue;
@@ -169,7 +174,7 @@ impl Tree {
                 self.stack.pop();
                 continue;
             }
-            match node.kid(index) {
+            match self.kid(top.node, index) {
                 Some(kid) => {
                     self.stack.last_mut().expect("top").next = index + 1;
                     self.stack.push(Frame {
@@ -209,7 +214,7 @@ impl Tree {
             if node.end.is_some() {
                 return true;
             }
-            match node.kid(i) {
+            match self.kid(at, i) {
                 Some(k) => at = k,
                 None => return false,
             }
@@ -222,12 +227,6 @@ impl Tree {
     /// not a function of its tape; the tree stays usable).
     pub fn insert(&mut self, steps: &[Step], status: Status) {
         let mut at: NodeId = 0;
-        if self.is_empty() {
-            self.nodes[0] = Node::choice(0);
-            if let Some(s) = steps.first() {
-                self.nodes[0].max = s.max;
-            }
-        }
         for s in steps {
             let node = &mut self.nodes[at as usize];
             if node.end.is_some() {
@@ -236,22 +235,47 @@ impl Tree {
             }
             node.max = s.max;
             node.fixed |= s.fixed;
-            at = match node.kid(s.index) {
+            at = match self.kid(at, s.index) {
                 Some(k) => k,
-                None => {
-                    let id = self.nodes.len() as NodeId;
-                    let node = &mut self.nodes[at as usize];
-                    let pos = node.kids.partition_point(|&(i, _)| i < s.index);
-                    node.kids.insert(pos, (s.index, id));
-                    self.nodes.push(Node::choice(0));
-                    id
-                }
+                None => self.add_kid(at, s.index),
             };
         }
         let node = &mut self.nodes[at as usize];
-        if node.kids.is_empty() {
+        if node.first == NONE {
             node.end = Some(status);
         }
+    }
+
+    /// The child of `node` at `index`, if a run went there.
+    fn kid(&self, node: NodeId, index: u64) -> Option<NodeId> {
+        let mut k = self.nodes[node as usize].first;
+        while k != NONE {
+            let n = &self.nodes[k as usize];
+            if n.index >= index {
+                return (n.index == index).then_some(k);
+            }
+            k = n.next;
+        }
+        None
+    }
+
+    /// Adds the child of `node` at `index` to its sorted list of children.
+    fn add_kid(&mut self, node: NodeId, index: u64) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(Node::new(index));
+        let mut prev = NONE;
+        let mut k = self.nodes[node as usize].first;
+        while k != NONE && self.nodes[k as usize].index < index {
+            prev = k;
+            k = self.nodes[k as usize].next;
+        }
+        self.nodes[id as usize].next = k;
+        if prev == NONE {
+            self.nodes[node as usize].first = id;
+        } else {
+            self.nodes[prev as usize].next = id;
+        }
+        id
     }
 }
 
