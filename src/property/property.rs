@@ -135,8 +135,9 @@ impl Property {
         Ok(self)
     }
 
-    /// Replaces the strategy by a shared one.
-    pub(super) fn strategy_arc(mut self, strategy: Arc<dyn Strategy>) -> Property {
+    /// Replaces the strategy by a shared one (what [`crate::search::registry::named`]
+    /// returns: a strategy with settings of your choosing, looked up by name).
+    pub fn strategy_arc(mut self, strategy: Arc<dyn Strategy>) -> Property {
         self.strategy = strategy;
         self
     }

@@ -225,7 +225,8 @@ impl Search for EnumerateSearch {
             let p = self.lanes[0].next(self.settings.max_size)?;
             (0, None, p)
         } else if self.total_nodes >= self.settings.nodes {
-            self.no_patterns = Some("the trees of the patterns hold TAPEFUZZ_ENUMERATE_NODES nodes");
+            self.no_patterns =
+                Some("the trees of the patterns hold TAPEFUZZ_ENUMERATE_NODES nodes");
             return None;
         } else {
             self.next_with_patterns()?
