@@ -39,7 +39,7 @@ fn greybox_mode_checks_its_strategy_and_jobs() {
                 "--strategy",
                 "annealing",
             ],
-            "unknown strategy `annealing` (valid: random, sa, rl, greybox)",
+            "unknown strategy `annealing` (valid: random, sa, rl, greybox, enumerate, patterns",
         ),
         (
             vec!["run", "magic_chain", "--strategy", "greybox"],
