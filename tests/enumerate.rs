@@ -134,6 +134,7 @@ fn patterns_fix_the_first_descent() {
         strength: 2,
         fineness: 2,
         budget: Duration::from_secs(3600),
+        random: false,
     };
     let strategy = Enumerate {
         patterns: vec![config],

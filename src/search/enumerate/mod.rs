@@ -23,8 +23,9 @@
 //! one drawn deeper in the spans (its first child's constructor), and so on for `fineness`
 //! levels; a constructor with no children ends the descent and the rest of the pattern does
 //! not apply. A `strength`-way covering array over the `fineness` positions gives the
-//! patterns; each gets its own enumeration, run for a time budget before the next pattern
-//! (round robin, resuming where it stopped). Several configurations run side by side; the
+//! patterns; each gets its own enumeration (or random tapes with the pattern forced,
+//! [`PatternConfig::random`]), run for a time budget before the next pattern (round robin,
+//! resuming where it stopped). Several configurations run side by side; the
 //! default is the paper's portfolio ([`PatternConfig::portfolio`]). This keeps enumeration
 //! from spending its whole budget on one homogeneous corner of the space (many identity
 //! functions applied to things) before visiting others.

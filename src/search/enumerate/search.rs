@@ -4,7 +4,7 @@
 use super::patterns::pattern_rows;
 use super::{Enumerate, PrefixSource, Step, Tree};
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat};
-use crate::tape::{Kind, Status};
+use crate::tape::{Kind, Rng, Status};
 use std::time::{Duration, Instant};
 
 /// One enumeration: a tree of tapes, and the pattern it forces (none: plain).
@@ -20,6 +20,8 @@ struct Lane {
     full: bool,
     /// Largest size every tape of which has run.
     finished: Option<u64>,
+    /// Random tapes with the pattern forced, not enumerated ([`super::PatternConfig::random`]).
+    random: bool,
 }
 
 impl Lane {
@@ -31,6 +33,7 @@ impl Lane {
             complete: false,
             full: false,
             finished: None,
+            random: false,
         }
     }
 
@@ -38,6 +41,9 @@ impl Lane {
     fn next(&mut self, max_size: Option<u64>) -> Option<Vec<u64>> {
         if self.done {
             return None;
+        }
+        if self.random {
+            return Some(Vec::new());
         }
         loop {
             match self.tree.next_tape() {
@@ -131,7 +137,9 @@ impl EnumerateSearch {
             let mut lanes = Vec::new();
             for row in rows {
                 lanes.push(self.lanes.len());
-                self.lanes.push(Lane::new(per_lane, Some(row)));
+                let mut lane = Lane::new(per_lane, Some(row));
+                lane.random = c.random;
+                self.lanes.push(lane);
             }
             self.configs.push(Turns {
                 lanes,
@@ -232,7 +240,12 @@ impl Search for EnumerateSearch {
             self.next_with_patterns()?
         };
         self.current = (lane, config);
-        self.source = PrefixSource::new(prefix.clone(), self.lanes[lane].pattern.as_deref());
+        let pattern = self.lanes[lane].pattern.as_deref();
+        self.source = if self.lanes[lane].random {
+            PrefixSource::random(Rng::derive(self.seed, self.ran), pattern)
+        } else {
+            PrefixSource::new(prefix.clone(), pattern)
+        };
         self.prefix = prefix;
         self.started = config.map(|_| Instant::now());
         Some(Proposal::new(&mut self.source).recorded())
@@ -282,6 +295,9 @@ impl Search for EnumerateSearch {
             if self.configs.is_empty() {
                 self.lanes[0].tree.insert(&steps, outcome.status);
             }
+            return crate::engine::Verdict::Continue;
+        }
+        if self.lanes[lane].random {
             return crate::engine::Verdict::Continue;
         }
         let tree = &mut self.lanes[lane].tree;

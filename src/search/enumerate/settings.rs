@@ -19,6 +19,9 @@ pub struct PatternConfig {
     /// Time spent enumerating one pattern before moving to the next; patterns resume where
     /// they stopped when their turn comes again.
     pub budget: Duration,
+    /// Fill the rest of each tape at random instead of enumerating it (random testing
+    /// within each pattern; such a pattern never runs out).
+    pub random: bool,
 }
 
 impl PatternConfig {
@@ -32,16 +35,19 @@ impl PatternConfig {
                 strength: 1,
                 fineness: 1,
                 budget: Duration::from_secs(50),
+                random: false,
             },
             PatternConfig {
                 strength: 5,
                 fineness: 5,
                 budget: Duration::from_secs(75),
+                random: false,
             },
             PatternConfig {
                 strength: 7,
                 fineness: 3,
                 budget: Duration::from_secs(10),
+                random: false,
             },
         ]
     }
@@ -99,7 +105,8 @@ impl Enumerate {
     /// These settings with the variables of `env` applied: `TAPEFUZZ_ENUMERATE_SIZE` (the
     /// largest size, a whole number), `TAPEFUZZ_ENUMERATE_NODES` (at least 1),
     /// `TAPEFUZZ_PATTERNS` (`none`, `portfolio`, or configurations `t:f:seconds` separated
-    /// by commas, e.g. `2:4:5,1:1:20`), `TAPEFUZZ_PATTERN_SCALE` (a positive factor on every
+    /// by commas, e.g. `2:4:5,1:1:20`; `t:f:seconds:random` fills the rest of each tape at
+    /// random), `TAPEFUZZ_PATTERN_SCALE` (a positive factor on every
     /// budget).
     pub fn with_env(mut self, env: &Env) -> Result<Enumerate, ConfigError> {
         if let Some(n) = env.parse::<u64>("TAPEFUZZ_ENUMERATE_SIZE", "a whole number")? {
@@ -112,7 +119,7 @@ impl Enumerate {
             self.patterns = parse_patterns(p).ok_or_else(|| {
                 env.error(
                     "TAPEFUZZ_PATTERNS",
-                    "none, portfolio, or strength:fineness:seconds[,…] with whole strength and fineness ≥ 1",
+                    "none, portfolio, or strength:fineness:seconds[:random][,…] with whole strength and fineness ≥ 1",
                 )
             })?;
         }
@@ -136,6 +143,11 @@ fn parse_patterns(s: &str) -> Option<Vec<PatternConfig>> {
             let strength: usize = parts.next()?.trim().parse().ok()?;
             let fineness: usize = parts.next()?.trim().parse().ok()?;
             let seconds: f64 = parts.next()?.trim().parse().ok()?;
+            let random = match parts.next().map(str::trim) {
+                None => false,
+                Some("random") => true,
+                Some(_) => return None,
+            };
             if parts.next().is_some()
                 || strength == 0
                 || fineness == 0
@@ -147,6 +159,7 @@ fn parse_patterns(s: &str) -> Option<Vec<PatternConfig>> {
                 strength,
                 fineness,
                 budget: Duration::from_secs_f64(seconds),
+                random,
             })
         })
         .collect()
@@ -192,7 +205,7 @@ mod tests {
     fn settings_from_the_environment() {
         let env = Env::from_pairs([
             ("TAPEFUZZ_ENUMERATE_SIZE", "12"),
-            ("TAPEFUZZ_PATTERNS", "2:4:0.5, 1:1:20"),
+            ("TAPEFUZZ_PATTERNS", "2:4:0.5, 1:1:20:random"),
             ("TAPEFUZZ_PATTERN_SCALE", "0.1"),
         ]);
         let e = Enumerate::default().with_env(&env).unwrap();
@@ -202,7 +215,15 @@ mod tests {
         assert_eq!(e.patterns[0].fineness, 4);
         assert_eq!(e.patterns[0].budget, Duration::from_millis(500));
         assert_eq!(e.budget_scale, 0.1);
-        for bad in ["2:4", "0:1:1", "1:1:-1", "a:b:c", "1:1:1:1"] {
+        assert!(!e.patterns[0].random && e.patterns[1].random);
+        for bad in [
+            "2:4",
+            "0:1:1",
+            "1:1:-1",
+            "a:b:c",
+            "1:1:1:1",
+            "1:1:1:random:x",
+        ] {
             let env = Env::from_pairs([("TAPEFUZZ_PATTERNS", bad)]);
             assert!(Enumerate::default().with_env(&env).is_err(), "{bad}");
         }

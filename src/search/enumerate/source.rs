@@ -1,7 +1,7 @@
 //! The source of an enumerated tape: a prefix, then the simplest choices, with a constructor
 //! pattern forcing the constructors along the first descent.
 
-use crate::tape::{DrawContext, Kind, Source};
+use crate::tape::{DrawContext, Kind, RandomSource, Source};
 
 /// A constructor pattern being applied: the indices to force on the constructor choices of
 /// the first descent (each deeper than the one before), and how far it got.
@@ -24,6 +24,8 @@ pub struct PrefixSource {
     pos: usize,
     pattern: Option<Applying>,
     fixed: Vec<usize>,
+    /// Past the prefix, draw at random instead of the simplest choice.
+    random: Option<RandomSource>,
 }
 
 impl PrefixSource {
@@ -39,6 +41,16 @@ impl PrefixSource {
                 done: false,
             }),
             fixed: Vec::new(),
+            random: None,
+        }
+    }
+
+    /// A random tape (from `seed`, as a [`RandomSource`] draws it) with `pattern` forced on
+    /// its first descent: a pattern's random test case.
+    pub fn random(seed: u64, pattern: Option<&[u64]>) -> PrefixSource {
+        PrefixSource {
+            random: Some(RandomSource::new(seed)),
+            ..PrefixSource::new(Vec::new(), pattern)
         }
     }
 
@@ -77,7 +89,11 @@ impl Source for PrefixSource {
             self.fixed.push(here);
             return i;
         }
-        self.prefix.get(here).map_or(0, |&i| i.min(ctx.max))
+        match (self.prefix.get(here), &mut self.random) {
+            (Some(&i), _) => i.min(ctx.max),
+            (None, Some(r)) => r.draw(ctx),
+            (None, None) => 0,
+        }
     }
 
     fn needs_context(&self) -> bool {
