@@ -12,6 +12,7 @@ pub mod misbehave;
 pub mod peers;
 pub mod registry;
 pub mod sorted_insert;
+pub mod tcas;
 pub mod xml;
 
 pub use registry::{Target, corpora_dir, find, fuzz_test, property_for, targets};

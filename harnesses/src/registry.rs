@@ -185,6 +185,14 @@ pub fn targets() -> Vec<Target> {
             false_by_design: None,
         },
         Target {
+            name: "tcas",
+            description: "the Siemens suite's TCAS: each faulty version v1..v41 gives the original's advisory (paper 003 §5.1)",
+            bugs: crate::tcas::BUGS,
+            rarely_valid: None,
+            build: crate::tcas::test,
+            false_by_design: None,
+        },
+        Target {
             name: "misbehave",
             description: "a request handler; its bugs kill the process or never return on a request of 1000 or more",
             bugs: &[
