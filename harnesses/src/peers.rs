@@ -45,3 +45,29 @@ pub fn proptest_tree(depth: usize) -> BoxedStrategy<Tree> {
         })
         .boxed()
 }
+
+/// TCAS's 12 inputs as a proptest strategy, in the ranges of [`crate::tcas::InputsGen`]
+/// (uniform: the blackbox scenario of paper 003's Table 4).
+pub fn proptest_tcas() -> impl Strategy<Value = crate::tcas::Inputs> {
+    let int = || 0i32..=1000;
+    (
+        (int(), any::<bool>(), any::<bool>(), int(), int(), int()),
+        (0i32..=3, int(), int(), 0i32..=2, 1i32..=2, any::<bool>()),
+    )
+        .prop_map(
+            |((a, b, c, d, e, f), (g, h, i, j, k, l))| crate::tcas::Inputs {
+                cur_vertical_sep: a,
+                high_confidence: b,
+                two_of_three_reports_valid: c,
+                own_tracked_alt: d,
+                own_tracked_alt_rate: e,
+                other_tracked_alt: f,
+                alt_layer_value: g,
+                up_separation: h,
+                down_separation: i,
+                other_rac: j,
+                other_capability: k,
+                climb_inhibit: l,
+            },
+        )
+}

@@ -3,7 +3,10 @@
 //! (bug, strategy, seed). Random strategies run several seeds (the table reports medians);
 //! `enumerate` and `patterns` are deterministic up to timing and run one seed unless asked.
 //!
-//! Usage: mutants-bench [--targets tcas,stlc] [--strategies random,rl,enumerate,patterns,cover]
+//! The Rust peer, `proptest` (tcas only: its inputs are a tuple), generates with a proptest
+//! strategy of the same ranges and checks until the bug shows or the budget ends.
+//!
+//! Usage: mutants-bench [--targets tcas,stlc] [--strategies random,rl,enumerate,patterns,cover,proptest]
 //!                      [--seconds tcas=60,stlc=10] [--seeds N] [--bugs b1,b2] [--jobs N]
 //!                      [--pattern-scale X]
 //!
@@ -73,6 +76,9 @@ fn main() {
                 continue;
             }
             for s in &strategies {
+                if s == "proptest" && t != "tcas" {
+                    continue;
+                }
                 let n = if matches!(s.as_str(), "enumerate" | "patterns") {
                     1
                 } else {
@@ -100,18 +106,11 @@ fn main() {
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = todo.get(k) else { break };
-                    let target = harnesses::find(&job.target).expect("target");
-                    let test = target.test(Some(&job.bug)).expect("bug");
-                    let strategy = registry::named(&job.strategy, &env).expect("strategy");
-                    let report = Property::new(format!("{}.{}", job.target, job.bug))
-                        .no_corpus()
-                        .seed(job.seed)
-                        .tests(u64::MAX)
-                        .seconds(job.budget)
-                        .strategy_arc(strategy)
-                        .run_test(test.as_ref());
-                    let r = &report.run;
-                    let found = r.failure.is_some();
+                    let (found, seconds, tests, exhausted) = if job.strategy == "proptest" {
+                        proptest_tcas(job)
+                    } else {
+                        engine(job, &env)
+                    };
                     let line = serde_json::json!({
                         "bench": "mutants",
                         "target": job.target,
@@ -119,10 +118,10 @@ fn main() {
                         "strategy": job.strategy,
                         "seed": job.seed,
                         "found": found,
-                        "seconds": r.first_failure_seconds,
-                        "tests": r.first_failure_test().unwrap_or(r.total_tests()),
+                        "seconds": seconds,
+                        "tests": tests,
                         "budget": job.budget,
-                        "exhausted": r.exhausted,
+                        "exhausted": exhausted,
                     });
                     let _g = out.lock().unwrap();
                     println!("{line}");
@@ -133,9 +132,9 @@ fn main() {
                         job.bug,
                         job.strategy,
                         job.seed,
-                        match r.first_failure_seconds {
+                        match seconds {
                             Some(s) if found => format!("found in {s:.3} s"),
-                            _ if r.exhausted => "exhausted, not found".into(),
+                            _ if exhausted => "exhausted, not found".into(),
                             _ => "not found".into(),
                         }
                     );
@@ -143,4 +142,53 @@ fn main() {
             });
         }
     });
+}
+
+/// A run of the engine: found, seconds to the failure, tests (to the failure, or all),
+/// whether the search was exhausted.
+fn engine(job: &Job, env: &Env) -> (bool, Option<f64>, u64, bool) {
+    let target = harnesses::find(&job.target).expect("target");
+    let test = target.test(Some(&job.bug)).expect("bug");
+    let strategy = registry::named(&job.strategy, env).expect("strategy");
+    let report = Property::new(format!("{}.{}", job.target, job.bug))
+        .no_corpus()
+        .seed(job.seed)
+        .tests(u64::MAX)
+        .seconds(job.budget)
+        .strategy_arc(strategy)
+        .run_test(test.as_ref());
+    let r = &report.run;
+    (
+        r.failure.is_some(),
+        r.first_failure_seconds,
+        r.first_failure_test().unwrap_or(r.total_tests()),
+        r.exhausted,
+    )
+}
+
+/// The proptest peer on tcas: inputs from [`harnesses::peers::proptest_tcas`] with a seeded
+/// runner, checked against the original until they differ or the budget ends.
+fn proptest_tcas(job: &Job) -> (bool, Option<f64>, u64, bool) {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let version = harnesses::tcas::version(Some(&job.bug));
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&job.seed.to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
+    );
+    let strategy = harnesses::peers::proptest_tcas();
+    let start = std::time::Instant::now();
+    let mut tests = 0u64;
+    loop {
+        tests += 1;
+        let inputs = strategy.new_tree(&mut runner).expect("a value").current();
+        if harnesses::tcas::check(&inputs, version).is_err() {
+            return (true, Some(start.elapsed().as_secs_f64()), tests, false);
+        }
+        if tests % 1024 == 0 && start.elapsed().as_secs_f64() >= job.budget {
+            return (false, None, tests, false);
+        }
+    }
 }
