@@ -12,6 +12,7 @@ pub mod misbehave;
 pub mod peers;
 pub mod registry;
 pub mod sorted_insert;
+pub mod stlc;
 pub mod tcas;
 pub mod xml;
 

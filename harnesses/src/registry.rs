@@ -193,6 +193,14 @@ pub fn targets() -> Vec<Target> {
             false_by_design: None,
         },
         Target {
+            name: "stlc",
+            description: "closed well-typed lambda terms (rejected early otherwise); reduction preserves types (ETNA STLC)",
+            bugs: crate::stlc::BUGS,
+            rarely_valid: None,
+            build: crate::stlc::test,
+            false_by_design: None,
+        },
+        Target {
             name: "misbehave",
             description: "a request handler; its bugs kill the process or never return on a request of 1000 or more",
             bugs: &[
