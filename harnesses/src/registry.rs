@@ -201,6 +201,14 @@ pub fn targets() -> Vec<Target> {
             false_by_design: None,
         },
         Target {
+            name: "systemf",
+            description: "closed well-typed System F terms (rejected early otherwise); each mutant's small steps and parallel normal form equal the original's (Goldstein et al. 2021, paper 003 §5.2)",
+            bugs: crate::systemf::BUGS,
+            rarely_valid: None,
+            build: crate::systemf::test,
+            false_by_design: None,
+        },
+        Target {
             name: "misbehave",
             description: "a request handler; its bugs kill the process or never return on a request of 1000 or more",
             bugs: &[
