@@ -8,7 +8,7 @@
 //!
 //! Usage: mutants-bench [--targets tcas,stlc] [--strategies random,rl,enumerate,patterns,cover,proptest]
 //!                      [--seconds tcas=60,stlc=10] [--seeds N] [--bugs b1,b2] [--jobs N]
-//!                      [--pattern-scale X]
+//!                      [--pattern-scale X] [--patterns t:f:seconds[:random],…]
 //!
 //! One JSON line per run on stdout: `{"bench":"mutants","target","bug","strategy","seed",
 //! "found","seconds","tests","budget"}`; progress on stderr. `scripts/bench mutants` runs it
@@ -62,7 +62,11 @@ fn main() {
         }
     }
     let scale = arg(&args, "--pattern-scale").unwrap_or("0.1").to_string();
-    let env = Env::from_pairs([("TAPEFUZZ_PATTERN_SCALE", scale.as_str())]);
+    let mut pairs = vec![("TAPEFUZZ_PATTERN_SCALE", scale.as_str())];
+    if let Some(p) = arg(&args, "--patterns") {
+        pairs.push(("TAPEFUZZ_PATTERNS", p));
+    }
+    let env = Env::from_pairs(pairs);
 
     let mut todo = Vec::new();
     for t in &targets {
