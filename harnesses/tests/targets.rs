@@ -85,6 +85,21 @@ fn misbehave() {
 }
 
 #[test]
+fn tcas() {
+    check("tcas");
+}
+
+#[test]
+fn stlc() {
+    check("stlc");
+}
+
+#[test]
+fn systemf() {
+    check("systemf");
+}
+
+#[test]
 fn every_target_has_a_test_here() {
     let here = [
         "sorted_insert",
@@ -98,6 +113,9 @@ fn every_target_has_a_test_here() {
         "expr_simplify",
         "magic_chain",
         "misbehave",
+        "tcas",
+        "stlc",
+        "systemf",
     ];
     for t in targets() {
         assert!(here.contains(&t.name), "target {} has no #[test]", t.name);
