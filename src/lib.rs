@@ -56,6 +56,7 @@
 //! | configure a run: tests, seconds, seed, corpus folder, explicit examples | [`Property`](property::Property) (and [`engine::Config`] for every knob) |
 //! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map` |
 //! | steer the search (targeted PBT, RL, greybox) | [`search`]: strategies by name with `TAPEFUZZ_STRATEGY=random\|sa\|rl\|greybox…` ([`search::registry`]); [`target`](property::target) / [`minimize`](property::minimize) for a utility to climb |
+//! | every small input, or every combination of options | [`search::enumerate`] (smallest tapes first, "no counterexample of size ≤ n"; constructor patterns), [`search::cover`] (covering arrays over configuration-like inputs), [`covering`] (the arrays themselves) |
 //! | keep, replay and share inputs | [`corpus`]: `corpora/<name>/corpus/` (raw tapes, libFuzzer's format) and `regressions/` (text, for `git diff`) |
 //! | fuzz with libFuzzer | [`fuzz`] and [`fuzz_target!`] |
 //! | see which choices made a value | [`explain`] |
@@ -83,6 +84,7 @@
 pub mod conformance;
 pub mod corpus;
 pub mod coverage;
+pub mod covering;
 pub mod engine;
 pub mod env;
 pub mod explain;

@@ -6,6 +6,7 @@
 use tapefuzz::conformance::{check_search, check_source, generator};
 use tapefuzz::generators::Gen;
 use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
+use tapefuzz::search::cover::Cover;
 use tapefuzz::search::enumerate::{Enumerate, PrefixSource};
 use tapefuzz::search::greybox::{Options, mutant};
 use tapefuzz::search::random::Random;
@@ -140,4 +141,13 @@ fn every_built_in_search_conforms() {
         2,
     );
     check_search(&Enumerate::patterns(), 3);
+    check_search(&Cover::default(), 3);
+    check_search(
+        &Cover {
+            probes: 1,
+            max_strength: 3,
+            ..Cover::default()
+        },
+        2,
+    );
 }

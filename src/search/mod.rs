@@ -9,10 +9,12 @@
 //! | `greybox` | [`greybox`] | coverage-guided mutation of kept tapes (with a coverage observer) |
 //! | `enumerate` | [`enumerate`] | every tape, smallest first, pruned at rejections; says when a size is exhausted |
 //! | `patterns` | [`enumerate`] | enumeration reprioritised by constructor patterns (paper 003) |
+//! | `cover` | [`cover`] | rows of t-way covering arrays over the leading choices (Radix Coverage), then random |
 //!
 //! Adding a strategy is one folder implementing `Search` and `Strategy`, plus one line in
 //! [`registry::STRATEGIES`]; the engine does not change.
 
+pub mod cover;
 pub mod enumerate;
 pub mod greybox;
 pub mod random;

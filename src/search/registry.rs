@@ -56,6 +56,12 @@ pub const STRATEGIES: &[Entry] = &[
         vars: super::enumerate::VARS,
         from_env: super::enumerate::patterns_from_env,
     },
+    Entry {
+        name: "cover",
+        about: "rows of t-way covering arrays over the leading choices (Radix Coverage), then random",
+        vars: super::cover::VARS,
+        from_env: super::cover::from_env,
+    },
 ];
 
 /// The names of every strategy, comma-separated (for messages).
@@ -116,7 +122,7 @@ mod tests {
         let err = from_env(&Env::from_pairs([("TAPEFUZZ_STRATEGY", "annealing")])).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox, enumerate, patterns)"
+            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox, enumerate, patterns, cover)"
         );
     }
 }

@@ -13,10 +13,11 @@ pub struct Parameter {
 }
 
 /// The leading parameters common to every recording: the longest prefix of unforced choices
-/// where every recording draws the same choice point with the same range, no choice point
-/// twice, and each range has at most `widest` options. A collection's "one more?" coin is
-/// drawn again and again at one point, so it ends the parameters; so does a choice whose
-/// range depends on an earlier choice.
+/// where every recording draws the same choice point with the same range, a choice point
+/// that each recording draws only once in its whole tape, and each range has at most
+/// `widest` options. A collection's "one more?" coin is drawn again and again at one point,
+/// so it ends the parameters (even in a recording where the collection is empty, if another
+/// has elements); so does a choice whose range depends on an earlier choice.
 pub fn leading(recordings: &[Recording], widest: u64) -> Vec<Parameter> {
     let mut lists = recordings
         .iter()
@@ -38,10 +39,21 @@ pub fn leading(recordings: &[Recording], widest: u64) -> Vec<Parameter> {
             .count();
         params.truncate(same);
     }
-    let mut seen = crate::tape::HashesSet::default();
+    // How often each point is drawn in each whole tape.
+    let mut counts: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    for r in recordings {
+        let mut here: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        for c in r.choices.iter().filter(|c| !c.forced) {
+            *here.entry(c.point.0).or_default() += 1;
+        }
+        for (p, n) in here {
+            let e = counts.entry(p).or_default();
+            *e = (*e).max(n);
+        }
+    }
     let keep = params
         .iter()
-        .take_while(|p| p.values <= widest && p.values >= 1 && seen.insert(p.point.0))
+        .take_while(|p| p.values <= widest && p.values >= 1 && counts.get(&p.point.0) == Some(&1))
         .count();
     params.truncate(keep);
     params
@@ -70,11 +82,16 @@ mod tests {
     #[test]
     fn the_common_prefix_of_distinct_points() {
         let a = rec(&[(1, 1), (2, 1000), (3, 3), (4, 1), (4, 1)]);
-        let b = rec(&[(1, 1), (2, 1000), (3, 3), (4, 1), (5, 9)]);
-        let p = leading(&[a.clone(), b], 1 << 24);
-        assert_eq!(p.len(), 4, "{p:?}");
+        let b = rec(&[(1, 1), (2, 1000), (3, 3), (6, 1), (5, 9)]);
+        let p = leading(&[a.clone(), b.clone()], 1 << 24);
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert_eq!(leading(&[b], 1 << 24).len(), 5);
         // The repeated point (a collection's coin) ends them.
-        assert_eq!(leading(&[a.clone()], 1 << 24).len(), 4);
+        assert_eq!(leading(std::slice::from_ref(&a), 1 << 24).len(), 3);
+        // Even where it is drawn once, if another tape draws it twice.
+        let once = rec(&[(4, 1), (7, 3)]);
+        let twice = rec(&[(4, 1), (4, 1)]);
+        assert!(leading(&[once, twice], 1 << 24).is_empty());
         // Too wide a range ends them.
         assert_eq!(leading(&[a], 100).len(), 1);
         assert!(leading(&[], 10).is_empty());

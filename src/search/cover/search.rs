@@ -1,9 +1,9 @@
 //! The search of [`Cover`]: probe, find the parameters, run the rows of covering arrays of
 //! growing strength, then go on at random.
 
+use super::Cover;
 use super::parameters::{Parameter, leading};
 use super::plan::Plan;
-use super::Cover;
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
 use crate::tape::{Fallback, RandomSource, Recording, ReplaySource, Rng};
 
@@ -71,7 +71,11 @@ impl CoverSearch {
         } else {
             self.strength + 1
         };
-        let last = self.settings.max_strength.clamp(1, 6).max(self.settings.strength);
+        let last = self
+            .settings
+            .max_strength
+            .clamp(1, 6)
+            .max(self.settings.strength);
         let full = self.plan.as_ref().is_some_and(|p| p.is_full_product);
         if t > last || full {
             self.arrays_done = Some(format!(

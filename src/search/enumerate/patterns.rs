@@ -24,59 +24,21 @@ pub fn pattern_rows(v: u64, fineness: usize, strength: usize, seed: u64) -> Vec<
             })
             .collect();
     }
-    greedy(v, f, t, seed)
-}
-
-/// A small greedy covering array (AETG-style: of 50 random candidates, the row covering
-/// the most uncovered tuples), for pattern positions (a handful of columns).
-fn greedy(v: u64, f: usize, t: usize, seed: u64) -> Vec<Vec<u64>> {
-    use std::collections::HashSet;
-    let mut rng = crate::tape::Rng::new(seed);
-    let subsets: Vec<Vec<usize>> = (0..1u32 << f)
-        .filter(|m| m.count_ones() as usize == t)
-        .map(|m| (0..f).filter(|&i| m >> i & 1 == 1).collect())
-        .collect();
-    let key = |s: &[usize], row: &[u64]| -> Vec<u64> {
-        s.iter().map(|&i| i as u64 * v + row[i]).collect()
+    let mut spec = crate::covering::Spec::new();
+    for _ in 0..f {
+        spec.parameter(v.min(u64::from(u32::MAX)) as u32);
+    }
+    spec.strength(t);
+    let options = crate::covering::Options {
+        seed,
+        ..crate::covering::Options::default()
     };
-    let mut missing: HashSet<Vec<u64>> = HashSet::new();
-    for s in &subsets {
-        let total = v.pow(t as u32);
-        for mut k in 0..total {
-            let mut row = vec![0; f];
-            for &i in s.iter().rev() {
-                row[i] = k % v;
-                k /= v;
-            }
-            missing.insert(key(s, &row));
-        }
+    match crate::covering::build(&spec, &options) {
+        Ok(array) => array
+            .rows()
+            .map(|r| r.iter().map(|&x| u64::from(x)).collect())
+            .collect(),
+        // Too large to build: the product, cut.
+        Err(_) => pattern_rows(v, f, f, seed),
     }
-    let mut rows = Vec::new();
-    while !missing.is_empty() {
-        let mut best = (0, Vec::new());
-        for _ in 0..50 {
-            let row: Vec<u64> = (0..f).map(|_| rng.below_or_eq(v - 1)).collect();
-            let gain = subsets
-                .iter()
-                .filter(|s| missing.contains(&key(s, &row)))
-                .count();
-            if gain > best.0 {
-                best = (gain, row);
-            }
-        }
-        if best.0 == 0 {
-            // Take any missing tuple and fill the rest at random.
-            let any = missing.iter().next().expect("non-empty").clone();
-            let mut row: Vec<u64> = (0..f).map(|_| rng.below_or_eq(v - 1)).collect();
-            for k in any {
-                row[(k / v) as usize] = k % v;
-            }
-            best = (1, row);
-        }
-        for s in &subsets {
-            missing.remove(&key(s, &best.1));
-        }
-        rows.push(best.1);
-    }
-    rows
 }
