@@ -126,32 +126,34 @@ impl Spec {
     /// repeats: the `t`-subsets of all parameters and those of each sub-relation (a set
     /// inside a larger required one is left out: covering the larger covers it).
     pub fn column_sets(&self) -> Vec<Vec<usize>> {
-        let mut sets: Vec<Vec<usize>> = Vec::new();
-        let all: Vec<usize> = (0..self.values.len()).collect();
         let t = self.main_strength();
-        if t > 0 {
-            subsets(&all, t, &mut sets);
-        }
+        // Sub-relations no stronger than the main strength add nothing: the main relation
+        // covers every `t`-subset of all parameters, so every smaller one too.
+        let mut related: Vec<Vec<usize>> = Vec::new();
         for r in &self.relations {
-            subsets(&r.parameters, r.strength, &mut sets);
-        }
-        sets.sort();
-        sets.dedup();
-        // Drop a set that a larger set contains (its tuples are projections of the larger
-        // one's, so they are covered with it).
-        let mut keep: Vec<Vec<usize>> = Vec::new();
-        let mut by_len = sets.clone();
-        by_len.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        for s in by_len {
-            if !keep
-                .iter()
-                .any(|k| k.len() > s.len() && s.iter().all(|c| k.contains(c)))
-            {
-                keep.push(s);
+            if r.strength > t {
+                subsets(&r.parameters, r.strength, &mut related);
             }
         }
-        keep.sort();
-        keep
+        related.sort();
+        related.dedup();
+        let contains = |big: &[usize], small: &[usize]| {
+            big.len() > small.len() && small.iter().all(|c| big.contains(c))
+        };
+        let snapshot = related.clone();
+        related.retain(|s| !snapshot.iter().any(|b| contains(b, s)));
+        let mut sets = Vec::new();
+        if t > 0 {
+            let all: Vec<usize> = (0..self.values.len()).collect();
+            subsets(&all, t, &mut sets);
+            // A main set inside a stronger sub-relation's set is covered with it.
+            if !related.is_empty() {
+                sets.retain(|s| !related.iter().any(|b| contains(b, s)));
+            }
+        }
+        sets.extend(related);
+        sets.sort();
+        sets
     }
 
     /// How many tuples must be covered (before constraints remove any): the sum over

@@ -1,7 +1,7 @@
 //! Which leading choices of a generator are parameters: drawn once, at the same place, with
 //! the same finite range, by every test case.
 
-use crate::tape::{PointId, Recording};
+use crate::tape::{Kind, PointId, Recording};
 
 /// One parameter: a leading choice point and its number of options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,49 +13,40 @@ pub struct Parameter {
 }
 
 /// The leading parameters common to every recording: the longest prefix of unforced choices
-/// where every recording draws the same choice point with the same range, a choice point
-/// that each recording draws only once in its whole tape, and each range has at most
-/// `widest` options. A collection's "one more?" coin is drawn again and again at one point,
-/// so it ends the parameters (even in a recording where the collection is empty, if another
-/// has elements); so does a choice whose range depends on an earlier choice.
+/// where every recording draws the same choice point with the same range, each a value or a
+/// union's variant (not a collection's "one more?" coin nor a recursive structure's
+/// "branch?" coin: those repeat, and the parameters end there), each with at most `widest`
+/// options. A choice whose range depends on an earlier choice ends them too (the
+/// recordings disagree there).
 pub fn leading(recordings: &[Recording], widest: u64) -> Vec<Parameter> {
-    let mut lists = recordings
-        .iter()
-        .map(|r| r.choices.iter().filter(|c| !c.forced));
-    let Some(first) = lists.next() else {
+    if recordings.is_empty() {
         return Vec::new();
-    };
-    let mut params: Vec<Parameter> = first
-        .map(|c| Parameter {
-            point: c.point,
-            values: c.max.saturating_add(1),
-        })
-        .collect();
-    for list in lists {
-        let same = params
+    }
+    let unforced = |r: &'_ Recording| {
+        r.choices
             .iter()
-            .zip(list)
-            .take_while(|(p, c)| p.point == c.point && p.values == c.max.saturating_add(1))
-            .count();
-        params.truncate(same);
-    }
-    // How often each point is drawn in each whole tape.
-    let mut counts: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    for r in recordings {
-        let mut here: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-        for c in r.choices.iter().filter(|c| !c.forced) {
-            *here.entry(c.point.0).or_default() += 1;
+            .zip(r.labels.iter().map(Some).chain(std::iter::repeat(None)))
+            .filter(|(c, _)| !c.forced)
+            .map(|(c, l)| (*c, l.map(|l| l.kind())))
+            .collect::<Vec<_>>()
+    };
+    let mut params: Vec<Parameter> = Vec::new();
+    let lists: Vec<_> = recordings.iter().map(unforced).collect();
+    for (k, &(c, kind)) in lists[0].iter().enumerate() {
+        let repeats = matches!(kind, Some(Kind::More | Kind::Branch | Kind::Neighbour(_)));
+        let values = c.max.saturating_add(1);
+        let same = lists[1..].iter().all(|l| {
+            l.get(k)
+                .is_some_and(|(d, _)| d.point == c.point && d.max == c.max)
+        });
+        if repeats || !same || values > widest {
+            break;
         }
-        for (p, n) in here {
-            let e = counts.entry(p).or_default();
-            *e = (*e).max(n);
-        }
+        params.push(Parameter {
+            point: c.point,
+            values,
+        });
     }
-    let keep = params
-        .iter()
-        .take_while(|p| p.values <= widest && p.values >= 1 && counts.get(&p.point.0) == Some(&1))
-        .count();
-    params.truncate(keep);
     params
 }
 
@@ -80,20 +71,18 @@ mod tests {
     }
 
     #[test]
-    fn the_common_prefix_of_distinct_points() {
-        let a = rec(&[(1, 1), (2, 1000), (3, 3), (4, 1), (4, 1)]);
-        let b = rec(&[(1, 1), (2, 1000), (3, 3), (6, 1), (5, 9)]);
+    fn the_common_prefix_of_values() {
+        let a = rec(&[(1, 1), (2, 1000), (2, 1000), (3, 3), (4, 1)]);
+        let b = rec(&[(1, 1), (2, 1000), (2, 1000), (3, 3), (5, 9)]);
         let p = leading(&[a.clone(), b.clone()], 1 << 24);
-        assert_eq!(p.len(), 3, "{p:?}");
-        assert_eq!(leading(&[b], 1 << 24).len(), 5);
-        // The repeated point (a collection's coin) ends them.
-        assert_eq!(leading(std::slice::from_ref(&a), 1 << 24).len(), 3);
-        // Even where it is drawn once, if another tape draws it twice.
-        let once = rec(&[(4, 1), (7, 3)]);
-        let twice = rec(&[(4, 1), (4, 1)]);
-        assert!(leading(&[once, twice], 1 << 24).is_empty());
+        assert_eq!(p.len(), 4, "{p:?}");
+        assert_eq!(leading(std::slice::from_ref(&b), 1 << 24).len(), 5);
         // Too wide a range ends them.
         assert_eq!(leading(&[a], 100).len(), 1);
         assert!(leading(&[], 10).is_empty());
+        // A collection's coin ends them.
+        let mut coin = rec(&[(7, 1), (8, 3)]);
+        coin.labels = vec![crate::tape::builtin::MORE, crate::tape::builtin::INT];
+        assert!(leading(&[coin], 1 << 24).is_empty());
     }
 }
