@@ -9,6 +9,8 @@
 //! Usage: mutants-bench [--targets tcas,stlc] [--strategies random,rl,enumerate,patterns,cover,proptest]
 //!                      [--seconds tcas=60,stlc=10] [--seeds N] [--bugs b1,b2] [--jobs N]
 //!                      [--pattern-scale X] [--patterns t:f:seconds[:random],…]
+//!                      [--cap strategy@target=N,…]   (a smaller budget for one strategy on one
+//!                                                     target: enumerate on tcas, say)
 //!
 //! One JSON line per run on stdout: `{"bench":"mutants","target","bug","strategy","seed",
 //! "found","seconds","tests","budget"}`; progress on stderr. `scripts/bench mutants` runs it
@@ -61,6 +63,14 @@ fn main() {
             budgets.insert(k.into(), v.parse().expect("seconds"));
         }
     }
+    let mut caps: BTreeMap<(String, String), f64> = BTreeMap::new();
+    if let Some(s) = arg(&args, "--cap") {
+        for kv in list(s) {
+            let (k, v) = kv.split_once('=').expect("--cap strategy@target=N,…");
+            let (strategy, target) = k.split_once('@').expect("--cap strategy@target=N");
+            caps.insert((strategy.into(), target.into()), v.parse().expect("seconds"));
+        }
+    }
     let scale = arg(&args, "--pattern-scale").unwrap_or("0.1").to_string();
     let mut pairs = vec![("TAPEFUZZ_PATTERN_SCALE", scale.as_str())];
     if let Some(p) = arg(&args, "--patterns") {
@@ -88,6 +98,10 @@ fn main() {
                 } else {
                     seeds
                 };
+                let budget = caps
+                    .get(&(s.clone(), t.clone()))
+                    .copied()
+                    .unwrap_or(budget);
                 for seed in 1..=n {
                     todo.push(Job {
                         target: t.clone(),
