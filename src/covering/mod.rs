@@ -4,7 +4,7 @@
 //! | item | what it is |
 //! |---|---|
 //! | [`Spec`] | parameters with their numbers of values, a main strength, mixed-strength sub-relations ([`Spec::relation`]), constraints over partial rows ([`Spec::constraint`]) |
-//! | [`build`] | an array for a spec: IPOG ([`ipog`]), then a post-optimisation pass ([`Options::budget`]) |
+//! | [`build`] | an array for a spec: the smaller of IPOG ([`ipog`]) and a direct construction where one applies ([`construct`]: Bush's orthogonal arrays over GF(q), binary Katona arrays), then a post-optimisation pass ([`optimise`], within [`Options::budget`]) |
 //! | [`CoveringArray`] | the rows, and [`CoveringArray::missing`], the check |
 //! | [`radix`] | Radix Coverage: a wide parameter as digits that fully interact, within its range |
 //!
@@ -32,12 +32,15 @@
 //! that then break it (and [`CoveringArray::missing`] counts nothing for such rows).
 
 mod array;
+pub mod construct;
 mod ipog;
+mod optimise;
 pub mod radix;
 mod spec;
 
 pub use array::CoveringArray;
 pub use ipog::ipog;
+pub use optimise::optimise;
 pub use spec::{Constraint, Relation, Spec};
 
 use std::time::Duration;
@@ -91,7 +94,12 @@ pub fn build(spec: &Spec, options: &Options) -> Result<CoveringArray, TooLarge> 
     if tuples > MAX_TUPLES {
         return Err(TooLarge { tuples });
     }
-    Ok(ipog(spec, options.seed))
+    let greedy = ipog(spec, options.seed);
+    let start = match construct::direct(spec) {
+        Some(direct) if direct.len() <= greedy.len() => direct,
+        _ => greedy,
+    };
+    Ok(optimise(spec, start, options.budget, options.seed))
 }
 
 #[cfg(test)]

@@ -117,6 +117,21 @@ impl Spec {
         self.strength.min(self.values.len())
     }
 
+    /// Whether the spec is one main strength alone: no constraint, and no sub-relation
+    /// stronger than the main strength (the uniform arrays of the literature).
+    pub fn is_plain(&self) -> bool {
+        self.constraints.is_empty()
+            && self
+                .relations
+                .iter()
+                .all(|r| r.strength <= self.main_strength())
+    }
+
+    /// Whether the spec has constraints.
+    pub fn has_constraints(&self) -> bool {
+        !self.constraints.is_empty()
+    }
+
     /// Whether a partial row breaks no constraint.
     pub fn allows(&self, row: &[Option<u32>]) -> bool {
         self.constraints.iter().all(|c| c(row))
