@@ -170,8 +170,64 @@ pub fn binary_pairs(k: usize) -> CoveringArray {
     CoveringArray::from_rows(k, rows)
 }
 
-/// The direct construction for `spec`, if one applies: uniform values, no sub-relation
-/// stronger than the main one, no constraint.
+/// Bush's array over the smallest prime power `q ≥ v` that has `k` columns and strength `t`,
+/// with every symbol `≥ v` replaced by one below it (fusion: each `v`-tuple is a `q`-tuple
+/// of the same values, so it is still covered): CA(q^t; t, k, v). For 10^10 at strength 2,
+/// GF(11) gives 121 rows.
+pub fn fused_bush(v: u32, k: usize, t: usize) -> Option<CoveringArray> {
+    let q = (v..=256).find(|&q| {
+        prime_power(q).is_some() && k <= q as usize + 1 && t as u32 <= q
+    })?;
+    let a = bush(q, k, t)?;
+    if q == v {
+        return Some(a);
+    }
+    let rows = a.rows().map(|r| r.iter().map(|&x| if x < v { x } else { x % v }).collect());
+    Some(CoveringArray::from_rows(k, rows))
+}
+
+/// The doubling of Chateauneuf and Kreher for strength 3: from `A` = CA(N3; 3, h, v) and
+/// `B` = CA(N2; 2, h, v) over `h = ⌈k/2⌉` columns, the rows `[a | a]` for each row of `A` and
+/// `[b | b + i]` (every cell shifted by `i` modulo `v`) for each row of `B` and each
+/// `i` in `1..v` make CA(N3 + (v − 1)·N2; 3, 2h, v), cut to `k` columns. Three columns in
+/// one half are covered by `A`; two in one half and one in the other, by `A` when they are
+/// three distinct columns of `A`, else (a column with its own copy) by the shifts.
+/// 4^10 from Bush's OA(64, 5, 4, 3) and OA(16, 5, 4, 2): 112 rows.
+pub fn doubled3(v: u32, k: usize) -> Option<CoveringArray> {
+    let h = k.div_ceil(2);
+    if h < 3 {
+        return None;
+    }
+    let a = bush(v, h, 3)?;
+    let mut pairs = Spec::new();
+    for _ in 0..h {
+        pairs.parameter(v);
+    }
+    pairs.strength(2);
+    let b = match direct(&pairs) {
+        Some(d) => d,
+        None => super::ipog(&pairs, 0),
+    };
+    let mut rows: Vec<Vec<u32>> = a
+        .rows()
+        .map(|r| r.iter().chain(r.iter()).copied().take(k).collect())
+        .collect();
+    for i in 1..v {
+        for r in b.rows() {
+            rows.push(
+                r.iter()
+                    .copied()
+                    .chain(r.iter().map(|&x| (x + i) % v))
+                    .take(k)
+                    .collect(),
+            );
+        }
+    }
+    Some(CoveringArray::from_rows(k, rows))
+}
+
+/// The smallest direct construction for `spec`, if one applies: uniform values, no
+/// sub-relation stronger than the main one, no constraint.
 pub fn direct(spec: &Spec) -> Option<CoveringArray> {
     let values = spec.values();
     let v = *values.first()?;
@@ -183,7 +239,11 @@ pub fn direct(spec: &Spec) -> Option<CoveringArray> {
     if v == 2 && t == 2 && k >= 2 {
         return Some(binary_pairs(k));
     }
-    bush(v, k, t)
+    let candidates = [
+        fused_bush(v, k, t),
+        if t == 3 { doubled3(v, k) } else { None },
+    ];
+    candidates.into_iter().flatten().min_by_key(CoveringArray::len)
 }
 
 #[cfg(test)]
@@ -225,6 +285,12 @@ mod tests {
             assert_eq!(a.len(), n, "2^{k}");
             assert_eq!(a.missing(&uniform(2, k, 2)), 0, "2^{k}");
         }
+        let doubled = doubled3(4, 10).unwrap();
+        assert_eq!(doubled.len(), 112);
+        assert_eq!(doubled.missing(&uniform(4, 10, 3)), 0);
+        let fused = fused_bush(10, 10, 2).unwrap();
+        assert_eq!(fused.len(), 121);
+        assert_eq!(fused.missing(&uniform(10, 10, 2)), 0);
         assert!(bush(6, 4, 2).is_none());
         assert!(bush(3, 5, 2).is_none());
     }

@@ -290,6 +290,85 @@ impl<'a> State<'a> {
     }
 }
 
+impl State<'_> {
+    /// Simulated annealing until nothing is missing or the deadline: write a random missing
+    /// tuple into the best of a few random rows, accept a worse array with probability
+    /// e^(−Δ/T), T falling from 1 and reheated when the search stalls.
+    fn anneal(&mut self, rng: &mut Rng, deadline: Instant) -> bool {
+        let constrained = self.spec.has_constraints();
+        let knob = |name: &str, default: f64| -> f64 {
+            std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+        };
+        let (t0, floor, cool, sample_n) = (
+            knob("CA_T0", 0.5),
+            knob("CA_FLOOR", 0.02),
+            knob("CA_COOL", 0.9999),
+            knob("CA_SAMPLE", 4.0) as usize,
+        );
+        let mut temperature = t0;
+        let mut best = self.missing.len();
+        let mut since_best = 0u64;
+        let mut step = 0u64;
+        let sample = sample_n.clamp(1, self.rows.len());
+        while !self.missing.is_empty() {
+            step += 1;
+            if step % 256 == 0 && Instant::now() >= deadline {
+                return false;
+            }
+            let g = self.missing[rng.below_or_eq(self.missing.len() as u64 - 1) as usize];
+            let tuple = self.decode(g);
+            let mut choice: Option<(i64, usize, Vec<(usize, u32)>)> = None;
+            for _ in 0..sample {
+                let r = rng.below_or_eq(self.rows.len() as u64 - 1) as usize;
+                let cells: Vec<(usize, u32)> = tuple
+                    .iter()
+                    .copied()
+                    .filter(|&(c, x)| self.rows[r][c] != x)
+                    .collect();
+                if cells.is_empty() {
+                    continue;
+                }
+                if constrained {
+                    let mut row: Vec<Option<u32>> =
+                        self.rows[r].iter().map(|&x| Some(x)).collect();
+                    for &(c, x) in &cells {
+                        row[c] = Some(x);
+                    }
+                    if !self.spec.allows(&row) {
+                        continue;
+                    }
+                }
+                let d = self.delta(r, &cells);
+                if choice.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
+                    choice = Some((d, r, cells));
+                }
+            }
+            let Some((d, r, cells)) = choice else {
+                continue;
+            };
+            let accept = d <= 0 || rng.chance((-(d as f64) / temperature).exp());
+            if accept {
+                self.apply(r, &cells);
+                if self.missing.len() < best {
+                    best = self.missing.len();
+                    since_best = 0;
+                }
+            }
+            since_best += 1;
+            if step % 200_000 == 0 && std::env::var_os("TAPEFUZZ_CA_DEBUG").is_some() {
+                eprintln!("rows {} step {step} missing {} best {best} T {temperature:.3}", self.rows.len(), self.missing.len());
+            }
+            temperature = (temperature * cool).max(floor);
+            if since_best > 200_000 {
+                temperature = t0;
+                since_best = 0;
+                best = self.missing.len();
+            }
+        }
+        true
+    }
+}
+
 /// Shrinks `array` (which covers `spec`) row by row within `budget`: each time, the row
 /// whose loss leaves the fewest tuples missing goes, and a tabu search repairs the rest. The
 /// smallest complete array found is returned (the input when none is smaller).
@@ -316,7 +395,12 @@ pub fn optimise(spec: &Spec, array: CoveringArray, budget: Duration, seed: u64) 
             })
             .expect("rows");
         state.remove_row(r);
-        if !state.repair(&mut rng, deadline) {
+        let repaired = if std::env::var_os("TAPEFUZZ_CA_TABU").is_some() {
+            state.repair(&mut rng, deadline)
+        } else {
+            state.anneal(&mut rng, deadline)
+        };
+        if !repaired {
             break;
         }
         best = CoveringArray::from_rows(width, state.rows.iter().cloned());
@@ -355,5 +439,49 @@ mod tests {
         let b = optimise(&s, a, Duration::from_millis(200), 2);
         assert_eq!(b.missing(&s), 0);
         assert!(b.rows().all(|r| !(r[0] == 1 && r[1] == 1)));
+    }
+}
+
+#[cfg(test)]
+mod delta_tests {
+    use super::*;
+    use crate::covering::ipog;
+
+    #[test]
+    fn delta_predicts_apply() {
+        let mut s = Spec::new();
+        for _ in 0..6 {
+            s.parameter(3);
+        }
+        s.strength(3);
+        let a = ipog(&s, 1);
+        let mut st = State::new(&s, a.rows().map(<[u32]>::to_vec).collect());
+        st.remove_row(0);
+        st.remove_row(0);
+        let mut rng = Rng::new(5);
+        for _ in 0..5000 {
+            let r = rng.below_or_eq(st.rows.len() as u64 - 1) as usize;
+            let cells: Vec<(usize, u32)> = (0..1 + rng.below_or_eq(2) as usize)
+                .map(|_| (rng.below_or_eq(5) as usize, rng.below_or_eq(2) as u32))
+                .collect();
+            let mut dedup: Vec<(usize, u32)> = Vec::new();
+            for c in cells {
+                if !dedup.iter().any(|d| d.0 == c.0) {
+                    dedup.push(c);
+                }
+            }
+            let before = st.missing.len() as i64;
+            let d = st.delta(r, &dedup);
+            st.apply(r, &dedup);
+            assert_eq!(st.missing.len() as i64 - before, d);
+            // The counts agree with a recount.
+        }
+        let mut recount = vec![0u32; st.count.len()];
+        for row in &st.rows {
+            for set in 0..st.sets.len() {
+                recount[st.tuple(set, row)] += 1;
+            }
+        }
+        assert_eq!(recount, st.count);
     }
 }
