@@ -18,10 +18,10 @@ fn prime_power(q: u32) -> Option<(u32, u32)> {
     if q < 2 {
         return None;
     }
-    let p = (2..=q).find(|d| q % d == 0)?;
+    let p = (2..=q).find(|d| q.is_multiple_of(*d))?;
     let mut m = 0;
     let mut r = q;
-    while r % p == 0 {
+    while r.is_multiple_of(p) {
         r /= p;
         m += 1;
     }
@@ -164,7 +164,13 @@ pub fn binary_pairs(k: usize) -> CoveringArray {
     let rows = (0..n).map(|r| {
         words
             .iter()
-            .map(|&word| if r == 0 { 0 } else { (word >> (r - 1) & 1) as u32 })
+            .map(|&word| {
+                if r == 0 {
+                    0
+                } else {
+                    (word >> (r - 1) & 1) as u32
+                }
+            })
             .collect()
     });
     CoveringArray::from_rows(k, rows)
@@ -175,14 +181,15 @@ pub fn binary_pairs(k: usize) -> CoveringArray {
 /// of the same values, so it is still covered): CA(q^t; t, k, v). For 10^10 at strength 2,
 /// GF(11) gives 121 rows.
 pub fn fused_bush(v: u32, k: usize, t: usize) -> Option<CoveringArray> {
-    let q = (v..=256).find(|&q| {
-        prime_power(q).is_some() && k <= q as usize + 1 && t as u32 <= q
-    })?;
+    let q =
+        (v..=256).find(|&q| prime_power(q).is_some() && k <= q as usize + 1 && t as u32 <= q)?;
     let a = bush(q, k, t)?;
     if q == v {
         return Some(a);
     }
-    let rows = a.rows().map(|r| r.iter().map(|&x| if x < v { x } else { x % v }).collect());
+    let rows = a
+        .rows()
+        .map(|r| r.iter().map(|&x| if x < v { x } else { x % v }).collect());
     Some(CoveringArray::from_rows(k, rows))
 }
 
@@ -243,7 +250,10 @@ pub fn direct(spec: &Spec) -> Option<CoveringArray> {
         fused_bush(v, k, t),
         if t == 3 { doubled3(v, k) } else { None },
     ];
-    candidates.into_iter().flatten().min_by_key(CoveringArray::len)
+    candidates
+        .into_iter()
+        .flatten()
+        .min_by_key(CoveringArray::len)
 }
 
 #[cfg(test)]
@@ -265,7 +275,10 @@ mod tests {
             let f = Field::new(q).unwrap();
             for a in 1..q {
                 // Every non-zero element has an inverse, and a + (-a) = 0 for some -a.
-                assert!((1..q).any(|b| f.mul(a, b) == 1), "GF({q}): {a} has no inverse");
+                assert!(
+                    (1..q).any(|b| f.mul(a, b) == 1),
+                    "GF({q}): {a} has no inverse"
+                );
                 assert!((0..q).any(|b| f.add(a, b) == 0));
             }
         }
@@ -275,7 +288,14 @@ mod tests {
 
     #[test]
     fn constructions_cover() {
-        for (v, k, t, n) in [(3, 4, 2, 9), (4, 5, 2, 16), (5, 6, 2, 25), (3, 4, 3, 27), (4, 5, 3, 64), (7, 8, 2, 49)] {
+        for (v, k, t, n) in [
+            (3, 4, 2, 9),
+            (4, 5, 2, 16),
+            (5, 6, 2, 25),
+            (3, 4, 3, 27),
+            (4, 5, 3, 64),
+            (7, 8, 2, 49),
+        ] {
             let a = bush(v, k, t).unwrap();
             assert_eq!(a.len(), n);
             assert_eq!(a.missing(&uniform(v, k, t)), 0, "{v}^{k} t={t}");

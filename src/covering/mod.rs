@@ -54,6 +54,9 @@ pub struct Options {
     /// Time the post-optimisation may spend shrinking the array (zero: IPOG's array as it
     /// is). Default zero.
     pub budget: Duration,
+    /// The post-optimisation stops as soon as the array has at most this many rows (0: it
+    /// goes on for its whole budget). Default 0.
+    pub enough: usize,
 }
 
 impl Default for Options {
@@ -61,6 +64,7 @@ impl Default for Options {
         Options {
             seed: 0,
             budget: Duration::ZERO,
+            enough: 0,
         }
     }
 }
@@ -99,7 +103,16 @@ pub fn build(spec: &Spec, options: &Options) -> Result<CoveringArray, TooLarge> 
         Some(direct) if direct.len() <= greedy.len() => direct,
         _ => greedy,
     };
-    Ok(optimise(spec, start, options.budget, options.seed))
+    if start.len() <= options.enough {
+        return Ok(start);
+    }
+    Ok(optimise(
+        spec,
+        start,
+        options.budget,
+        options.seed,
+        options.enough,
+    ))
 }
 
 #[cfg(test)]

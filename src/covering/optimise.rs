@@ -8,6 +8,10 @@ use super::{CoveringArray, Spec};
 use crate::tape::Rng;
 use std::time::{Duration, Instant};
 
+/// A candidate move of the tabu search: change of missing tuples, a tie-break, the row and
+/// the cells to write.
+type Move = (i64, u64, usize, Vec<(usize, u32)>);
+
 /// The tuples of one parameter set.
 struct Set {
     cols: Vec<usize>,
@@ -240,12 +244,13 @@ impl<'a> State<'a> {
         let constrained = self.spec.has_constraints();
         while !self.missing.is_empty() {
             step += 1;
-            if step % 256 == 0 && Instant::now() >= deadline {
+            if step.is_multiple_of(256) && Instant::now() >= deadline {
                 return false;
             }
             let g = self.missing[rng.below_or_eq(self.missing.len() as u64 - 1) as usize];
             let tuple = self.decode(g);
-            let mut choice: Option<(i64, u64, usize, Vec<(usize, u32)>)> = None;
+            // (change of missing tuples, tie-break, row, cells to write)
+            let mut choice: Option<Move> = None;
             for r in 0..self.rows.len() {
                 let cells: Vec<(usize, u32)> = tuple
                     .iter()
@@ -332,12 +337,12 @@ impl State<'_> {
         let sample = 4.min(self.rows.len());
         while !self.missing.is_empty() {
             step += 1;
-            if step % 256 == 0 && Instant::now() >= deadline {
+            if step.is_multiple_of(256) && Instant::now() >= deadline {
                 return false;
             }
             let g = self.missing[rng.below_or_eq(self.missing.len() as u64 - 1) as usize];
             let tuple = self.decode(g);
-            let mut choice: Option<(i64, usize, Vec<(usize, u32)>)> = None;
+            let mut choice: Option<Move> = None;
             for _ in 0..sample {
                 let r = rng.below_or_eq(self.rows.len() as u64 - 1) as usize;
                 let cells: Vec<(usize, u32)> = tuple
@@ -349,8 +354,7 @@ impl State<'_> {
                     continue;
                 }
                 if constrained {
-                    let mut row: Vec<Option<u32>> =
-                        self.rows[r].iter().map(|&x| Some(x)).collect();
+                    let mut row: Vec<Option<u32>> = self.rows[r].iter().map(|&x| Some(x)).collect();
                     for &(c, x) in &cells {
                         row[c] = Some(x);
                     }
@@ -359,11 +363,11 @@ impl State<'_> {
                     }
                 }
                 let d = self.delta(r, &cells);
-                if choice.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
-                    choice = Some((d, r, cells));
+                if choice.as_ref().is_none_or(|(bd, _, _, _)| d < *bd) {
+                    choice = Some((d, 0, r, cells));
                 }
             }
-            let Some((d, r, cells)) = choice else {
+            let Some((d, _, r, cells)) = choice else {
                 continue;
             };
             let accept = d <= 0 || rng.chance((-(d as f64) / temperature).exp());
@@ -388,8 +392,15 @@ impl State<'_> {
 
 /// Shrinks `array` (which covers `spec`) row by row within `budget`: each time, the row
 /// whose loss leaves the fewest tuples missing goes, and a tabu search repairs the rest. The
-/// smallest complete array found is returned (the input when none is smaller).
-pub fn optimise(spec: &Spec, array: CoveringArray, budget: Duration, seed: u64) -> CoveringArray {
+/// smallest complete array found is returned (the input when none is smaller), as soon as
+/// it has `enough` rows or fewer (0: never before the budget ends).
+pub fn optimise(
+    spec: &Spec,
+    array: CoveringArray,
+    budget: Duration,
+    seed: u64,
+    enough: usize,
+) -> CoveringArray {
     if budget.is_zero() || array.len() <= 1 {
         return array;
     }
@@ -401,7 +412,7 @@ pub fn optimise(spec: &Spec, array: CoveringArray, budget: Duration, seed: u64) 
     if !state.missing.is_empty() {
         return array;
     }
-    while Instant::now() < deadline && state.rows.len() > 1 {
+    while Instant::now() < deadline && state.rows.len() > 1.max(enough) {
         // The row that covers the fewest tuples no other row covers.
         let r = (0..state.rows.len())
             .min_by_key(|&r| {
@@ -434,7 +445,7 @@ mod tests {
         s.strength(2);
         let a = ipog(&s, 1);
         let before = a.len();
-        let b = optimise(&s, a, Duration::from_millis(300), 1);
+        let b = optimise(&s, a, Duration::from_millis(300), 1, 0);
         assert_eq!(b.missing(&s), 0);
         assert!(b.len() < before, "{} → {}", before, b.len());
     }
@@ -448,7 +459,7 @@ mod tests {
         s.strength(2);
         s.constraint(|r: &[Option<u32>]| !(r[0] == Some(1) && r[1] == Some(1)));
         let a = ipog(&s, 2);
-        let b = optimise(&s, a, Duration::from_millis(200), 2);
+        let b = optimise(&s, a, Duration::from_millis(200), 2, 0);
         assert_eq!(b.missing(&s), 0);
         assert!(b.rows().all(|r| !(r[0] == 1 && r[1] == 1)));
     }

@@ -52,12 +52,22 @@ fn main() {
                 .map(|r| {
                     let (vk, t) = r.split_once('/').expect("v^k/t");
                     let (v, k) = vk.split_once('^').expect("v^k");
-                    (t.parse().unwrap(), v.parse().unwrap(), k.parse().unwrap(), 0, None)
+                    (
+                        t.parse().unwrap(),
+                        v.parse().unwrap(),
+                        k.parse().unwrap(),
+                        0,
+                        None,
+                    )
                 })
                 .collect()
         })
         .unwrap_or_default();
-    let rows: Vec<_> = if extra.is_empty() { ROWS.to_vec() } else { extra };
+    let rows: Vec<_> = if extra.is_empty() {
+        ROWS.to_vec()
+    } else {
+        extra
+    };
     for &(t, v, k, best_known, greedy) in &rows {
         let name = format!("{v}^{k}/{t}");
         if only.as_ref().is_some_and(|o| !o.contains(&name)) {
@@ -78,12 +88,20 @@ fn main() {
                 &Options {
                     seed,
                     budget: Duration::from_secs_f64(seconds),
+                    ..Options::default()
                 },
             )
             .expect("builds");
             let took = start.elapsed().as_secs_f64();
-            assert_eq!(a.missing(&spec), 0, "{name} seed {seed}: not a covering array");
-            eprintln!("covering-bench: {name} seed {seed}: {} rows in {took:.1} s", a.len());
+            assert_eq!(
+                a.missing(&spec),
+                0,
+                "{name} seed {seed}: not a covering array"
+            );
+            eprintln!(
+                "covering-bench: {name} seed {seed}: {} rows in {took:.1} s",
+                a.len()
+            );
             sizes.push(a.len());
             times.push(took);
         }

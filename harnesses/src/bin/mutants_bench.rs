@@ -68,7 +68,10 @@ fn main() {
         for kv in list(s) {
             let (k, v) = kv.split_once('=').expect("--cap strategy@target=N,…");
             let (strategy, target) = k.split_once('@').expect("--cap strategy@target=N");
-            caps.insert((strategy.into(), target.into()), v.parse().expect("seconds"));
+            caps.insert(
+                (strategy.into(), target.into()),
+                v.parse().expect("seconds"),
+            );
         }
     }
     let scale = arg(&args, "--pattern-scale").unwrap_or("0.1").to_string();
@@ -98,10 +101,7 @@ fn main() {
                 } else {
                     seeds
                 };
-                let budget = caps
-                    .get(&(s.clone(), t.clone()))
-                    .copied()
-                    .unwrap_or(budget);
+                let budget = caps.get(&(s.clone(), t.clone())).copied().unwrap_or(budget);
                 for seed in 1..=n {
                     todo.push(Job {
                         target: t.clone(),
