@@ -13,8 +13,11 @@
 use std::time::{Duration, Instant};
 use tapefuzz::covering::{Options, Spec, build, ipog};
 
-/// (t, v, k, best known, greedy tools' AETG / IPO / PICT where published).
-const ROWS: &[(usize, u32, usize, usize, Option<[usize; 3]>)] = &[
+/// One row: t, v, k, best known, greedy tools' AETG / IPO / PICT where published.
+type Row = (usize, u32, usize, usize, Option<[usize; 3]>);
+
+/// The table of ../shared/benchmarks.md.
+const ROWS: &[Row] = &[
     (2, 2, 5, 6, None),
     (2, 2, 10, 6, None),
     (2, 3, 4, 9, Some([9, 9, 9])),
@@ -46,7 +49,7 @@ fn main() {
     let seconds: f64 = arg(&args, "--seconds").map_or(20.0, |s| s.parse().expect("--seconds S"));
     let only: Option<Vec<String>> =
         arg(&args, "--only").map(|s| s.split(',').map(str::to_string).collect());
-    let extra: Vec<(usize, u32, usize, usize, Option<[usize; 3]>)> = arg(&args, "--rows")
+    let extra: Vec<Row> = arg(&args, "--rows")
         .map(|s| {
             s.split(',')
                 .map(|r| {
