@@ -205,7 +205,7 @@ fn proptest_tcas(job: &Job) -> (bool, Option<f64>, u64, bool) {
         if harnesses::tcas::check(&inputs, version).is_err() {
             return (true, Some(start.elapsed().as_secs_f64()), tests, false);
         }
-        if tests % 1024 == 0 && start.elapsed().as_secs_f64() >= job.budget {
+        if tests.is_multiple_of(1024) && start.elapsed().as_secs_f64() >= job.budget {
             return (false, None, tests, false);
         }
     }
