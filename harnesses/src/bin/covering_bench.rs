@@ -4,8 +4,10 @@
 //! comparison. Each row runs with seeds 1..=N and a post-optimisation budget; the table
 //! reports the median and the best size, and the seconds per run.
 //!
+//! ```text
 //! Usage: covering-bench [--seeds N] [--seconds S] [--only v^k/t,…] [--rows v^k/t,…]
 //! (`--rows`: other arrays than the table's, best known unknown)
+//! ```
 //!
 //! One JSON line per row on stdout; progress on stderr. `scripts/covering-bench` (also
 //! `scripts/bench covering`) runs it and writes the table in BENCHMARKS.md.

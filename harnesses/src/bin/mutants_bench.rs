@@ -6,11 +6,13 @@
 //! The Rust peer, `proptest` (tcas only: its inputs are a tuple), generates with a proptest
 //! strategy of the same ranges and checks until the bug shows or the budget ends.
 //!
+//! ```text
 //! Usage: mutants-bench [--targets tcas,stlc] [--strategies random,rl,enumerate,patterns,cover,proptest]
 //!                      [--seconds tcas=60,stlc=10] [--seeds N] [--bugs b1,b2] [--jobs N]
 //!                      [--pattern-scale X] [--patterns t:f:seconds[:random],…]
 //!                      [--cap strategy@target=N,…]   (a smaller budget for one strategy on one
 //!                                                     target: enumerate on tcas, say)
+//! ```
 //!
 //! One JSON line per run on stdout: `{"bench":"mutants","target","bug","strategy","seed",
 //! "found","seconds","tests","budget"}`; progress on stderr. `scripts/bench mutants` runs it
