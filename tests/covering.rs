@@ -6,15 +6,6 @@ use std::time::Duration;
 use tapefuzz::covering::radix::Radix;
 use tapefuzz::covering::{Options, Spec, build};
 
-fn uniform(v: u32, k: usize, t: usize) -> Spec {
-    let mut s = Spec::new();
-    for _ in 0..k {
-        s.parameter(v);
-    }
-    s.strength(t);
-    s
-}
-
 /// (v, k, t, best known): the post-optimisation stops at the bound, within 60 s (a few
 /// seconds in a debug build here).
 const FAST: &[(u32, usize, usize, usize)] = &[
@@ -31,7 +22,7 @@ const FAST: &[(u32, usize, usize, usize)] = &[
 #[test]
 fn fast_rows_of_the_table_within_a_tenth_of_the_best_known() {
     for &(v, k, t, best) in FAST {
-        let spec = uniform(v, k, t);
+        let spec = Spec::uniform(v, k, t);
         let bound = (best as f64 * 1.1).floor() as usize;
         let a = build(
             &spec,
@@ -53,7 +44,7 @@ fn fast_rows_of_the_table_within_a_tenth_of_the_best_known() {
 
 #[test]
 fn the_same_seed_gives_the_same_array() {
-    let spec = uniform(3, 8, 2);
+    let spec = Spec::uniform(3, 8, 2);
     let o = Options {
         seed: 7,
         ..Options::default()

@@ -206,11 +206,7 @@ pub fn doubled3(v: u32, k: usize) -> Option<CoveringArray> {
         return None;
     }
     let a = bush(v, h, 3)?;
-    let mut pairs = Spec::new();
-    for _ in 0..h {
-        pairs.parameter(v);
-    }
-    pairs.strength(2);
+    let pairs = Spec::uniform(v, h, 2);
     let b = match direct(&pairs) {
         Some(d) => d,
         None => super::ipog(&pairs, 0),
@@ -260,15 +256,6 @@ pub fn direct(spec: &Spec) -> Option<CoveringArray> {
 mod tests {
     use super::*;
 
-    fn uniform(v: u32, k: usize, t: usize) -> Spec {
-        let mut s = Spec::new();
-        for _ in 0..k {
-            s.parameter(v);
-        }
-        s.strength(t);
-        s
-    }
-
     #[test]
     fn fields_are_fields() {
         for q in [2, 3, 4, 5, 7, 8, 9, 11, 16, 25, 27] {
@@ -298,19 +285,19 @@ mod tests {
         ] {
             let a = bush(v, k, t).unwrap();
             assert_eq!(a.len(), n);
-            assert_eq!(a.missing(&uniform(v, k, t)), 0, "{v}^{k} t={t}");
+            assert_eq!(a.missing(&Spec::uniform(v, k, t)), 0, "{v}^{k} t={t}");
         }
         for (k, n) in [(5, 6), (10, 6), (11, 7), (15, 7), (16, 8), (35, 8)] {
             let a = binary_pairs(k);
             assert_eq!(a.len(), n, "2^{k}");
-            assert_eq!(a.missing(&uniform(2, k, 2)), 0, "2^{k}");
+            assert_eq!(a.missing(&Spec::uniform(2, k, 2)), 0, "2^{k}");
         }
         let doubled = doubled3(4, 10).unwrap();
         assert_eq!(doubled.len(), 112);
-        assert_eq!(doubled.missing(&uniform(4, 10, 3)), 0);
+        assert_eq!(doubled.missing(&Spec::uniform(4, 10, 3)), 0);
         let fused = fused_bush(10, 10, 2).unwrap();
         assert_eq!(fused.len(), 121);
-        assert_eq!(fused.missing(&uniform(10, 10, 2)), 0);
+        assert_eq!(fused.missing(&Spec::uniform(10, 10, 2)), 0);
         assert!(bush(6, 4, 2).is_none());
         assert!(bush(3, 5, 2).is_none());
     }

@@ -119,15 +119,6 @@ pub fn build(spec: &Spec, options: &Options) -> Result<CoveringArray, TooLarge> 
 mod tests {
     use super::*;
 
-    fn uniform(v: u32, k: usize, t: usize) -> Spec {
-        let mut s = Spec::new();
-        for _ in 0..k {
-            s.parameter(v);
-        }
-        s.strength(t);
-        s
-    }
-
     #[test]
     fn ipog_covers_uniform_specs() {
         for (v, k, t) in [
@@ -139,7 +130,7 @@ mod tests {
             (3, 6, 3),
             (2, 10, 4),
         ] {
-            let s = uniform(v, k, t);
+            let s = Spec::uniform(v, k, t);
             let a = build(&s, &Options::default()).unwrap();
             assert_eq!(a.missing(&s), 0, "{v}^{k} t={t}");
             assert!(
@@ -152,7 +143,7 @@ mod tests {
 
     #[test]
     fn mixed_strength_and_constraints() {
-        let mut s = uniform(3, 6, 2);
+        let mut s = Spec::uniform(3, 6, 2);
         s.relation(&[0, 1, 2], 3);
         // Parameters 4 and 5 never both 2.
         s.constraint(|r: &[Option<u32>]| !(r[4] == Some(2) && r[5] == Some(2)));

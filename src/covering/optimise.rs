@@ -153,65 +153,63 @@ impl<'a> State<'a> {
         row
     }
 
-    /// Change in missing tuples if row `r` took `new` in the cells of `cells`.
-    fn delta(&mut self, r: usize, cells: &[(usize, u32)]) -> i64 {
+    /// The sets holding any of `cells`' columns, each once.
+    fn touched(&mut self, cells: &[(usize, u32)]) -> Vec<usize> {
         self.clock = self.clock.wrapping_add(1);
         if self.clock == 0 {
             self.stamp.iter_mut().for_each(|x| *x = 0);
             self.clock = 1;
         }
-        let mut new_row = self.rows[r].clone();
-        for &(c, x) in cells {
-            new_row[c] = x;
-        }
-        let mut d = 0i64;
+        let mut out = Vec::new();
         for &(c, _) in cells {
-            for i in 0..self.by_col[c].len() {
-                let s = self.by_col[c][i];
-                if self.stamp[s] == self.clock {
-                    continue;
+            for &s in &self.by_col[c] {
+                if self.stamp[s] != self.clock {
+                    self.stamp[s] = self.clock;
+                    out.push(s);
                 }
-                self.stamp[s] = self.clock;
-                let old = self.tuple(s, &self.rows[r]);
-                let new = self.tuple(s, &new_row);
-                if old == new {
-                    continue;
-                }
-                if self.count[old] == 1 && !self.excluded[old] {
-                    d += 1;
-                }
-                if self.count[new] == 0 && !self.excluded[new] {
-                    d -= 1;
-                }
+            }
+        }
+        out
+    }
+
+    /// Row `r` with `cells` written into it.
+    fn written(&self, r: usize, cells: &[(usize, u32)]) -> Vec<u32> {
+        let mut row = self.rows[r].clone();
+        for &(c, x) in cells {
+            row[c] = x;
+        }
+        row
+    }
+
+    /// Change in missing tuples if row `r` took the values of `cells`.
+    fn delta(&mut self, r: usize, cells: &[(usize, u32)]) -> i64 {
+        let new_row = self.written(r, cells);
+        let mut d = 0i64;
+        for s in self.touched(cells) {
+            let old = self.tuple(s, &self.rows[r]);
+            let new = self.tuple(s, &new_row);
+            if old == new {
+                continue;
+            }
+            if self.count[old] == 1 && !self.excluded[old] {
+                d += 1;
+            }
+            if self.count[new] == 0 && !self.excluded[new] {
+                d -= 1;
             }
         }
         d
     }
 
+    /// Writes the values of `cells` into row `r`.
     fn apply(&mut self, r: usize, cells: &[(usize, u32)]) {
-        let old_row = self.rows[r].clone();
-        let mut new_row = old_row.clone();
-        for &(c, x) in cells {
-            new_row[c] = x;
-        }
-        self.clock = self.clock.wrapping_add(1);
-        if self.clock == 0 {
-            self.stamp.iter_mut().for_each(|x| *x = 0);
-            self.clock = 1;
-        }
-        for &(c, _) in cells {
-            for i in 0..self.by_col[c].len() {
-                let s = self.by_col[c][i];
-                if self.stamp[s] == self.clock {
-                    continue;
-                }
-                self.stamp[s] = self.clock;
-                let old = self.tuple(s, &old_row);
-                let new = self.tuple(s, &new_row);
-                if old != new {
-                    self.inc(new);
-                    self.dec(old);
-                }
+        let new_row = self.written(r, cells);
+        for s in self.touched(cells) {
+            let old = self.tuple(s, &self.rows[r]);
+            let new = self.tuple(s, &new_row);
+            if old != new {
+                self.inc(new);
+                self.dec(old);
             }
         }
         self.rows[r] = new_row;
@@ -438,11 +436,7 @@ mod tests {
 
     #[test]
     fn shrinks_and_still_covers() {
-        let mut s = Spec::new();
-        for _ in 0..13 {
-            s.parameter(3);
-        }
-        s.strength(2);
+        let s = Spec::uniform(3, 13, 2);
         let a = ipog(&s, 1);
         let before = a.len();
         let b = optimise(&s, a, Duration::from_millis(300), 1, 0);
@@ -452,31 +446,17 @@ mod tests {
 
     #[test]
     fn keeps_constraints() {
-        let mut s = Spec::new();
-        for _ in 0..5 {
-            s.parameter(3);
-        }
-        s.strength(2);
+        let mut s = Spec::uniform(3, 5, 2);
         s.constraint(|r: &[Option<u32>]| !(r[0] == Some(1) && r[1] == Some(1)));
         let a = ipog(&s, 2);
         let b = optimise(&s, a, Duration::from_millis(200), 2, 0);
         assert_eq!(b.missing(&s), 0);
         assert!(b.rows().all(|r| !(r[0] == 1 && r[1] == 1)));
     }
-}
-
-#[cfg(test)]
-mod delta_tests {
-    use super::*;
-    use crate::covering::ipog;
 
     #[test]
     fn delta_predicts_apply() {
-        let mut s = Spec::new();
-        for _ in 0..6 {
-            s.parameter(3);
-        }
-        s.strength(3);
+        let s = Spec::uniform(3, 6, 3);
         let a = ipog(&s, 1);
         let mut st = State::new(&s, a.rows().map(<[u32]>::to_vec).collect());
         st.remove_row(0);

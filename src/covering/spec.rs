@@ -26,11 +26,7 @@ pub struct Relation {
 /// use tapefuzz::covering::{Options, Spec, build};
 ///
 /// // Five flags, every pair of values of every two of them: 6 rows (not 32).
-/// let mut spec = Spec::new();
-/// for _ in 0..5 {
-///     spec.parameter(2);
-/// }
-/// spec.strength(2);
+/// let spec = Spec::uniform(2, 5, 2);
 /// let array = build(&spec, &Options::default()).unwrap();
 /// assert_eq!(array.missing(&spec), 0);
 /// assert!(array.len() <= 7);
@@ -61,6 +57,17 @@ impl Spec {
             strength: 2,
             ..Spec::default()
         }
+    }
+
+    /// `k` parameters of `v` values each at strength `t`: the uniform arrays of the
+    /// literature (CA(N; t, k, v)), written `v^k`.
+    pub fn uniform(v: u32, k: usize, t: usize) -> Spec {
+        let mut s = Spec::new();
+        for _ in 0..k {
+            s.parameter(v);
+        }
+        s.strength(t);
+        s
     }
 
     /// Adds a parameter of `values` values (`0..values`; 0 is taken as 1) and returns its

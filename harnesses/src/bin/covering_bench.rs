@@ -78,11 +78,7 @@ fn main() {
         if only.as_ref().is_some_and(|o| !o.contains(&name)) {
             continue;
         }
-        let mut spec = Spec::new();
-        for _ in 0..k {
-            spec.parameter(v);
-        }
-        spec.strength(t);
+        let spec = Spec::uniform(v, k, t);
         let ipog_size = ipog(&spec, 1).len();
         let mut sizes = Vec::new();
         let mut times = Vec::new();

@@ -24,11 +24,7 @@ pub fn pattern_rows(v: u64, fineness: usize, strength: usize, seed: u64) -> Vec<
             })
             .collect();
     }
-    let mut spec = crate::covering::Spec::new();
-    for _ in 0..f {
-        spec.parameter(v.min(u64::from(u32::MAX)) as u32);
-    }
-    spec.strength(t);
+    let spec = crate::covering::Spec::uniform(v.min(u64::from(u32::MAX)) as u32, f, t);
     let options = crate::covering::Options {
         seed,
         ..crate::covering::Options::default()
