@@ -153,6 +153,29 @@ impl<'a> State<'a> {
         row
     }
 
+    /// The cells of row `r` that writing `tuple` changes: `None` when it changes none, or
+    /// when the row would then break a constraint.
+    fn writing(&self, r: usize, tuple: &[(usize, u32)]) -> Option<Vec<(usize, u32)>> {
+        let cells: Vec<(usize, u32)> = tuple
+            .iter()
+            .copied()
+            .filter(|&(c, x)| self.rows[r][c] != x)
+            .collect();
+        if cells.is_empty() {
+            return None;
+        }
+        if self.spec.has_constraints() {
+            let mut row: Vec<Option<u32>> = self.rows[r].iter().map(|&x| Some(x)).collect();
+            for &(c, x) in &cells {
+                row[c] = Some(x);
+            }
+            if !self.spec.allows(&row) {
+                return None;
+            }
+        }
+        Some(cells)
+    }
+
     /// The sets holding any of `cells`' columns, each once.
     fn touched(&mut self, cells: &[(usize, u32)]) -> Vec<usize> {
         self.clock = self.clock.wrapping_add(1);
@@ -239,7 +262,6 @@ impl<'a> State<'a> {
         let mut changed: Vec<u64> = vec![0; self.rows.len() * width];
         let mut step = tenure as u64 + 1;
         let mut best = self.missing.len();
-        let constrained = self.spec.has_constraints();
         while !self.missing.is_empty() {
             step += 1;
             if step.is_multiple_of(256) && Instant::now() >= deadline {
@@ -250,14 +272,9 @@ impl<'a> State<'a> {
             // (change of missing tuples, tie-break, row, cells to write)
             let mut choice: Option<Move> = None;
             for r in 0..self.rows.len() {
-                let cells: Vec<(usize, u32)> = tuple
-                    .iter()
-                    .copied()
-                    .filter(|&(c, x)| self.rows[r][c] != x)
-                    .collect();
-                if cells.is_empty() {
+                let Some(cells) = self.writing(r, &tuple) else {
                     continue;
-                }
+                };
                 let tabu = cells
                     .iter()
                     .any(|&(c, _)| step - changed[r * width + c] <= tenure as u64);
@@ -265,15 +282,6 @@ impl<'a> State<'a> {
                 let aspires = (self.missing.len() as i64 + d) < best as i64;
                 if tabu && !aspires {
                     continue;
-                }
-                if constrained {
-                    let mut row: Vec<Option<u32>> = self.rows[r].iter().map(|&x| Some(x)).collect();
-                    for &(c, x) in &cells {
-                        row[c] = Some(x);
-                    }
-                    if !self.spec.allows(&row) {
-                        continue;
-                    }
                 }
                 let tie = rng.next_u64();
                 if choice
@@ -324,7 +332,6 @@ impl State<'_> {
     /// tuple into the best of a few random rows, accept a worse array with probability
     /// e^(−Δ/T), T falling from 1 and reheated when the search stalls.
     fn anneal(&mut self, rng: &mut Rng, deadline: Instant) -> bool {
-        let constrained = self.spec.has_constraints();
         // Tuned on the benchmark's table: a floor of 0.2 keeps the search moving across
         // plateaus of equal cost.
         let (t0, floor, cool) = (0.5, 0.2, 0.9999);
@@ -343,23 +350,9 @@ impl State<'_> {
             let mut choice: Option<Move> = None;
             for _ in 0..sample {
                 let r = rng.below_or_eq(self.rows.len() as u64 - 1) as usize;
-                let cells: Vec<(usize, u32)> = tuple
-                    .iter()
-                    .copied()
-                    .filter(|&(c, x)| self.rows[r][c] != x)
-                    .collect();
-                if cells.is_empty() {
+                let Some(cells) = self.writing(r, &tuple) else {
                     continue;
-                }
-                if constrained {
-                    let mut row: Vec<Option<u32>> = self.rows[r].iter().map(|&x| Some(x)).collect();
-                    for &(c, x) in &cells {
-                        row[c] = Some(x);
-                    }
-                    if !self.spec.allows(&row) {
-                        continue;
-                    }
-                }
+                };
                 let d = self.delta(r, &cells);
                 if choice.as_ref().is_none_or(|(bd, _, _, _)| d < *bd) {
                     choice = Some((d, 0, r, cells));
