@@ -53,7 +53,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let targets = list(arg(&args, "--targets").unwrap_or("tcas,stlc"));
     let strategies =
-        list(arg(&args, "--strategies").unwrap_or("random,rl,enumerate,patterns,cover"));
+        list(arg(&args, "--strategies").unwrap_or("random,rl,enumerate,patterns,cover,proptest"));
     let seeds: u64 = arg(&args, "--seeds").map_or(3, |s| s.parse().expect("--seeds N"));
     let jobs: usize = arg(&args, "--jobs").map_or(1, |s| s.parse().expect("--jobs N"));
     let only_bugs = arg(&args, "--bugs").map(list);
