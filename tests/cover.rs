@@ -29,6 +29,7 @@ fn run(strategy: Cover, tests: u64) -> (Vec<Config>, tapefuzz::property::Report)
 fn strength_two_covers_pairs_and_every_value_of_a_wide_parameter() {
     let settings = Cover {
         max_strength: 2,
+        alternate: false,
         ..Cover::default()
     };
     let (seen, report) = run(settings.clone(), 100_000);

@@ -6,7 +6,9 @@
 //! ([`Cover::probes`]) — and treats each as a **parameter**. It then runs the rows of a
 //! `t`-way **covering array** over them ([`crate::covering`]): every combination of values
 //! of any `t` parameters appears in some test case, in far fewer test cases than all
-//! combinations. Each row forces the leading choices; the rest of the tape is random.
+//! combinations. Each row forces the leading choices; the rest of the tape is random. While
+//! the arrays run, every other test case is plain random ([`Cover::alternate`]), so a bug
+//! that random testing finds at once is found about as soon.
 //!
 //! **Radix Coverage.** A parameter with many options (an integer in 0..=1000) would make
 //! the array huge. It is split into digits of the smallest base that needs at most 6 of

@@ -29,6 +29,8 @@ pub struct CoverSearch {
     /// No more arrays: the strengths ran, or none can be built; why, for the note.
     arrays_done: Option<String>,
     rows_run: u64,
+    /// The next test case alternates to random ([`Cover::alternate`]).
+    random_turn: bool,
     last: Last,
     last_seed: u64,
     row_source: ReplaySource,
@@ -49,6 +51,7 @@ impl CoverSearch {
             strength: 0,
             arrays_done: None,
             rows_run: 0,
+            random_turn: false,
             last: Last::Probe,
             last_seed: 0,
             row_source: ReplaySource::new(Vec::new(), Fallback::Simplest),
@@ -129,7 +132,10 @@ impl Search for CoverSearch {
         {
             self.next_array();
         }
+        let random_turn = self.settings.alternate && self.random_turn;
+        self.random_turn = !self.random_turn;
         if self.arrays_done.is_none()
+            && !random_turn
             && let Some(plan) = &self.plan
         {
             let row = plan.rows[self.next_row].clone();

@@ -12,7 +12,9 @@ pub struct Cover {
     /// their digits, for split parameters) appears in some test case. Default 2.
     pub strength: usize,
     /// The last strength: when the array of one strength has run, the next one is built and
-    /// run, up to this one (at most 6). Default 6.
+    /// run, up to this one (at most 6). Default 4 (the paper's largest for TCAS; a strength-4
+    /// array over 36 digit columns takes about 4 s to build, strength 5 more than 20 million
+    /// tuples).
     pub max_strength: usize,
     /// A parameter with more options than this is split into digits (Radix Coverage). Default
     /// 10 (the paper: covering-array tools handle up to 8–10 values a parameter well).
@@ -26,17 +28,22 @@ pub struct Cover {
     /// Largest number of t-tuples an array may have to cover: a larger one is not built, and
     /// the search goes on at random. Default 20,000,000.
     pub max_tuples: u64,
+    /// While the arrays run, every other test case is random: a bug random testing finds
+    /// at once is not held up by thousands of rows (true by default; false runs the rows
+    /// back to back).
+    pub alternate: bool,
 }
 
 impl Default for Cover {
     fn default() -> Cover {
         Cover {
             strength: 2,
-            max_strength: 6,
+            max_strength: 4,
             radix_above: 10,
             widest: 1 << 24,
             probes: 16,
             max_tuples: 20_000_000,
+            alternate: true,
         }
     }
 }
