@@ -12,9 +12,9 @@ pub struct Cover {
     /// their digits, for split parameters) appears in some test case. Default 2.
     pub strength: usize,
     /// The last strength: when the array of one strength has run, the next one is built and
-    /// run, up to this one (at most 6). Default 4 (the paper's largest for TCAS; a strength-4
-    /// array over 36 digit columns takes about 4 s to build, strength 5 more than 20 million
-    /// tuples).
+    /// run, up to this one (at most 6). Default 3 (the paper's TCAS study used 2 and 3; a
+    /// strength-4 array over TCAS's 36 digit columns takes about 4 s to build, during which
+    /// nothing runs, and strength 5 has more than 20 million tuples).
     pub max_strength: usize,
     /// A parameter with more options than this is split into digits (Radix Coverage). Default
     /// 10 (the paper: covering-array tools handle up to 8–10 values a parameter well).
@@ -38,7 +38,7 @@ impl Default for Cover {
     fn default() -> Cover {
         Cover {
             strength: 2,
-            max_strength: 4,
+            max_strength: 3,
             radix_above: 10,
             widest: 1 << 24,
             probes: 16,
