@@ -13,7 +13,7 @@ pub fn pattern_rows(v: u64, fineness: usize, strength: usize, seed: u64) -> Vec<
         let total = v.checked_pow(f as u32).unwrap_or(u64::MAX);
         // Every pattern, in order; a product too large to run is cut (the covering array
         // below is what large ones should use).
-        return (0..total.min(1 << 20))
+        return (0..total.min(1 << 16))
             .map(|mut k| {
                 let mut row = vec![0; f];
                 for slot in row.iter_mut().rev() {
