@@ -16,6 +16,7 @@ mod bools;
 mod boxed;
 mod chars;
 mod collections;
+pub mod constrained;
 mod filter;
 mod flat_map;
 mod floats;

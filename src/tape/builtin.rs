@@ -45,6 +45,16 @@ pub const BOOL: Label = Label::builtin(Kind::Value, "bool");
 pub const CHAR: Label = Label::builtin(Kind::Value, "char");
 /// One byte of an `arbitrary::Arbitrary` value.
 pub const BYTE: Label = Label::builtin(Kind::Value, "arbitrary.byte");
+/// A constrained generator's skeleton span.
+pub const SKELETON: Label = Label::builtin(Kind::Skeleton, "constrained.skeleton");
+/// A constrained generator's branch-order choice.
+pub const DECISIONS: Label = Label::builtin(Kind::Decisions, "constrained.decisions");
+/// A constrained generator's instantiation span.
+pub const SOLUTION: Label = Label::builtin(Kind::Solution, "constrained.solution");
+/// One open integer's instantiated value.
+pub const SOLVED: Label = Label::builtin(Kind::Value, "constrained.solved");
+/// A [`crate::generators::constrained::nums`] integer's choice.
+pub const NUM: Label = Label::builtin(Kind::Value, "num");
 /// A generator with a hand-written neighbourhood: its span.
 pub const NEIGHBOURED: Label = Label::builtin(Kind::Neighbour(NeighbourPart::Span), "neighboured");
 /// ... the wrapped generator's own value.

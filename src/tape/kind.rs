@@ -34,6 +34,14 @@ pub enum Kind {
     Combinator,
     /// A part of a generator with a hand-written neighbourhood (`GenExt::with_neighbour`).
     Neighbour(NeighbourPart),
+    /// A constrained generator's skeleton: its shape choices, with its integers left open
+    /// (`generators::constrained`).
+    Skeleton,
+    /// A constrained generator's order of trying the filter's branches (one choice).
+    Decisions,
+    /// A constrained generator's instantiation: one choice per open integer, within the
+    /// bounds the filter's constraints left it.
+    Solution,
 }
 
 /// The parts of a generator with a hand-written neighbourhood.
@@ -69,6 +77,9 @@ impl Kind {
             Kind::Node => 8,
             Kind::Branch => 9,
             Kind::Combinator => 10,
+            Kind::Skeleton => 11,
+            Kind::Decisions => 12,
+            Kind::Solution => 13,
             Kind::Neighbour(p) => {
                 16 + match p {
                     NeighbourPart::Span => 0,

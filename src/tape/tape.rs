@@ -106,6 +106,8 @@ pub struct Tape<'s> {
     rejected_at: Option<usize>,
     nodes: usize,
     trace: Option<Trace<'s>>,
+    /// Indices the source chose while a capture is on ([`Tape::start_capture`]).
+    capture: Option<Vec<u64>>,
 }
 
 impl<'s> Tape<'s> {
@@ -145,6 +147,7 @@ impl<'s> Tape<'s> {
             rejected_at: None,
             nodes: 0,
             trace: None,
+            capture: None,
         }
     }
 
@@ -199,7 +202,15 @@ impl<'s> Tape<'s> {
             return Err(Reject::Overrun);
         }
         if let Origin::Fast(src) = &mut self.origin {
-            let index = if max == 0 { 0 } else { src.pick(max, hint) };
+            let index = if max == 0 {
+                0
+            } else {
+                let i = src.pick(max, hint);
+                if let Some(c) = &mut self.capture {
+                    c.push(i);
+                }
+                i
+            };
             self.count_draw(index);
             return Ok(index);
         }
@@ -219,6 +230,9 @@ impl<'s> Tape<'s> {
                 let i = src.draw(&ctx).min(max);
                 if let Some(t) = &mut self.trace {
                     t.push(i);
+                }
+                if let Some(c) = &mut self.capture {
+                    c.push(i);
                 }
                 i
             };
@@ -251,6 +265,9 @@ impl<'s> Tape<'s> {
             let i = i.min(max);
             if let Some(t) = &mut self.trace {
                 t.push(i);
+            }
+            if let Some(c) = &mut self.capture {
+                c.push(i);
             }
             i
         };
@@ -536,6 +553,21 @@ impl<'s> Tape<'s> {
     #[cfg_attr(fuzzing, inline(never))]
     pub fn is_fast(&self) -> bool {
         matches!(self.origin, Origin::Fast(_) | Origin::Plain(_))
+    }
+
+    /// Starts capturing: from now until [`Tape::take_capture`], every index a source
+    /// chooses (not forced choices, not one-option choices) is also written to a buffer, on
+    /// every path of the tape including the fast one. What a generator uses to replay a part
+    /// of its draws through another generator (the constrained generator's skeleton). A
+    /// capture already on is restarted.
+    pub fn start_capture(&mut self) {
+        self.capture = Some(Vec::new());
+    }
+
+    /// Stops capturing and returns the indices chosen since [`Tape::start_capture`]
+    /// (empty when no capture was on).
+    pub fn take_capture(&mut self) -> Vec<u64> {
+        self.capture.take().unwrap_or_default()
     }
 
     /// Number of open spans.

@@ -1,0 +1,240 @@
+//! The symbolic session: the store and the filter's decisions while a constrained generator
+//! runs its skeleton and its filter on open integers.
+//!
+//! A thread-local, because the filter is the user's plain function: its comparisons on
+//! [`super::Open`] values (`PartialOrd`, `PartialEq`) have nowhere else to ask.
+
+use super::store::{Store, ZERO};
+use std::cell::RefCell;
+
+/// A relation between two open integers a comparison may settle on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rel {
+    Lt,
+    Le,
+    Eq,
+    Ge,
+    Gt,
+}
+
+/// One decision of the filter: which of `count` feasible outcomes was taken.
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    taken: u8,
+    count: u8,
+}
+
+/// What stopped symbolic execution: an operation outside difference constraints.
+pub(crate) type Abort = &'static str;
+
+/// The state of one constrained value being built.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    pub(crate) store: Store,
+    /// Each variable's range as drawn (index = variable; [`ZERO`] first).
+    pub(crate) ranges: Vec<(i64, i64)>,
+    base_lo: Vec<i64>,
+    base_hi: Vec<i64>,
+    decisions: Vec<Decision>,
+    at: usize,
+    seed: u64,
+    /// Comparisons are decisions only in the filter phase.
+    filtering: bool,
+    pub(crate) aborted: Option<Abort>,
+    /// Test cases of the filter run so far for this value.
+    pub(crate) runs: u32,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `session` installed as this thread's session, and hands the session back
+/// (a session installed before is restored afterwards).
+pub(crate) fn with<R>(session: Session, f: impl FnOnce() -> R) -> (R, Session) {
+    let before = SESSION.with(|s| s.replace(Some(session)));
+    // Restore even if `f` panics (the property runner catches panics and goes on).
+    struct Restore(Option<Option<Session>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(b) = self.0.take() {
+                SESSION.with(|s| {
+                    s.replace(b);
+                });
+            }
+        }
+    }
+    let mut guard = Restore(Some(before));
+    let r = f();
+    let before = guard.0.take().expect("restored once");
+    let session = SESSION
+        .with(|s| s.replace(before))
+        .expect("the session is still installed");
+    (r, session)
+}
+
+/// A new variable in the installed session, `None` when there is none.
+pub(crate) fn new_var(lo: i64, hi: i64) -> Option<u32> {
+    SESSION.with(|s| {
+        let mut s = s.borrow_mut();
+        let s = s.as_mut()?;
+        s.ranges.push((lo, hi));
+        Some(s.store.var(lo, hi))
+    })
+}
+
+/// Stops symbolic execution (the value falls back to generate-and-filter) and says why.
+pub(crate) fn abort(why: Abort) {
+    SESSION.with(|s| {
+        if let Some(s) = s.borrow_mut().as_mut() {
+            s.aborted.get_or_insert(why);
+        }
+    });
+}
+
+/// The bounds of variable `v` in the installed session.
+pub(crate) fn bounds(v: u32) -> Option<(i64, i64)> {
+    SESSION.with(|s| s.borrow().as_ref().map(|s| s.store.bounds(v)))
+}
+
+/// Decides a comparison between `x + dx` and `y + dy`: picks one of `outcomes` (relations
+/// that partition the possibilities, each with the answer it gives) among those the store
+/// allows, records the decision, adds the relation and returns its answer.
+pub(crate) fn decide<T: Copy>(
+    (x, dx): (u32, i64),
+    (y, dy): (u32, i64),
+    outcomes: &[(Rel, T)],
+) -> T {
+    SESSION.with(|s| {
+        let mut s = s.borrow_mut();
+        let Some(s) = s.as_mut() else {
+            panic!(
+                "tapefuzz: an open integer was compared outside the constrained generator that \
+                 made it (keep `Open` values inside the generator and its filter)"
+            )
+        };
+        s.decide((x, dx), (y, dy), outcomes)
+    })
+}
+
+impl Session {
+    /// A session whose variables will be made by the skeleton.
+    pub(crate) fn new() -> Session {
+        Session {
+            ranges: vec![(0, 0)],
+            ..Session::default()
+        }
+    }
+
+    /// Starts the filter phase: the skeleton's bounds become the base every run starts from.
+    pub(crate) fn begin_filter(&mut self, seed: u64) {
+        let (lo, hi) = self.store.snapshot();
+        self.base_lo = lo;
+        self.base_hi = hi;
+        self.seed = seed;
+        self.filtering = true;
+        self.decisions.clear();
+    }
+
+    /// Starts one run of the filter: the base bounds, the decisions so far replayed.
+    pub(crate) fn begin_run(&mut self) {
+        self.store.reset(&self.base_lo, &self.base_hi);
+        self.at = 0;
+        self.runs += 1;
+    }
+
+    /// After a run that the filter failed: the next untried decision (depth-first, deepest
+    /// first). `false` when every path was tried.
+    pub(crate) fn backtrack(&mut self) -> bool {
+        self.decisions.truncate(self.at);
+        while let Some(d) = self.decisions.last_mut() {
+            if d.taken + 1 < d.count {
+                d.taken += 1;
+                return true;
+            }
+            self.decisions.pop();
+        }
+        false
+    }
+
+    /// Decisions taken on the current path.
+    pub(crate) fn depth(&self) -> usize {
+        self.at
+    }
+
+    fn constraint(rel: Rel, (x, dx): (u32, i64), (y, dy): (u32, i64)) -> [(u32, u32, i64); 2] {
+        // x + dx  rel  y + dy, as differences x − y ≤ k (and y − x ≤ k').
+        let d = dy.saturating_sub(dx);
+        const NONE: (u32, u32, i64) = (ZERO, ZERO, 0);
+        match rel {
+            Rel::Le => [(x, y, d), NONE],
+            Rel::Lt => [(x, y, d.saturating_sub(1)), NONE],
+            Rel::Ge => [(y, x, d.saturating_neg()), NONE],
+            Rel::Gt => [(y, x, d.saturating_neg().saturating_sub(1)), NONE],
+            Rel::Eq => [(x, y, d), (y, x, d.saturating_neg())],
+        }
+    }
+
+    fn allows(&mut self, rel: Rel, x: (u32, i64), y: (u32, i64)) -> bool {
+        let m = self.store.mark();
+        let ok = Session::constraint(rel, x, y)
+            .iter()
+            .all(|&(a, b, k)| self.store.add(a, b, k));
+        self.store.undo(m);
+        ok
+    }
+
+    fn decide<T: Copy>(&mut self, x: (u32, i64), y: (u32, i64), outcomes: &[(Rel, T)]) -> T {
+        if !self.filtering {
+            // A comparison while the skeleton is drawn: the generator itself depends on an
+            // open value, which only generate-and-filter can follow.
+            self.aborted
+                .get_or_insert("the generator compares open integers");
+        }
+        if self.aborted.is_some() {
+            // Keep the filter running on something; its answer is discarded.
+            return outcomes[0].1;
+        }
+        let mut feasible = [0usize; 3];
+        let mut n = 0;
+        for (i, &(rel, _)) in outcomes.iter().enumerate() {
+            if self.allows(rel, x, y) {
+                feasible[n] = i;
+                n += 1;
+            }
+        }
+        assert!(
+            n > 0,
+            "a consistent store allows one outcome of a partition"
+        );
+        if n > 1 && self.seed & 1 == 1 {
+            // The order of the outcomes after the first: the seed's choice for this decision.
+            let h = self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (self.at as u64) << 17;
+            if h.wrapping_mul(0xff51_afd7_ed55_8ccd) >> 63 == 1 {
+                feasible[1..n].reverse();
+            }
+        }
+        let pick = if n == 1 {
+            0
+        } else {
+            let at = self.at;
+            self.at += 1;
+            match self.decisions.get(at) {
+                Some(d) => d.taken as usize,
+                None => {
+                    self.decisions.push(Decision {
+                        taken: 0,
+                        count: n as u8,
+                    });
+                    0
+                }
+            }
+        };
+        let (rel, answer) = outcomes[feasible[pick.min(n - 1)]];
+        for (a, b, k) in Session::constraint(rel, x, y) {
+            let ok = self.store.add(a, b, k);
+            debug_assert!(ok, "a feasible outcome stays feasible");
+        }
+        answer
+    }
+}
