@@ -4,6 +4,7 @@
 //! `random`, `sa`, `rl` and `greybox` driven as the run loop drives them.
 
 use tapefuzz::conformance::{check_search, check_source, generator};
+use tapefuzz::search::constrain::SkeletonSearch;
 use tapefuzz::generators::Gen;
 use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
 use tapefuzz::search::cover::Cover;
@@ -142,6 +143,14 @@ fn every_built_in_search_conforms() {
     );
     check_search(&Enumerate::patterns(), 3);
     check_search(&Cover::default(), 3);
+    check_search(&SkeletonSearch::default(), 3);
+    check_search(
+        &SkeletonSearch {
+            instantiations: 1,
+            backtracks: 0,
+        },
+        2,
+    );
     check_search(
         &Cover {
             probes: 1,

@@ -14,6 +14,7 @@
 //! Adding a strategy is one folder implementing `Search` and `Strategy`, plus one line in
 //! [`registry::STRATEGIES`]; the engine does not change.
 
+pub mod constrain;
 pub mod cover;
 pub mod enumerate;
 pub mod greybox;

@@ -62,6 +62,12 @@ pub const STRATEGIES: &[Entry] = &[
         vars: super::cover::VARS,
         from_env: super::cover::from_env,
     },
+    Entry {
+        name: "constrain",
+        about: "skeleton search and repeated instantiation for constrained generators (ProSyT)",
+        vars: super::constrain::VARS,
+        from_env: super::constrain::from_env,
+    },
 ];
 
 /// The names of every strategy, comma-separated (for messages).

@@ -1,0 +1,57 @@
+//! The settings of the `constrain` strategy and its environment variables.
+
+use super::ConstrainSearch;
+use crate::engine::{Search, Strategy};
+use crate::env::{ConfigError, Env};
+use std::sync::Arc;
+
+/// Settings of the `constrain` strategy (see [`super`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkeletonSearch {
+    /// Test cases per feasible skeleton, the first included (at least 1). Default 1,500,
+    /// ProSyT's setting.
+    pub instantiations: u64,
+    /// Rejected test cases in a row before the skeleton search starts from a fresh random
+    /// tape (default 32).
+    pub backtracks: u32,
+}
+
+impl Default for SkeletonSearch {
+    fn default() -> SkeletonSearch {
+        SkeletonSearch {
+            instantiations: 1_500,
+            backtracks: 32,
+        }
+    }
+}
+
+/// The variables of [`SkeletonSearch::with_env`].
+pub(crate) const VARS: &[&str] = &["TAPEFUZZ_INSTANTIATIONS", "TAPEFUZZ_BACKTRACKS"];
+
+impl SkeletonSearch {
+    /// These settings with the variables of `env` applied: `TAPEFUZZ_INSTANTIATIONS` (test
+    /// cases per skeleton, 1 to 10^9) and `TAPEFUZZ_BACKTRACKS` (0 to 10^6).
+    pub fn with_env(mut self, env: &Env) -> Result<SkeletonSearch, ConfigError> {
+        if let Some(n) = env.whole("TAPEFUZZ_INSTANTIATIONS", 1..=1_000_000_000)? {
+            self.instantiations = n;
+        }
+        if let Some(n) = env.whole("TAPEFUZZ_BACKTRACKS", 0..=1_000_000)? {
+            self.backtracks = n as u32;
+        }
+        Ok(self)
+    }
+}
+
+impl Strategy for SkeletonSearch {
+    fn name(&self) -> &'static str {
+        "constrain"
+    }
+    fn search(&self) -> Box<dyn Search> {
+        Box::new(ConstrainSearch::new(self.clone()))
+    }
+}
+
+/// The registry's entry of `constrain`.
+pub(crate) fn from_env(env: &Env) -> Result<Arc<dyn Strategy>, ConfigError> {
+    Ok(Arc::new(SkeletonSearch::default().with_env(env)?))
+}
