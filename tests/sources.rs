@@ -4,9 +4,9 @@
 //! `random`, `sa`, `rl` and `greybox` driven as the run loop drives them.
 
 use tapefuzz::conformance::{check_search, check_source, generator};
-use tapefuzz::search::constrain::SkeletonSearch;
 use tapefuzz::generators::Gen;
 use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
+use tapefuzz::search::constrain::SkeletonSearch;
 use tapefuzz::search::cover::Cover;
 use tapefuzz::search::enumerate::{Enumerate, PrefixSource};
 use tapefuzz::search::greybox::{Options, mutant};

@@ -30,6 +30,56 @@ fn check(name: &str) {
 }
 
 #[test]
+fn ord_insert() {
+    check("ord_insert");
+}
+
+#[test]
+fn up_down_seq() {
+    check("up_down_seq");
+}
+
+#[test]
+fn n_up_seqs() {
+    check("n_up_seqs");
+}
+
+#[test]
+fn delete() {
+    check("delete");
+}
+
+#[test]
+fn stack() {
+    check("stack");
+}
+
+#[test]
+fn matrix_mult() {
+    check("matrix_mult");
+}
+
+#[test]
+fn det_tri_matrix() {
+    check("det_tri_matrix");
+}
+
+#[test]
+fn balanced_tree() {
+    check("balanced_tree");
+}
+
+#[test]
+fn binomial_tree_heap() {
+    check("binomial_tree_heap");
+}
+
+#[test]
+fn avl_insert() {
+    check("avl_insert");
+}
+
+#[test]
 fn sorted_insert() {
     check("sorted_insert");
 }
@@ -116,6 +166,16 @@ fn every_target_has_a_test_here() {
         "tcas",
         "stlc",
         "systemf",
+        "ord_insert",
+        "up_down_seq",
+        "n_up_seqs",
+        "delete",
+        "stack",
+        "matrix_mult",
+        "det_tri_matrix",
+        "balanced_tree",
+        "binomial_tree_heap",
+        "avl_insert",
     ];
     for t in targets() {
         assert!(here.contains(&t.name), "target {} has no #[test]", t.name);

@@ -1,0 +1,6 @@
+//! `matrix_mult` (ProSyT, paper 001) through the tape: libFuzzer mutates the skeleton, the
+//! filter's branch order and the instantiated integers; every input is valid.
+//! `TAPEFUZZ_BUG=<name>` plants a bug.
+#![no_main]
+
+tapefuzz::fuzz_target!(harnesses::fuzz_test("matrix_mult"));
