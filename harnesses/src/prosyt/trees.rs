@@ -1,10 +1,10 @@
 //! The tree programs: balanced_tree, binomial_tree_heap, avl_insert.
 
 use super::{HI, LO, Mode, Program, sized, test_in};
-use tapefuzz::generators::Recursive;
 use tapefuzz::generators::constrained::{Constrain, Num, nums};
 use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
+use tapefuzz::tape::{Label, Reject, Tape};
 
 fn num<N: Num>() -> impl Gen<Value = N> + 'static {
     nums::<N>(LO..=HI)
@@ -36,14 +36,37 @@ impl<N> Tree<N> {
     }
 }
 
-/// Binary trees of up to 100 nodes, at most 8 deep.
-fn trees<N: Num>() -> Recursive<Tree<N>> {
-    Recursive::new(just(Tree::Leaf), |inner| {
-        (inner.clone(), num::<N>(), inner).map(|(l, k, r)| Tree::Node(Box::new(l), k, Box::new(r)))
+/// Binary trees of a size drawn in 10..=100 (ProSyT's `typeof` with a size target): the
+/// size first, then at each node how many of the remaining nodes go left, the key, the left
+/// and the right subtree. Index 0 everywhere: ten nodes, each with an empty left subtree.
+#[derive(Clone, Copy, Debug)]
+pub struct SizedTrees<N>(std::marker::PhantomData<fn() -> N>);
+
+const TREE_NODE: Label = Label::new("tree.node");
+
+fn sized_tree<N: Num>(n: usize, tape: &mut Tape<'_>) -> Result<Tree<N>, Reject> {
+    if n == 0 {
+        return Ok(Tree::Leaf);
+    }
+    tape.span(TREE_NODE, |tape| {
+        let left = ints::<usize>(0..=n - 1).generate(tape)?;
+        let l = sized_tree(left, tape)?;
+        let k = num::<N>().generate(tape)?;
+        let r = sized_tree(n - 1 - left, tape)?;
+        Ok(Tree::Node(Box::new(l), k, Box::new(r)))
     })
-    .depth(8)
-    .max_nodes(100)
-    .p_branch(0.75)
+}
+
+impl<N: Num> Gen for SizedTrees<N> {
+    type Value = Tree<N>;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Tree<N>, Reject> {
+        let n = ints::<usize>(10..=100).generate(tape)?;
+        sized_tree(n, tape)
+    }
+}
+
+fn trees<N: Num>() -> SizedTrees<N> {
+    SizedTrees(std::marker::PhantomData)
 }
 
 /// The height if every node's subtrees differ in height by at most one.
@@ -144,17 +167,50 @@ impl<N> Rose<N> {
     }
 }
 
-fn roses<N: Num>() -> Recursive<Rose<N>> {
-    Recursive::new(
-        num::<N>().map(|key| Rose {
-            key,
-            kids: Vec::new(),
-        }),
-        |inner| (num::<N>(), vecs(inner, 1..=7)).map(|(key, kids)| Rose { key, kids }),
-    )
-    .depth(7)
-    .max_nodes(100)
-    .p_branch(0.6)
+/// Trees of `size` nodes with any number of children: the key, then the size of each next
+/// child (1 to what is left) and the child, until the nodes are used up. With `each`, every
+/// subtree must pass it or the value is rejected as soon as the subtree is complete — the
+/// part of a filter that holds for every subtree, checked as the tree is built (what
+/// ProSyT's coroutining of the generator and the filter does), so that `constrain`'s
+/// skeleton search backtracks from there.
+#[derive(Clone, Copy)]
+pub struct SizedRoses<N> {
+    size: usize,
+    each: Option<fn(&Rose<N>) -> bool>,
+}
+
+const ROSE_NODE: Label = Label::new("rose.node");
+
+impl<N: Num> Gen for SizedRoses<N> {
+    type Value = Rose<N>;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Rose<N>, Reject> {
+        tape.span(ROSE_NODE, |tape| {
+            let key = num::<N>().generate(tape)?;
+            let mut left = self.size - 1;
+            let mut kids = Vec::new();
+            while left > 0 {
+                let k = ints::<usize>(1..=left).generate(tape)?;
+                let kid = SizedRoses {
+                    size: k,
+                    each: self.each,
+                }
+                .generate(tape)?;
+                if self.each.is_some_and(|f| !f(&kid)) {
+                    // Rejected here, as soon as the subtree is complete: a search that
+                    // backtracks from the rejection changes this subtree's choices.
+                    return Err(tape.reject());
+                }
+                kids.push(kid);
+                left -= k;
+            }
+            Ok(Rose { key, kids })
+        })
+    }
+}
+
+/// Rose trees of a size drawn in 10..=100 whose every subtree passes `each`.
+fn roses<N: Num>(each: Option<fn(&Rose<N>) -> bool>) -> impl Gen<Value = Rose<N>> {
+    ints::<usize>(10..=100).flat_map(move |size| SizedRoses { size, each })
 }
 
 /// The order of a binomial tree (children of orders k−1, …, 0), if it is one.
@@ -176,7 +232,9 @@ pub struct BinomialTreeHeap;
 impl Constrain for BinomialTreeHeap {
     type Value<N: Num> = Rose<N>;
     fn generator<N: Num>(&self) -> impl Gen<Value = Rose<N>> {
-        roses::<N>()
+        // The shape part of the filter holds for every subtree of a binomial tree: checked
+        // as each subtree is built (the heap order is left to the solver).
+        roses::<N>(Some(|t| binomial_order(t).is_some()))
     }
     fn valid<N: Num>(&self, t: &Rose<N>) -> bool {
         binomial_order(t).is_some() && sized(t.size()) && heap(t)

@@ -3,16 +3,41 @@
 use super::SkeletonSearch;
 use super::source::PrefixThenRandom;
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
-use crate::tape::{Kind, Recording, Rng, Status};
+use crate::search::enumerate::{Next, PrefixSource, Step, Tree};
+use crate::tape::{Kind, RandomSource, Recording, Rng, Status};
 use std::collections::HashSet;
 
 /// What the next test case does.
 #[derive(Debug)]
 enum Mode {
-    /// Skeleton search: a fresh tape, or `prefix` (a backtrack) then random.
+    /// Skeleton search: fresh random tapes (every `PROBE`-th recorded), or a burst of
+    /// backtracks from an early rejection.
     Explore,
     /// Instantiating the skeleton `pool[index]`, `left` more times.
     Instantiate { index: usize, left: u64 },
+}
+
+/// Every this many exploring test cases, one is recorded to see where it was rejected.
+const PROBE: u64 = 8;
+
+/// Every this many exploring test cases, one comes from the systematic enumeration of
+/// skeletons (until it is exhausted).
+const SYSTEMATIC: u64 = 4;
+
+/// Nodes the tree of enumerated skeletons may hold (32 bytes each).
+const TREE_NODES: usize = 4_000_000;
+
+/// The proposal being run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proposed {
+    /// A fresh random tape, not recorded (replayed by seed).
+    Fresh,
+    /// A recorded exploring tape (a probe or a backtrack).
+    Probe,
+    /// The next skeleton of the systematic enumeration (recorded).
+    Systematic,
+    /// An instantiation of a known skeleton (recorded).
+    Instance,
 }
 
 /// The search of [`SkeletonSearch`] (see [`super`]).
@@ -21,18 +46,26 @@ pub struct ConstrainSearch {
     settings: SkeletonSearch,
     rng: Rng,
     mode: Mode,
-    /// The prefix of the next exploring test case (empty: a fresh random tape).
+    /// The prefix of the next backtrack (empty: none pending).
     backtrack: Vec<u64>,
-    /// Rejected exploring test cases in a row.
-    fails: u32,
+    /// Backtracks left in the current burst, and the deepest rejection reached in it.
+    burst: u32,
+    deepest: usize,
     /// Exploring test cases since a skeleton was last found or revisited.
     stalled: u64,
     /// Feasible skeletons: the unforced indices up to their solution span.
     pool: Vec<Vec<u64>>,
     seen: HashSet<u64>,
     next_revisit: usize,
-    source: PrefixThenRandom,
-    exploring: bool,
+    prefixed: PrefixThenRandom,
+    random: RandomSource,
+    /// Skeletons enumerated smallest first, pruned where they were rejected (`None` once
+    /// exhausted or full).
+    tree: Option<Tree>,
+    enumerated: PrefixSource,
+    prefix: Vec<u64>,
+    last_seed: u64,
+    kind: Proposed,
     explored: u64,
     instantiated: u64,
 }
@@ -45,13 +78,19 @@ impl ConstrainSearch {
             rng: Rng::new(0),
             mode: Mode::Explore,
             backtrack: Vec::new(),
-            fails: 0,
+            burst: 0,
+            deepest: 0,
             stalled: 0,
             pool: Vec::new(),
             seen: HashSet::new(),
             next_revisit: 0,
-            source: PrefixThenRandom::new(Vec::new(), 0),
-            exploring: true,
+            prefixed: PrefixThenRandom::new(Vec::new(), 0),
+            random: RandomSource::new(0),
+            tree: Some(Tree::new(TREE_NODES)),
+            enumerated: PrefixSource::new(Vec::new(), None),
+            prefix: Vec::new(),
+            last_seed: 0,
+            kind: Proposed::Fresh,
             explored: 0,
             instantiated: 0,
         }
@@ -67,13 +106,12 @@ impl ConstrainSearch {
     }
 
     /// A backtrack from a tape rejected at `end`: keep its choices before a random position
-    /// (the deepest most often), change the one there.
-    fn backtrack_from(&mut self, rec: &Recording, end: usize) {
+    /// (the deepest most often), change the one there. `false` when there is none.
+    fn backtrack_from(&mut self, rec: &Recording, end: usize) -> bool {
         let end = end.min(rec.choices.len());
         let free: Vec<usize> = (0..end).filter(|&i| !rec.choices[i].forced).collect();
         if free.is_empty() {
-            self.backtrack.clear();
-            return;
+            return false;
         }
         // Geometric from the deepest: half the time the last choice, a quarter the one
         // before, …
@@ -84,13 +122,98 @@ impl ConstrainSearch {
         let at = free[free.len() - 1 - back];
         let mut prefix = Self::unforced_before(rec, at);
         let c = rec.choices[at];
-        // Another index than the one that failed.
+        // Another index than the one that was rejected.
         let other = (c.index + 1 + self.rng.below_or_eq(c.max - 1)) % (c.max + 1);
         prefix.push(other);
         self.backtrack = prefix;
+        true
+    }
+
+    /// A rejected recorded exploring tape: backtrack from it if it was rejected early (by
+    /// the generator, at a choice inside the skeleton), where the position says something.
+    /// A skeleton the filter rejected as a whole (at the decisions choice) says nothing
+    /// about which of its choices to change: the search draws fresh tapes instead.
+    fn rejected(&mut self, rec: &Recording) {
+        let Some(p) = rec.rejected_at else {
+            self.burst = 0;
+            return;
+        };
+        let blind = p > 0
+            && rec
+                .labels
+                .get(p - 1)
+                .is_some_and(|l| l.kind() == Kind::Decisions);
+        if blind {
+            self.burst = 0;
+            return;
+        }
+        if self.burst == 0 {
+            // A new burst from a probe.
+            self.burst = self.settings.backtracks;
+            self.deepest = p;
+        } else if p > self.deepest {
+            // Deeper than before: the burst goes on from here with its full budget.
+            self.deepest = p;
+            self.burst = self.settings.backtracks;
+        } else {
+            self.burst -= 1;
+        }
+        if self.burst == 0 || !self.backtrack_from(rec, p) {
+            self.burst = 0;
+            self.backtrack.clear();
+        }
+    }
+
+    /// The next prefix of the systematic enumeration, deepening the size as sizes complete.
+    fn next_skeleton(&mut self) -> Option<Vec<u64>> {
+        let tree = self.tree.as_mut()?;
+        loop {
+            match tree.next_tape() {
+                Next::Tape(p) => return Some(p),
+                Next::Done { cut: true } => {
+                    let n = tree.size();
+                    tree.restart(n + 1);
+                }
+                Next::Done { cut: false } | Next::Full => {
+                    self.tree = None;
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Adds an enumerated run to the tree. It ends at its skeleton: where it was rejected, or
+    /// at the decisions choice (what follows is instantiation, not shape), so every skeleton
+    /// is enumerated once.
+    fn enumerated_run(&mut self, rec: &Recording, status: Status) {
+        let Some(tree) = self.tree.as_mut() else {
+            return;
+        };
+        let mut end = match (status, rec.rejected_at) {
+            (Status::Invalid, Some(p)) => p.min(rec.choices.len()),
+            _ => rec.choices.len(),
+        };
+        if let Some(d) = rec.labels.iter().position(|l| l.kind() == Kind::Decisions) {
+            end = end.min(d);
+        }
+        let steps: Vec<Step> = rec.choices[..end]
+            .iter()
+            .filter(|c| !c.forced)
+            .map(|c| Step {
+                max: c.max,
+                index: c.index,
+                fixed: false,
+            })
+            .collect();
+        tree.insert(&steps, status);
+        if !tree.has(&self.prefix) {
+            tree.skip();
+        }
     }
 
     fn found(&mut self, rec: &Recording) {
+        self.burst = 0;
+        self.backtrack.clear();
         let Some(start) = rec
             .spans
             .iter()
@@ -146,62 +269,75 @@ impl Search for ConstrainSearch {
                 left: self.settings.instantiations,
             };
         }
-        let prefix = match &mut self.mode {
+        match &mut self.mode {
             Mode::Instantiate { index, left } => {
                 *left -= 1;
-                let p = self.pool[*index].clone();
+                let prefix = self.pool[*index].clone();
                 if *left == 0 {
                     self.mode = Mode::Explore;
                 }
-                self.exploring = false;
-                p
+                self.kind = Proposed::Instance;
+                self.prefixed = PrefixThenRandom::new(prefix, seed);
+                Some(Proposal::new(&mut self.prefixed).recorded())
             }
             Mode::Explore => {
-                self.exploring = true;
                 self.explored += 1;
                 self.stalled += 1;
-                std::mem::take(&mut self.backtrack)
+                if self.explored.is_multiple_of(SYSTEMATIC)
+                    && let Some(prefix) = self.next_skeleton()
+                {
+                    self.kind = Proposed::Systematic;
+                    self.prefix = prefix.clone();
+                    self.enumerated = PrefixSource::new(prefix, None);
+                    Some(Proposal::new(&mut self.enumerated).recorded())
+                } else if self.burst > 0 && !self.backtrack.is_empty() {
+                    self.kind = Proposed::Probe;
+                    let prefix = std::mem::take(&mut self.backtrack);
+                    self.prefixed = PrefixThenRandom::new(prefix, seed);
+                    Some(Proposal::new(&mut self.prefixed).recorded())
+                } else if self.explored.is_multiple_of(PROBE) {
+                    self.kind = Proposed::Probe;
+                    self.prefixed = PrefixThenRandom::new(Vec::new(), seed);
+                    Some(Proposal::new(&mut self.prefixed).recorded())
+                } else {
+                    self.kind = Proposed::Fresh;
+                    self.last_seed = seed;
+                    self.random = RandomSource::new(seed);
+                    Some(Proposal::new(&mut self.random).seeded(seed))
+                }
             }
-        };
-        self.source = PrefixThenRandom::new(prefix, seed);
-        Some(Proposal::new(&mut self.source).recorded())
+        }
     }
 
     fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
-        let Some(rec) = outcome.recording else {
-            return Verdict::Continue;
-        };
-        match outcome.status {
-            Status::Valid | Status::Interesting => {
-                if self.exploring {
-                    self.fails = 0;
+        let valid = matches!(outcome.status, Status::Valid | Status::Interesting);
+        match (self.kind, outcome.recording) {
+            (Proposed::Instance, _) => self.instantiated += valid as u64,
+            (Proposed::Fresh, _) if valid => return Verdict::Record,
+            (Proposed::Fresh, _) => {}
+            (Proposed::Systematic, Some(rec)) => {
+                self.enumerated_run(rec, outcome.status);
+                if valid {
                     self.found(rec);
-                } else {
-                    self.instantiated += 1;
                 }
             }
-            Status::Invalid if self.exploring => {
-                self.fails += 1;
-                if self.fails > self.settings.backtracks {
-                    self.fails = 0;
-                    self.backtrack.clear();
-                } else {
-                    let end = rec.rejected_at.unwrap_or(rec.choices.len());
-                    self.backtrack_from(rec, end);
-                }
-            }
-            _ => {
-                if self.exploring {
-                    self.fails = 0;
-                    self.backtrack.clear();
-                }
+            (Proposed::Systematic, None) => {}
+            (Proposed::Probe, Some(rec)) if valid => self.found(rec),
+            (Proposed::Probe, Some(rec)) if outcome.status == Status::Invalid => self.rejected(rec),
+            (Proposed::Probe, _) => {
+                self.burst = 0;
+                self.backtrack.clear();
             }
         }
         Verdict::Continue
     }
 
+    fn recorded(&mut self, recording: Recording) {
+        self.found(&recording);
+    }
+
     fn replay(&self) -> Option<Replay> {
-        None
+        (self.kind == Proposed::Fresh).then_some(Replay::Seed(self.last_seed))
     }
 
     fn progress(&self) -> String {
