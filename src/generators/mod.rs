@@ -16,6 +16,7 @@ mod bools;
 mod boxed;
 mod chars;
 mod collections;
+pub mod derived;
 mod filter;
 mod flat_map;
 mod floats;
@@ -48,7 +49,7 @@ pub use collections::{
 pub use filter::{FILTER_ATTEMPTS, Filter};
 pub use flat_map::FlatMap;
 pub use floats::{Float, Floats, floats};
-pub use generate::{Generate, any, any_size};
+pub use generate::{Generate, GenerateSized, any, any_size};
 pub use generator::{Gen, GenExt, value_from_bytes};
 pub use ints::{Int, Ints, ints};
 pub use just::{Just, just};
@@ -61,5 +62,7 @@ pub use results::{Results, results};
 pub use sampled_from::{SampledFrom, sampled_from};
 pub use size::SizeRange;
 pub use strings::{Strings, string_of, strings};
+#[doc(inline)]
+pub use tapefuzz_derive::Generate;
 pub use weighted::{Weighted, weighted};
 pub use with_neighbour::{MAX_STEPS, Step, WithNeighbour};
