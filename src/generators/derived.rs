@@ -256,6 +256,31 @@ mod tests {
         }
     }
 
+    /// The derive works inside this crate too (`extern crate self as tapefuzz`).
+    #[derive(Generate, Debug, PartialEq)]
+    enum Chain {
+        End,
+        Link(u8, Box<Chain>),
+    }
+
+    #[test]
+    fn derived_inside_the_crate() {
+        assert_eq!(
+            value_from_bytes(&crate::generators::any::<Chain>(), &[]),
+            Ok(Chain::End)
+        );
+        // Budget 2; the root branches (a one-variant pick reads no byte), 7; the child
+        // branches, 9; its child's coin is 1 too, but the budget is spent: a leaf.
+        let bytes = [2, 1, 7, 1, 9, 1];
+        assert_eq!(
+            value_from_bytes(&crate::generators::any::<Chain>(), &bytes),
+            Ok(Chain::Link(
+                7,
+                Box::new(Chain::Link(9, Box::new(Chain::End)))
+            ))
+        );
+    }
+
     #[test]
     fn the_frame_is_idle_after_a_rejection() {
         let mut src = crate::tape::BytesSource::new(&[5, 1]);
