@@ -161,6 +161,26 @@ pub fn node<T>(
     r
 }
 
+/// `any::<Box<T>>()` for a recursive field: the same choices, boxed without the function
+/// pointer `map` calls through.
+#[derive(Clone, Debug)]
+pub struct Boxing<G>(G);
+
+impl<G> Boxing<G> {
+    /// Wraps the generator of the boxed value.
+    pub fn new(inner: G) -> Self {
+        Boxing(inner)
+    }
+}
+
+impl<G: Gen> Gen for Boxing<G> {
+    type Value = Box<G::Value>;
+    #[inline]
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Box<G::Value>, Reject> {
+        self.0.generate(tape).map(Box::new)
+    }
+}
+
 /// `option(inner)` for a recursive field: the same choices, but a random source takes
 /// `Some` with probability [`P_SOME`] (`option`: 0.5), so that trees of optional children
 /// rarely stop at the root. Simplest: `None`.

@@ -248,22 +248,35 @@ fn generator_of(f: &Field) -> (TokenStream2, TokenStream2) {
     let tf = quote!(::tapefuzz::generators);
     match &f.how {
         How::Any if f.recursive => {
+            // `Box<X>` in a recursive position: boxed directly (`any::<Box<X>>()` maps
+            // through a function pointer); same choices.
+            let direct = |t: &Type| -> (TokenStream2, TokenStream2) {
+                match single_arg(t, "Box") {
+                    Some(x) => (
+                        quote!(#tf::derived::Boxing<<#x as #tf::Generate>::Generator>),
+                        quote!(#tf::derived::Boxing::new(<#x as #tf::Generate>::generator())),
+                    ),
+                    None => (
+                        quote!(<#t as #tf::Generate>::Generator),
+                        quote!(<#t as #tf::Generate>::generator()),
+                    ),
+                }
+            };
             if let Some(inner) = single_arg(ty, "Option") {
+                let (g, c) = direct(inner);
                 return (
-                    quote!(#tf::derived::RecursiveOption<<#inner as #tf::Generate>::Generator>),
-                    quote!(#tf::derived::RecursiveOption::new(<#inner as #tf::Generate>::generator())),
+                    quote!(#tf::derived::RecursiveOption<#g>),
+                    quote!(#tf::derived::RecursiveOption::new(#c)),
                 );
             }
             if let Some(inner) = single_arg(ty, "Vec") {
+                let (g, c) = direct(inner);
                 return (
-                    quote!(#tf::derived::RecursiveVec<<#inner as #tf::Generate>::Generator>),
-                    quote!(#tf::derived::RecursiveVec::new(<#inner as #tf::Generate>::generator())),
+                    quote!(#tf::derived::RecursiveVec<#g>),
+                    quote!(#tf::derived::RecursiveVec::new(#c)),
                 );
             }
-            (
-                quote!(<#ty as #tf::Generate>::Generator),
-                quote!(<#ty as #tf::Generate>::generator()),
-            )
+            direct(ty)
         }
         How::Any => (
             quote!(<#ty as #tf::Generate>::Generator),
