@@ -379,6 +379,41 @@ fn recursive_values_replay_from_their_tape() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The README's example.
+
+#[derive(Generate, Debug, Clone)]
+enum Expr {
+    Num(#[generate(range = -100..=100)] i64),
+    #[generate(weight = 2)]
+    Add(Box<Expr>, Box<Expr>),
+    Neg(Box<Self>),
+}
+
+#[derive(Generate, Debug, Clone)]
+struct Job {
+    #[generate(size = 1..=8)]
+    name: String,
+    steps: Vec<Expr>,
+    #[generate(skip)] // Default::default()
+    retries: u32,
+}
+
+#[test]
+fn jobs() {
+    check(any::<Job>(), |j: Job| j.retries == 0);
+    fn ok(e: &Expr) -> bool {
+        match e {
+            Expr::Num(n) => (-100..=100).contains(n),
+            Expr::Add(a, b) => ok(a) && ok(b),
+            Expr::Neg(a) => ok(a),
+        }
+    }
+    for j in random_values(&any::<Job>(), 1000, 13) {
+        assert!(j.steps.iter().all(ok) && (1..=8).contains(&j.name.chars().count()));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Shrinking.
 
 #[test]

@@ -63,6 +63,10 @@ struct Field {
     ty: Type,
     how: How,
     recursive: bool,
+    /// For a recursive field that holds the type itself (`Box<Self>`, `Option<Box<Self>>`,
+    /// `Vec<Self>`…): its generator, built around `self` (no slot: the derived type's
+    /// generator is this one).
+    self_gen: Option<TokenStream2>,
     /// Name of the generator struct's field that holds this field's generator.
     slot: Ident,
 }
@@ -207,16 +211,50 @@ fn parse_fields(
             How::Skip | How::Value(_) => false,
             _ => recursive,
         };
+        let ty: Type = syn::parse2(replace_self(quote!(#ty), self_ty))?;
+        let self_gen = match how {
+            How::Any if recursive => around_self(&ty, self_ty),
+            _ => None,
+        };
         out.push(Field {
             ident: f.ident.clone(),
             index,
-            ty: syn::parse2(replace_self(quote!(#ty), self_ty))?,
+            ty,
             how,
             recursive,
+            self_gen,
             slot: format_ident!("{}f{}", prefix, index),
         });
     }
     Ok(out)
+}
+
+/// The generator of a recursive field built around `self` when the field holds the derived
+/// type itself: `Box<Self>`, `Option<Box<Self>>`, `Option<Self>`… and `Vec<Self>`,
+/// `Vec<Box<Self>>` (the same choices as the default generators of these types).
+fn around_self(ty: &Type, self_ty: &TokenStream2) -> Option<TokenStream2> {
+    let tf = quote!(::tapefuzz::generators);
+    let me = self_ty.to_string();
+    let is_me = |t: &Type| quote!(#t).to_string() == me;
+    let direct = |t: &Type| -> Option<TokenStream2> {
+        if is_me(t) {
+            return Some(quote!(self));
+        }
+        let x = single_arg(t, "Box")?;
+        is_me(x).then(|| quote!(#tf::derived::Boxing::new(self)))
+    };
+    if let Some(inner) = single_arg(ty, "Option") {
+        let g = direct(inner)?;
+        return Some(quote!(#tf::derived::RecursiveOption::new(#g)));
+    }
+    if let Some(inner) = single_arg(ty, "Vec") {
+        let g = direct(inner)?;
+        return Some(quote!(#tf::derived::RecursiveVec::new(#g)));
+    }
+    if single_arg(ty, "Box").is_some() {
+        return direct(ty);
+    }
+    None
 }
 
 /// `Some(inner)` when `ty` is syntactically `Option<inner>` (`which == "Option"`) or
@@ -306,7 +344,7 @@ fn draws(f: &Field) -> bool {
 fn slots(fields: &[Field]) -> (Vec<TokenStream2>, Vec<TokenStream2>) {
     let mut decl = Vec::new();
     let mut init = Vec::new();
-    for f in fields.iter().filter(|f| draws(f)) {
+    for f in fields.iter().filter(|f| draws(f) && f.self_gen.is_none()) {
         let (ty, _) = generator_of(f);
         let slot = &f.slot;
         if f.recursive {
@@ -337,13 +375,16 @@ fn build(path: TokenStream2, fields: &[Field], style: Style, branch: bool) -> To
             How::Skip => quote!(::core::default::Default::default()),
             How::Value(e) => quote!(#e),
             _ if f.recursive => {
-                let (_, ctor) = generator_of(f);
+                let generator = match &f.self_gen {
+                    Some(g) => quote!(&#g),
+                    None => {
+                        let (_, ctor) = generator_of(f);
+                        quote!(&**self.#slot.get_or_init(|| ::std::boxed::Box::new(#ctor)))
+                    }
+                };
                 let draw = quote! {
                     __tape.span(#tf::tape::builtin::FIELD.indexed(#i), |__t| {
-                        #tf::generators::Gen::generate(
-                            &**self.#slot.get_or_init(|| ::std::boxed::Box::new(#ctor)),
-                            __t,
-                        )
+                        #tf::generators::Gen::generate(#generator, __t)
                     })?
                 };
                 if branch {
