@@ -340,6 +340,33 @@ fn recursive_sizes_are_healthy() {
 }
 
 #[test]
+fn a_recursive_value_from_a_fixed_tape() {
+    // The layout of a recursive value, pinned: budget, then per node its "branch?" coin, the
+    // variant (one per class here, so no byte), the fields in order.
+    let mut bytes = vec![2, 1]; // budget 2; the root branches
+    bytes.extend([1]); // its left child branches (the budget is now spent)
+    bytes.extend([0]); // whose left child is a leaf
+    bytes.extend(3u64.to_be_bytes()); // whose value is index 3: 2
+    bytes.extend([0]); // whose right child is a leaf
+    bytes.extend(0u64.to_be_bytes()); // the root's value: 0
+    bytes.extend([1]); // the root's right child: a 1, but no budget left: a leaf
+    let leaf = || Box::new(Tree::Leaf);
+    assert_eq!(
+        value_from_bytes(&any::<Tree>(), &bytes),
+        Ok(Tree::Node(
+            Box::new(Tree::Node(leaf(), 2, leaf())),
+            0,
+            leaf()
+        ))
+    );
+    // Past the end of the bytes every choice is 0: the same tree.
+    assert_eq!(
+        value_from_bytes(&any::<Tree>(), &bytes[..bytes.len() - 1]),
+        value_from_bytes(&any::<Tree>(), &bytes)
+    );
+}
+
+#[test]
 fn generic_recursive_lists_end() {
     for l in random_values(&any::<List<u8>>(), 2000, 8) {
         let mut len = 0;
@@ -349,6 +376,45 @@ fn generic_recursive_lists_end() {
             at = next;
         }
         assert!(len <= derived::MAX_DEPTH as usize);
+    }
+}
+
+/// Mutual recursion, which the derive cannot see: marked with `#[generate(recursive)]`.
+#[derive(Generate, Debug, Clone)]
+enum Block {
+    Lit(#[allow(dead_code)] u8),
+    Stmts(#[generate(recursive)] Vec<Stmt>),
+}
+
+#[derive(Generate, Debug, Clone)]
+enum Stmt {
+    Nop,
+    Eval(#[generate(recursive)] Box<Block>),
+}
+
+fn block_depth(b: &Block) -> usize {
+    match b {
+        Block::Lit(_) => 0,
+        Block::Stmts(s) => 1 + s.iter().map(stmt_depth).max().unwrap_or(0),
+    }
+}
+
+fn stmt_depth(s: &Stmt) -> usize {
+    match s {
+        Stmt::Nop => 0,
+        Stmt::Eval(b) => 1 + block_depth(b),
+    }
+}
+
+#[test]
+fn marked_mutual_recursion_is_bounded() {
+    let blocks = random_values(&any::<Block>(), 5000, 10);
+    let deepest = blocks.iter().map(block_depth).max().unwrap();
+    assert!(deepest <= derived::MAX_DEPTH as usize, "{deepest}");
+    assert!(blocks.iter().any(|b| block_depth(b) >= 3));
+    for fill in [0xffu8, 0x01] {
+        // Neither overflows the stack nor panics, whatever it gives.
+        let _ = value_from_bytes(&any::<Block>(), &vec![fill; 4096]);
     }
 }
 
