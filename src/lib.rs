@@ -81,6 +81,9 @@
 //! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].
 #![deny(missing_docs)]
 
+// `#[derive(Generate)]` writes `::tapefuzz::…` paths, also in this crate's own tests.
+extern crate self as tapefuzz;
+
 pub mod conformance;
 pub mod corpus;
 pub mod coverage;

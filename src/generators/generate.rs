@@ -64,6 +64,39 @@ pub trait Generate: Sized {
     fn generator() -> Self::Generator;
 }
 
+/// Collections and strings whose default generator takes a size: what
+/// `#[generate(size = ..)]` on a derived field calls. `generator_sized(size)` is the
+/// [`Generate::generator`] of the type with `size` in place of [`any_size`]
+/// (`vecs(any::<T>(), size)`, `strings(CharClass::any(), size)`…).
+pub trait GenerateSized: Generate {
+    /// The default generator with `size` elements (or characters).
+    fn generator_sized(size: SizeRange) -> Self::Generator;
+}
+
+macro_rules! generate_sized {
+    ($($t:ty, [$($p:ident: $($b:path),*);*], |$s:ident| $e:expr;)*) => {$(
+        impl<$($p: $($b +)* Generate),*> GenerateSized for $t {
+            fn generator_sized($s: SizeRange) -> Self::Generator {
+                $e
+            }
+        }
+    )*};
+}
+generate_sized!(
+    Vec<T>, [T:], |size| vecs(any::<T>(), size);
+    VecDeque<T>, [T:], |size| vec_deques(any::<T>(), size);
+    BTreeSet<T>, [T: Ord], |size| btree_sets(any::<T>(), size);
+    HashSet<T>, [T: Eq, Hash], |size| hash_sets(any::<T>(), size);
+    BTreeMap<K, V>, [K: Ord; V:], |size| btree_maps((any::<K>(), any::<V>()), size);
+    HashMap<K, V>, [K: Eq, Hash; V:], |size| hash_maps((any::<K>(), any::<V>()), size);
+);
+
+impl GenerateSized for String {
+    fn generator_sized(size: SizeRange) -> Strings<CharClass> {
+        strings(CharClass::any(), size)
+    }
+}
+
 /// The default generator of `T` (see [`Generate`]): `any::<u8>()`, `any::<Vec<(bool,
 /// String)>>()`, `any::<Option<[i64; 4]>>()`.
 ///

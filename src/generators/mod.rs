@@ -17,6 +17,7 @@ mod boxed;
 mod chars;
 mod collections;
 pub mod constrained;
+pub mod derived;
 mod filter;
 mod flat_map;
 mod floats;
@@ -49,7 +50,7 @@ pub use collections::{
 pub use filter::{FILTER_ATTEMPTS, Filter};
 pub use flat_map::FlatMap;
 pub use floats::{Float, Floats, floats};
-pub use generate::{Generate, any, any_size};
+pub use generate::{Generate, GenerateSized, any, any_size};
 pub use generator::{Gen, GenExt, value_from_bytes};
 pub use ints::{Int, Ints, ints};
 pub use just::{Just, just};
@@ -62,5 +63,145 @@ pub use results::{Results, results};
 pub use sampled_from::{SampledFrom, sampled_from};
 pub use size::SizeRange;
 pub use strings::{Strings, string_of, strings};
+/// `#[derive(Generate)]`: the default generator ([`Generate`](trait@Generate), so
+/// [`any`]`::<T>()`) of a struct or an enum, with no generator written by hand.
+///
+/// A struct draws its fields in order (the same choices as the tuple of their generators,
+/// mapped); an enum draws a variant as [`one_of`] does (or [`weighted`], with weights),
+/// then that variant's fields. Each field takes `any::<FieldType>()` unless an attribute
+/// says otherwise. Type parameters must implement `Generate` themselves. Recursive types
+/// (a field mentions `Self` or the type's name) are bounded by a size budget drawn at the
+/// root: see [`derived`] for how and what it measures. The simplest value (what a tape of
+/// zeros gives, and where shrinking heads) is the first variant with simplest fields, and
+/// for a recursive type its first non-recursive variant (or the struct with empty
+/// recursive fields).
+///
+/// A generic enum:
+///
+/// ```
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug, Clone, PartialEq)]
+/// enum Message<T> {
+///     Ping,
+///     Data(T),
+///     Move { x: i32, y: i32 },
+/// }
+///
+/// check(any::<Vec<Message<u8>>>(), |v: Vec<Message<u8>>| v.len() <= 100);
+/// ```
+///
+/// A recursive struct (a rose tree), with field attributes:
+///
+/// ```
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug, Clone)]
+/// struct Dir {
+///     #[generate(size = 1..=8)]
+///     name: String,
+///     #[generate(range = 0..=4096)]
+///     bytes: u32,
+///     children: Vec<Dir>,
+/// }
+///
+/// fn total(d: &Dir) -> u64 {
+///     d.bytes as u64 + d.children.iter().map(total).sum::<u64>()
+/// }
+///
+/// check(any::<Dir>(), |d: Dir| total(&d) >= d.bytes as u64);
+/// ```
+///
+/// # Attributes
+///
+/// | where | attribute | generator |
+/// |---|---|---|
+/// | integer field | `#[generate(range = 0..=100)]` | `ints::<T>(0..=100)` |
+/// | collection or `String` field | `#[generate(size = 1..=10)]` | its default with that size ([`GenerateSized`]) |
+/// | any field | `#[generate(with = expr)]` | the generator `expr` (boxed) |
+/// | any field | `#[generate(skip)]` | `Default::default()`, nothing drawn |
+/// | any field | `#[generate(default = expr)]` | the value `expr`, nothing drawn |
+/// | any field | `#[generate(recursive)]` | counts as recursive (recursion through other types) |
+/// | enum variant | `#[generate(weight = 3)]` | a [`weighted`] union (no weight: 1) |
+/// | enum variant | `#[generate(skip)]` | never generated (weight 0) |
+///
+/// ```
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug, Clone)]
+/// enum Op {
+///     #[generate(weight = 3)]
+///     Push(#[generate(range = -9..=9)] i8),
+///     Pop,
+///     #[generate(skip)]
+///     Halt,
+/// }
+///
+/// #[derive(Generate, Debug, Clone)]
+/// struct Program {
+///     #[generate(size = 1..=20)]
+///     ops: Vec<Op>,
+///     #[generate(with = sampled_from(vec!["a", "b"]))]
+///     label: &'static str,
+///     #[generate(skip)]
+///     cache: Option<u64>,
+/// }
+///
+/// check(any::<Program>(), |p: Program| !p.ops.is_empty() && p.cache.is_none());
+/// ```
+///
+/// Mistakes are compile errors at the attribute:
+///
+/// ```compile_fail
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug)]
+/// struct S {
+///     #[generate(ranges = 0..=3)] // unknown attribute
+///     x: u8,
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug)]
+/// struct S {
+///     #[generate(weight = 3)] // a variant's attribute on a field
+///     x: u8,
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug)]
+/// enum E {
+///     #[generate(skip)]
+///     A,
+///     #[generate(weight = 0)]
+///     B,
+/// } // no variant left to generate
+/// ```
+///
+/// ```compile_fail
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug)]
+/// enum Infinite {
+///     More(Box<Infinite>), // no leaf variant: the value could never end
+/// }
+/// ```
+///
+/// ```compile_fail
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug)]
+/// struct S {
+///     #[generate(range = 0..=3, size = 1..=2)] // two generators for one field
+///     x: Vec<u8>,
+/// }
+/// ```
+pub use tapefuzz_derive::Generate;
 pub use weighted::{Weighted, weighted};
 pub use with_neighbour::{MAX_STEPS, Step, WithNeighbour};

@@ -7,7 +7,10 @@
 //! by hand (target: at most 1.2x), with the unwinding `reject()` for reference — one JSON
 //! line `"bench": "assume"`.
 //!
-//! Usage: `bench [--rounds N] [--quick]`. Progress on stderr, one JSON line per workload on
+//! And: `#[derive(Generate)]` against the same generator written by hand with combinators
+//! (target: at most 1.2x per value) — one JSON line `"bench": "derive"` per workload.
+//!
+//! Usage: `bench [--rounds N] [--quick] [--derive-only]`. Progress on stderr, one JSON line per workload on
 //! stdout.
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -20,13 +23,16 @@ use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 use std::time::Instant;
-use tapefuzz::generators::{Gen, ints, vecs};
+use tapefuzz::generators::derived::{self, RecursiveOption};
+use tapefuzz::generators::{Gen, GenExt, Generate, ints, just, vecs};
 use tapefuzz::property::{Fail, Property, reject};
-use tapefuzz::tape::{RandomSource, Rng, Tape};
+use tapefuzz::tape::builtin::FIELD;
+use tapefuzz::tape::{RandomSource, Reject, Rng, Tape};
 
 const TARGET_ARBITRARY: f64 = 1.5;
 const TARGET_ASSUME: f64 = 1.2;
 const TARGET_PROPTEST: f64 = 0.2;
+const TARGET_DERIVE: f64 = 1.2;
 
 /// Bytes of fresh randomness per `arbitrary` vec value: 1 length byte + 100 × 8, with slack.
 const VEC_BUF: usize = 1024;
@@ -147,6 +153,225 @@ fn bst_proptest(n: usize, run_seed: u64) -> Sample {
         black_box(t.value);
         nodes(&t)
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// `#[derive(Generate)]` against the same generator written with combinators: a struct, an
+// enum (one_of of its variants), and a recursive type (the BST shape of harnesses/src/bst.rs)
+// against the hand-written RLCheck generator, per node (different distributions: no
+// combinator draws a derived recursive type's budget).
+
+#[derive(Generate, Debug, Clone)]
+#[allow(dead_code)] // read through `black_box` only
+struct Point {
+    x: i64,
+    y: i64,
+    tags: Vec<u8>,
+}
+
+#[derive(Generate, Debug, Clone)]
+#[allow(dead_code)] // read through `black_box` only
+enum Shape {
+    Empty,
+    Circle(u16),
+    Rect { w: u8, h: u8 },
+    Poly(Vec<i32>),
+}
+
+#[derive(Generate, Debug, Clone)]
+#[allow(dead_code)] // read through `black_box` only
+struct DerivedTree {
+    #[generate(range = 0..=10)]
+    value: u8,
+    left: Option<Box<DerivedTree>>,
+    right: Option<Box<DerivedTree>>,
+}
+
+fn derived_nodes(t: &DerivedTree) -> usize {
+    1 + t.left.as_deref().map_or(0, derived_nodes) + t.right.as_deref().map_or(0, derived_nodes)
+}
+
+fn random_loop<G: Gen>(
+    g: &G,
+    n: usize,
+    run_seed: u64,
+    size: impl Fn(&G::Value) -> usize,
+) -> Sample {
+    timed(n, |i| {
+        let mut src = RandomSource::new(Rng::derive(run_seed, i));
+        let mut tape = Tape::new(&mut src, false);
+        let v = g.generate(&mut tape).expect("a value");
+        let s = size(&v);
+        black_box(&v);
+        s
+    })
+}
+
+fn point_derived(n: usize, seed: u64) -> Sample {
+    random_loop(&tapefuzz::generators::any::<Point>(), n, seed, |p| {
+        p.tags.len()
+    })
+}
+
+fn point_combinators(n: usize, seed: u64) -> Sample {
+    let g = (
+        ints::<i64>(..),
+        ints::<i64>(..),
+        vecs(ints::<u8>(..), 0..=100),
+    )
+        .map(|(x, y, tags)| Point { x, y, tags });
+    random_loop(&g, n, seed, |p| p.tags.len())
+}
+
+fn shape_len(s: &Shape) -> usize {
+    match s {
+        Shape::Poly(v) => v.len(),
+        _ => 1,
+    }
+}
+
+fn shape_derived(n: usize, seed: u64) -> Sample {
+    random_loop(&tapefuzz::generators::any::<Shape>(), n, seed, shape_len)
+}
+
+fn shape_combinators(n: usize, seed: u64) -> Sample {
+    let g = tapefuzz::one_of![
+        just(Shape::Empty),
+        (ints::<u16>(..),).map(|(r,)| Shape::Circle(r)),
+        (ints::<u8>(..), ints::<u8>(..)).map(|(w, h)| Shape::Rect { w, h }),
+        (vecs(ints::<i32>(..), 0..=100),).map(|(v,)| Shape::Poly(v)),
+    ];
+    random_loop(&g, n, seed, shape_len)
+}
+
+/// The derived tree's generator written by hand: the same choices (`derived::node` for the
+/// budget and the "branch?" coin, `RecursiveOption` for the children), no macro.
+struct HandTree;
+
+impl Gen for HandTree {
+    type Value = DerivedTree;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<DerivedTree, Reject> {
+        derived::node(tape, derived::P_STRUCT, |tape, branch| {
+            let child = RecursiveOption::new(HandTree.map(Box::new));
+            let value = tape.span(FIELD.indexed(0), |t| ints::<u8>(0..=10).generate(t))?;
+            let left = if branch {
+                tape.span(FIELD.indexed(1), |t| child.generate(t))?
+            } else {
+                None
+            };
+            let right = if branch {
+                tape.span(FIELD.indexed(2), |t| child.generate(t))?
+            } else {
+                None
+            };
+            Ok(DerivedTree { value, left, right })
+        })
+    }
+}
+
+fn tree_same_by_hand(n: usize, seed: u64) -> Sample {
+    random_loop(&HandTree, n, seed, derived_nodes)
+}
+
+fn tree_derived(n: usize, seed: u64) -> Sample {
+    random_loop(
+        &tapefuzz::generators::any::<DerivedTree>(),
+        n,
+        seed,
+        derived_nodes,
+    )
+}
+
+fn tree_hand_written(n: usize, seed: u64) -> Sample {
+    random_loop(&tree_gen(), n, seed, nodes)
+}
+
+/// Times derived against hand-written for each workload and prints one JSON line each.
+fn derive_bench(rounds: usize, scale: usize, run_seed: u64) {
+    let workloads: [(&str, &str, usize, Bench, Bench, bool); 4] = [
+        (
+            "derive_point",
+            "tags",
+            500_000,
+            point_derived,
+            point_combinators,
+            true,
+        ),
+        (
+            "derive_enum",
+            "elements",
+            500_000,
+            shape_derived,
+            shape_combinators,
+            true,
+        ),
+        (
+            "derive_bst",
+            "nodes",
+            300_000,
+            tree_derived,
+            tree_same_by_hand,
+            true,
+        ),
+        (
+            "derive_bst_vs_rlcheck",
+            "nodes",
+            300_000,
+            tree_derived,
+            tree_hand_written,
+            false,
+        ),
+    ];
+    for (name, unit, n, derived, hand, same) in workloads {
+        let n = n / scale;
+        black_box(derived((n / 20).max(1), run_seed ^ 0xffff));
+        black_box(hand((n / 20).max(1), run_seed ^ 0xffff));
+        let (mut d, mut h) = (Vec::new(), Vec::new());
+        for r in 0..rounds {
+            let seed = Rng::derive(run_seed, r as u64);
+            let a = derived(n, seed);
+            let b = hand(n, seed);
+            eprintln!(
+                "[{name}] round {}/{rounds} derived {:>8.1} ns/value (mean {unit} {:.2}), \
+                 hand-written {:>8.1} ns/value (mean {unit} {:.2})",
+                r + 1,
+                a.ns,
+                a.mean_len,
+                b.ns,
+                b.mean_len
+            );
+            d.push(a);
+            h.push(b);
+        }
+        let med = |s: &[Sample]| median(&s.iter().map(|x| x.ns).collect::<Vec<_>>());
+        let mean = |s: &[Sample]| s.iter().map(|x| x.mean_len).sum::<f64>() / s.len() as f64;
+        let (dn, hn) = (med(&d), med(&h));
+        let (dl, hl) = (mean(&d), mean(&h));
+        let ratio = dn / hn;
+        let per_len = (dn / dl.max(1e-9)) / (hn / hl.max(1e-9));
+        let line = serde_json::json!({
+            "bench": "derive",
+            "workload": name,
+            "rounds": rounds,
+            "values_per_round": n,
+            "same_generator": same,
+            "derived_ns": round2(dn),
+            "hand_written_ns": round2(hn),
+            "ratio": round4(ratio),
+            "len_unit": unit,
+            "mean_len": { "derived": round2(dl), "hand_written": round2(hl) },
+            "ratio_per_len": round4(per_len),
+            "target": TARGET_DERIVE,
+            // Equivalent generators compare per value; the BST (different distributions)
+            // per node.
+            "pass": if same { ratio <= TARGET_DERIVE } else { per_len <= TARGET_DERIVE },
+        });
+        eprintln!(
+            "[{name}] median ns/value: derived {dn:.1}, hand-written {hn:.1}; ratio {ratio:.3} \
+             (per {unit}: {per_len:.3}; <= {TARGET_DERIVE})"
+        );
+        println!("{line}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,13 +511,14 @@ fn round4(x: f64) -> f64 {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: bench [--rounds N] [--quick]");
+    eprintln!("usage: bench [--rounds N] [--quick] [--derive-only]");
     std::process::exit(2)
 }
 
 fn main() {
     let mut rounds = 5usize;
     let mut quick = false;
+    let mut derive_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -304,6 +530,7 @@ fn main() {
                     .unwrap_or_else(|| usage())
             }
             "--quick" => quick = true,
+            "--derive-only" => derive_only = true,
             "-h" | "--help" => usage(),
             _ => usage(),
         }
@@ -325,6 +552,10 @@ fn main() {
     ];
     const TOOLS: [&str; 3] = ["tapefuzz", "arbitrary", "proptest"];
     const RUN_SEED: u64 = 0x7a9e_f022_5eed_0001;
+    if derive_only {
+        derive_bench(rounds, scale, RUN_SEED);
+        return;
+    }
 
     for w in &workloads {
         // Warm-up: one short pass of each tool (page faults, allocator, caches).
@@ -403,4 +634,5 @@ fn main() {
         println!("{line}");
     }
     assume_bench(rounds, 1_000_000 / scale, RUN_SEED);
+    derive_bench(rounds, scale, RUN_SEED);
 }
