@@ -4,6 +4,11 @@
 //! `constrain` on `constrained(spec)` make in the same budget, side by side in one run; then
 //! the seconds each takes to find the program's planted bug.
 //!
+//! The Rust peer, proptest, generates the same types with its own strategies of the same
+//! ranges and sizes (`vec(-10000..=10000i64, 10..=100)`, …) and keeps what the same filter
+//! accepts (`prop_filter`'s generate-and-filter); for the tree programs it has no strategy
+//! here and its rows say so.
+//!
 //! ```text
 //! Usage: prosyt-bench [--programs a,b] [--seconds S] [--bug-seconds S] [--seeds N]
 //! ```
@@ -12,8 +17,15 @@
 //! "valid","unique_valid","bug_found","bug_seconds"}`), then a Markdown table of the
 //! medians over the seeds.
 
-use harnesses::prosyt::{Mode, programs};
+use harnesses::prosyt::{Mode, lists, matrices, programs};
+use proptest::collection::vec;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
 use tapefuzz::env::Env;
+use tapefuzz::generators::constrained::Constrain;
 use tapefuzz::prelude::*;
 use tapefuzz::search::registry;
 
@@ -29,6 +41,85 @@ const CONFIGS: &[(&str, Mode, &str)] = &[
     ("rl", Mode::Filtered, "rl"),
     ("constrain", Mode::Constrained, "constrain"),
 ];
+
+/// proptest generate-and-filter: values of `strategy` for `seconds`, kept when `valid`.
+fn peer_loop<S, F>(strategy: S, valid: F, seed: u64, seconds: f64) -> (u64, u64, u64)
+where
+    S: Strategy,
+    S::Value: Hash,
+    F: Fn(&S::Value) -> bool,
+{
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    );
+    let end = Instant::now() + Duration::from_secs_f64(seconds);
+    let (mut tests, mut ok) = (0u64, 0u64);
+    let mut seen = HashSet::new();
+    while Instant::now() < end {
+        for _ in 0..64 {
+            let v = strategy.new_tree(&mut runner).expect("value").current();
+            tests += 1;
+            if valid(&v) {
+                ok += 1;
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                v.hash(&mut h);
+                seen.insert(h.finish());
+            }
+        }
+    }
+    (tests, ok, seen.len() as u64)
+}
+
+/// The proptest peer of program `name` (tests, valid, distinct valid), if it has one.
+fn proptest_peer(name: &str, seed: u64, seconds: f64) -> Option<(u64, u64, u64)> {
+    let int = || -10_000i64..=10_000;
+    Some(match name {
+        "ord_insert" => peer_loop(
+            (vec(int(), 10..=100), int()),
+            |v| lists::OrdInsert.valid(v),
+            seed,
+            seconds,
+        ),
+        "up_down_seq" => peer_loop(
+            vec(int(), 10..=100),
+            |v| lists::UpDownSeq.valid(v),
+            seed,
+            seconds,
+        ),
+        "n_up_seqs" => peer_loop(
+            vec(vec(int(), 1..=30), 2..=10),
+            |v| lists::NUpSeqs.valid(v),
+            seed,
+            seconds,
+        ),
+        "delete" => peer_loop(
+            (vec(int(), 10..=100), vec(int(), 0..=60), vec(int(), 0..=60)),
+            |v| lists::Delete.valid(v),
+            seed,
+            seconds,
+        ),
+        "stack" => peer_loop(
+            (int(), vec(int(), 10..=100)),
+            |v| lists::Stack.valid(v),
+            seed,
+            seconds,
+        ),
+        "matrix_mult" => {
+            let m = || vec(vec(int(), 1..=8), 1..=8);
+            peer_loop((m(), m()), |v| matrices::MatrixMult.valid(v), seed, seconds)
+        }
+        "det_tri_matrix" => peer_loop(
+            vec(vec(int(), 1..=13), 4..=13),
+            |v| matrices::DetTriMatrix.valid(v),
+            seed,
+            seconds,
+        ),
+        _ => return None,
+    })
+}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -108,6 +199,25 @@ fn main() {
                 median(secs),
             ));
         }
+        let (mut valid, mut unique) = (vec![], vec![]);
+        for seed in 1..=seeds {
+            if let Some((tests, v, u)) = proptest_peer(p.name, seed, seconds) {
+                println!(
+                    "{{\"bench\":\"prosyt\",\"program\":\"{}\",\"config\":\"proptest\",\"seed\":{seed},\"tests\":{tests},\"valid\":{v},\"unique_valid\":{u},\"bug_found\":null,\"bug_seconds\":null}}",
+                    p.name
+                );
+                valid.push(v as f64);
+                unique.push(u as f64);
+            }
+        }
+        rows.push((
+            p.name,
+            "proptest (prop_filter)",
+            median(valid),
+            median(unique),
+            0,
+            f64::NAN,
+        ));
     }
     println!();
     println!(
@@ -115,8 +225,18 @@ fn main() {
     );
     println!("|---|---|---:|---:|---:|---:|");
     for (name, config, v, u, f, s) in rows {
+        let peer = config.starts_with("proptest");
+        if peer && v.is_nan() {
+            println!("| `{name}` | {config} | no strategy here | | | |");
+            continue;
+        }
         println!(
-            "| `{name}` | {config} | {v:.0} | {u:.0} | {f}/{seeds} | {} |",
+            "| `{name}` | {config} | {v:.0} | {u:.0} | {} | {} |",
+            if peer {
+                "not run".to_string()
+            } else {
+                format!("{f}/{seeds}")
+            },
             if s.is_nan() {
                 "—".to_string()
             } else {
