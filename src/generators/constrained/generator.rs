@@ -71,7 +71,9 @@ pub struct Constrained<C> {
 ///    narrows the rest; any value inside the bounds extends to a solution, so this never
 ///    fails.
 /// 4. The concrete value is `spec.generator::<i64>()` replayed with those integers, and
-///    `spec.valid` checks it once more.
+///    `spec.valid` checks it once more. The generator must draw the same choices over `i64`
+///    and over [`Open`] apart from its [`super::nums`] integers (draw the filter's integers
+///    with `nums`); one that does not is rejected, and said so once on stderr.
 ///
 /// Everything it decided is an ordinary choice on the tape, in spans of kinds
 /// [`crate::tape::Kind::Skeleton`] and [`crate::tape::Kind::Solution`]: a value replays from
@@ -136,6 +138,19 @@ impl<C: Constrain> Constrained<C> {
             eprintln!(
                 "tapefuzz: constrained generator of {}: {why}: the value is generated and \
                  filtered instead (once per generator)",
+                std::any::type_name::<C>()
+            );
+        }
+    }
+}
+
+impl<C> Constrained<C> {
+    fn warn_mismatch(&self) {
+        if !self.warned.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "tapefuzz: constrained generator of {}: its generator draws differently over \
+                 i64 than over Open (draw the filter's integers with `nums`, not `ints` or \
+                 `any`); such values are rejected (once per generator)",
                 std::any::type_name::<C>()
             );
         }
@@ -223,6 +238,12 @@ impl<C: Constrain> Gen for Constrained<C> {
             let mut inner = Tape::new(&mut splice, false);
             self.spec.generator::<i64>().generate(&mut inner)
         };
+        if value.is_ok() && (splice.at_shape != shape.len() || splice.at_num != nums.len()) {
+            // The generator drew differently over `i64` than over `Open` (an integer drawn
+            // with `ints` rather than `nums`, say): the value is not the skeleton's.
+            self.warn_mismatch();
+            return Err(tape.reject());
+        }
         match value {
             Ok(v) if self.spec.valid(&v) => Ok(v),
             Ok(_) => Err(tape.reject()),

@@ -13,7 +13,9 @@ use std::ops::{Add, Mul, RangeInclusive, Sub};
 /// The integers of a constrained value's type, and of its validity filter: write the filter
 /// once, generically over `N: Num`, and it runs on concrete values (`i64`) and on open ones
 /// ([`Open`]) alike. Comparisons (`<`, `<=`, `==`, `partial_cmp`), adding and subtracting
-/// constants keep an open value open; see [`Open`] for what does not.
+/// constants keep an open value open; see [`Open`] for what does not. Every `Num` has a
+/// default generator ([`crate::generators::Generate`]), so types generic over `N: Num` can
+/// derive theirs.
 ///
 /// ```
 /// use tapefuzz::generators::constrained::Num;
@@ -31,6 +33,7 @@ pub trait Num:
     + Add<Output = Self>
     + Sub<Output = Self>
     + Mul<Output = Self>
+    + crate::generators::Generate
     + 'static
 {
     /// The constant `v`.
@@ -115,5 +118,17 @@ impl<N: Num> Gen for Nums<N> {
     #[inline]
     fn generate(&self, tape: &mut Tape<'_>) -> Result<N, Reject> {
         N::draw(self.lo, self.hi, tape)
+    }
+}
+
+/// An open integer's default generator: `nums::<Open>(i64::MIN..=i64::MAX)`, so that a type
+/// generic over `N: Num` can derive [`crate::generators::Generate`]. Give its fields their
+/// ranges with `#[generate(with = nums::<N>(lo..=hi))]`: a constrained generator must draw
+/// its integers with [`nums`] for both `i64` and [`Open`] (`i64`'s own default is `ints`,
+/// which draws differently; see [`super::Constrained`]).
+impl crate::generators::Generate for Open {
+    type Generator = Nums<Open>;
+    fn generator() -> Nums<Open> {
+        nums(i64::MIN..=i64::MAX)
     }
 }

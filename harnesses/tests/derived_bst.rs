@@ -1,0 +1,139 @@
+//! A derived generator guarded by a validity `assume!` (issue 19): a binary search tree
+//! derived from its type, its strict ordering checked by `assume!`, under `rl` (RLCheck's
+//! guide) and `constrain`, against the hand-written RLCheck generator (`bst::tree_gen`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use tapefuzz::generators::constrained::{Constrain, Num, constrained, nums};
+use tapefuzz::prelude::*;
+use tapefuzz::search::constrain::SkeletonSearch;
+use tapefuzz::search::rl::Learn;
+
+/// The RLCheck BST's shape, derived: keys 0..=10, optional children.
+#[derive(Generate, Debug, Clone)]
+struct Bst {
+    #[generate(range = 0..=10)]
+    value: u8,
+    left: Option<Box<Bst>>,
+    right: Option<Box<Bst>>,
+}
+
+fn size(t: &Bst) -> usize {
+    1 + t.left.as_deref().map_or(0, size) + t.right.as_deref().map_or(0, size)
+}
+
+fn strict(t: &Bst, lo: Option<u8>, hi: Option<u8>) -> bool {
+    lo.is_none_or(|l| t.value > l)
+        && hi.is_none_or(|h| t.value < h)
+        && t.left
+            .as_deref()
+            .is_none_or(|l| strict(l, lo, Some(t.value)))
+        && t.right
+            .as_deref()
+            .is_none_or(|r| strict(r, Some(t.value), hi))
+}
+
+/// Valid share and mean size of the valid values of a run.
+fn measure<G, T>(
+    name: &str,
+    g: G,
+    strategy: impl tapefuzz::engine::Strategy + 'static,
+    size_of: fn(&T) -> usize,
+    valid: fn(&T) -> bool,
+) -> (f64, f64)
+where
+    G: Gen<Value = T> + 'static,
+    T: std::fmt::Debug + Clone + 'static,
+{
+    let sizes = Rc::new(RefCell::new(Vec::new()));
+    let s = sizes.clone();
+    let report = Property::new(name)
+        .no_corpus()
+        .seed(7)
+        .tests(20_000)
+        .strategy(strategy)
+        .run(g, move |t: T| {
+            assume!(valid(&t));
+            s.borrow_mut().push(size_of(&t));
+        });
+    assert!(report.passed(), "{report}");
+    let sizes = sizes.borrow();
+    let share = report.run.valid as f64 / report.run.total_tests() as f64;
+    let mean = sizes.iter().sum::<usize>() as f64 / sizes.len().max(1) as f64;
+    eprintln!(
+        "{name}: {share:.3} valid, mean size {mean:.2} of {} valid",
+        sizes.len()
+    );
+    (share, mean)
+}
+
+#[test]
+fn a_derived_bst_under_rl_is_mostly_valid_and_as_large_as_the_hand_written_one() {
+    let (share, mean) = measure(
+        "derived_bst.rl",
+        any::<Bst>(),
+        Learn::default(),
+        size,
+        |t| strict(t, None, None),
+    );
+    let (_, hand) = measure(
+        "hand_bst.rl",
+        harnesses::bst::tree_gen(),
+        Learn::default(),
+        |t| harnesses::bst::keys(t).len(),
+        harnesses::bst::is_bst,
+    );
+    assert!(share >= 0.5, "valid share {share:.3}");
+    assert!(
+        mean >= hand / 2.0 && mean <= hand * 2.0,
+        "mean {mean:.2} against {hand:.2}"
+    );
+}
+
+/// The same tree over `N: Num` for `constrain`, derived too: keys left open, the ordering
+/// solved.
+#[derive(Generate, Debug, Clone)]
+struct OpenBst<N: Num> {
+    #[generate(with = nums::<N>(0..=10))]
+    value: N,
+    left: Option<Box<OpenBst<N>>>,
+    right: Option<Box<OpenBst<N>>>,
+}
+
+struct Ordered;
+impl Constrain for Ordered {
+    type Value<N: Num> = OpenBst<N>;
+    fn generator<N: Num>(&self) -> impl Gen<Value = OpenBst<N>> {
+        any::<OpenBst<N>>()
+    }
+    fn valid<N: Num>(&self, t: &OpenBst<N>) -> bool {
+        fn within<N: Num>(t: &OpenBst<N>, lo: Option<N>, hi: Option<N>) -> bool {
+            lo.is_none_or(|l| t.value > l)
+                && hi.is_none_or(|h| t.value < h)
+                && t.left
+                    .as_deref()
+                    .is_none_or(|l| within(l, lo, Some(t.value)))
+                && t.right
+                    .as_deref()
+                    .is_none_or(|r| within(r, Some(t.value), hi))
+        }
+        within(t, None, None)
+    }
+}
+
+fn open_size(t: &OpenBst<i64>) -> usize {
+    1 + t.left.as_deref().map_or(0, open_size) + t.right.as_deref().map_or(0, open_size)
+}
+
+#[test]
+fn the_same_tree_under_constrain_is_always_valid() {
+    let (share, mean) = measure(
+        "open_bst.constrain",
+        constrained(Ordered),
+        SkeletonSearch::default(),
+        open_size,
+        |t| Ordered.valid(t),
+    );
+    assert!(share > 0.99, "valid share {share:.3}");
+    assert!(mean >= 2.0, "mean {mean:.2}");
+}
