@@ -6,19 +6,29 @@
 //! ordering the filter's branches, then the instantiated integers (span kind
 //! [`crate::tape::Kind::Solution`]). This search reads those kinds:
 //!
-//! - **Skeleton search.** Random tapes, searched depth-first at random: a tape rejected at
-//!   choice `p` (a skeleton no path of the filter accepts is rejected at its decisions
-//!   choice; a generator that rejects early, earlier) keeps its choices before a position
-//!   below `p` — the deepest most often — changes the one there and draws the rest afresh;
-//!   after [`SkeletonSearch::backtracks`] failures in a row it starts from a new random tape.
+//! - **Skeleton search**, three lanes side by side. Fresh random tapes (not recorded; a valid
+//!   one is recorded on demand). Every 4th exploring test case, the next skeleton of a
+//!   **systematic enumeration** (`enumerate`'s [`crate::search::enumerate::Tree`]: every
+//!   skeleton once, smallest first, pruned at rejections; a run is cut at its decisions
+//!   choice, so instantiations are not enumerated). Every 8th, a recorded **probe**: when
+//!   the generator rejected it early (inside the skeleton, an `assume` on a subtree, say), a
+//!   burst of randomised depth-first backtracks follows: keep the choices before a position
+//!   below the rejection (the deepest most often), change the one there, draw the rest
+//!   afresh; the burst goes on while rejections come deeper, for
+//!   [`SkeletonSearch::backtracks`] tries otherwise. A skeleton the filter rejected as a
+//!   whole (at the decisions choice) says nothing about which choice to change, so it gets
+//!   no burst.
 //! - **Instantiation.** A tape that is valid (or fails the property) has a feasible
 //!   skeleton: its choices up to the solution span are kept and the next
 //!   [`SkeletonSearch::instantiations`] test cases redraw only the rest (ProSyT instantiates
 //!   each skeleton up to 1,500 times).
-//! - **Revisiting.** When the skeleton search has failed as many times in a row as one
-//!   skeleton is instantiated, a skeleton found before is instantiated again (round robin),
-//!   so a type with few feasible skeletons still yields valid values at full speed; ProSyT
-//!   stops there instead.
+//! - **Revisiting.** When the skeleton search has run as many test cases as one skeleton is
+//!   instantiated without finding one, a skeleton found before is instantiated again (round
+//!   robin), so a type with few feasible skeletons still yields valid values at full speed;
+//!   ProSyT stops there instead.
+//! - **Corpus.** Saved valid tapes replayed before the search are skeletons too, and the
+//!   search hands its skeletons back for `corpus/` ([`crate::engine::Finish::keep`], as many
+//!   as the run keeps): a skeleton that took a minute to find is found once.
 //!
 //! On a generator that is not constrained (no solution span) it is random search with the
 //! same backtracking. Stats: `skeletons` (distinct feasible skeletons found),

@@ -68,6 +68,8 @@ pub struct ConstrainSearch {
     kind: Proposed,
     explored: u64,
     instantiated: u64,
+    /// Most skeletons to hand back for `corpus/`.
+    keep: usize,
 }
 
 impl ConstrainSearch {
@@ -93,6 +95,7 @@ impl ConstrainSearch {
             kind: Proposed::Fresh,
             explored: 0,
             instantiated: 0,
+            keep: 0,
         }
     }
 
@@ -252,6 +255,16 @@ impl Search for ConstrainSearch {
 
     fn start(&mut self, start: &Start) {
         self.rng = Rng::new(Rng::derive(start.seed, 0xc0_57a1));
+        self.keep = start.keep;
+    }
+
+    fn reused(&mut self, outcome: &Outcome<'_>) {
+        // A saved valid tape has a feasible skeleton: instantiate it first, then search on.
+        if matches!(outcome.status, Status::Valid | Status::Interesting)
+            && let Some(rec) = outcome.recording
+        {
+            self.found(rec);
+        }
     }
 
     fn propose(&mut self) -> Option<Proposal<'_>> {
@@ -349,7 +362,16 @@ impl Search for ConstrainSearch {
     }
 
     fn finish(&mut self) -> Finish {
+        // Every feasible skeleton, simplest instantiation (the prefix, then zeros), for
+        // `corpus/`: the next run starts from them.
+        let keep = self
+            .pool
+            .iter()
+            .take(self.keep)
+            .map(|p| Replay::Indices(p.clone()))
+            .collect();
         Finish {
+            keep,
             stats: vec![
                 Stat {
                     name: "skeletons",
