@@ -128,7 +128,7 @@ mod tests {
         let err = from_env(&Env::from_pairs([("TAPEFUZZ_STRATEGY", "annealing")])).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox, enumerate, patterns, cover)"
+            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox, enumerate, patterns, cover, constrain)"
         );
     }
 }
