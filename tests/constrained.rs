@@ -155,3 +155,43 @@ fn a_failing_property_shrinks_to_a_minimal_valid_value() {
     let value = report.value.expect("found");
     assert_eq!(value, "[0, 0, 0, 0, 0, 0, 0, 0, 101, 101]");
 }
+
+#[test]
+fn any_bytes_give_a_valid_value_or_a_rejection_never_a_panic() {
+    use tapefuzz::generators::value_from_bytes;
+    let mut rng = tapefuzz::tape::Rng::new(11);
+    let (g, u, s) = (
+        constrained(Ordered),
+        constrained(UpDown),
+        constrained(Stack),
+    );
+    for len in 0..400 {
+        let bytes: Vec<u8> = (0..len % 200).map(|_| rng.next_u64() as u8).collect();
+        if let Ok(v) = value_from_bytes(&g, &bytes) {
+            assert!(Ordered.valid(&v), "{v:?}");
+        }
+        if let Ok(v) = value_from_bytes(&u, &bytes) {
+            assert!(UpDown.valid(&v), "{v:?}");
+        }
+        if let Ok(v) = value_from_bytes(&s, &bytes) {
+            assert!(Stack.valid(&v), "{v:?}");
+        }
+    }
+}
+
+/// The value of a fixed tape does not change between versions (a saved tape means the same
+/// value): the skeleton's "one more?" coins, the decisions choice, then each integer's
+/// index within the bounds its constraints leave.
+#[test]
+fn a_fixed_tape_gives_a_fixed_value() {
+    let g = constrained(Ordered);
+    // Eleven elements (ten forced, a "one more?" coin taken, then one not), decisions 0,
+    // then the integers: index 3 of -10000..=10000 is 2 (0, 1, -1, 2), and each next one
+    // counts up from the one before (its bounds start there).
+    let mut indices = vec![1, 0, 0];
+    indices.extend([3, 2, 0, 5, 0, 0, 0, 0, 0, 1, 4]);
+    let mut src = ReplaySource::new(indices, Fallback::Simplest);
+    let mut tape = Tape::new(&mut src, false);
+    let v = g.generate(&mut tape).expect("valid");
+    assert_eq!(v, vec![2, 4, 4, 9, 9, 9, 9, 9, 9, 10, 14]);
+}
