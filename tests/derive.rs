@@ -8,35 +8,8 @@ use tapefuzz::generators::{Boxed, derived, value_from_bytes};
 use tapefuzz::prelude::*;
 use tapefuzz::tape::{RandomSource, Rng, Tape};
 
-/// 300 byte strings of 0 to 200 bytes from a fixed xorshift stream.
-fn inputs() -> Vec<Vec<u8>> {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    (0..300)
-        .map(|_| {
-            let len = (next() % 201) as usize;
-            (0..len).map(|_| next() as u8).collect()
-        })
-        .collect()
-}
-
-/// `a` and `b` make the same value (compared by Debug) of every input.
-fn same<A, B>(a: A, b: B)
-where
-    A: Gen,
-    B: Gen<Value = A::Value>,
-    A::Value: Debug,
-{
-    for bytes in inputs() {
-        let (x, y) = (value_from_bytes(&a, &bytes), value_from_bytes(&b, &bytes));
-        assert_eq!(format!("{x:?}"), format!("{y:?}"), "bytes {bytes:?}");
-    }
-}
+mod common;
+use common::same;
 
 /// `n` values from a random source (seeded), through a non-recording tape.
 fn random_values<G: Gen>(g: &G, n: u64, seed: u64) -> Vec<G::Value> {
