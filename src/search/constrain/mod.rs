@@ -8,11 +8,9 @@
 //!
 //! - **Skeleton search**, three lanes side by side. Fresh random tapes (not recorded; a valid
 //!   one is recorded on demand). Every 4th exploring test case, the next skeleton of a
-//!   **depth-first search** (lexicographic from the simplest tape; after each run the
-//!   deepest choice before where it ended — its rejection, or its decisions choice: what
-//!   follows is instantiation, not shape — takes its next index, at most 64 per choice, so a
-//!   rejection at choice `p` prunes every tape sharing the choices before it and every
-//!   skeleton runs once). Every 8th, a recorded **probe**: when
+//!   **systematic enumeration** (`enumerate`'s [`crate::search::enumerate::Tree`]: every
+//!   skeleton once, smallest first, pruned at rejections; a run is cut at its decisions
+//!   choice, so instantiations are not enumerated). Every 8th, a recorded **probe**: when
 //!   the generator rejected it early (inside the skeleton, an `assume` on a subtree, say), a
 //!   burst of randomised depth-first backtracks follows: keep the choices before a position
 //!   below the rejection (the deepest most often), change the one there, draw the rest
@@ -62,7 +60,6 @@
 //! assert!(report.run.stat("skeletons").unwrap() >= 2);
 //! ```
 
-mod dfs;
 mod search;
 mod settings;
 mod source;

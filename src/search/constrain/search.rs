@@ -1,10 +1,9 @@
 //! The search of the `constrain` strategy.
 
 use super::SkeletonSearch;
-use super::dfs::Dfs;
 use super::source::PrefixThenRandom;
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
-use crate::search::enumerate::PrefixSource;
+use crate::search::enumerate::{Next, PrefixSource, Step, Tree};
 use crate::tape::{Kind, RandomSource, Recording, Rng, Status};
 use std::collections::HashSet;
 
@@ -21,9 +20,12 @@ enum Mode {
 /// Every this many exploring test cases, one is recorded to see where it was rejected.
 const PROBE: u64 = 8;
 
-/// Every this many exploring test cases, one comes from the depth-first search of skeletons
-/// (until it is exhausted).
+/// Every this many exploring test cases, one comes from the systematic enumeration of
+/// skeletons (until it is exhausted).
 const SYSTEMATIC: u64 = 4;
+
+/// Nodes the tree of enumerated skeletons may hold (32 bytes each).
+const TREE_NODES: usize = 4_000_000;
 
 /// The proposal being run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,8 +59,9 @@ pub struct ConstrainSearch {
     next_revisit: usize,
     prefixed: PrefixThenRandom,
     random: RandomSource,
-    /// Skeletons searched depth-first, pruned where they were rejected.
-    dfs: Dfs,
+    /// Skeletons enumerated smallest first, pruned where they were rejected (`None` once
+    /// exhausted or full).
+    tree: Option<Tree>,
     enumerated: PrefixSource,
     prefix: Vec<u64>,
     last_seed: u64,
@@ -85,7 +88,7 @@ impl ConstrainSearch {
             next_revisit: 0,
             prefixed: PrefixThenRandom::new(Vec::new(), 0),
             random: RandomSource::new(0),
-            dfs: Dfs::default(),
+            tree: Some(Tree::new(TREE_NODES)),
             enumerated: PrefixSource::new(Vec::new(), None),
             prefix: Vec::new(),
             last_seed: 0,
@@ -164,15 +167,31 @@ impl ConstrainSearch {
         }
     }
 
-    /// The next prefix of the depth-first search.
+    /// The next prefix of the systematic enumeration, deepening the size as sizes complete.
     fn next_skeleton(&mut self) -> Option<Vec<u64>> {
-        self.dfs.next()
+        let tree = self.tree.as_mut()?;
+        loop {
+            match tree.next_tape() {
+                Next::Tape(p) => return Some(p),
+                Next::Done { cut: true } => {
+                    let n = tree.size();
+                    tree.restart(n + 1);
+                }
+                Next::Done { cut: false } | Next::Full => {
+                    self.tree = None;
+                    return None;
+                }
+            }
+        }
     }
 
-    /// Adds a depth-first run. It ends at its skeleton: where it was rejected, or at the
-    /// decisions choice (what follows is instantiation, not shape), so every skeleton is
-    /// searched once.
+    /// Adds an enumerated run to the tree. It ends at its skeleton: where it was rejected, or
+    /// at the decisions choice (what follows is instantiation, not shape), so every skeleton
+    /// is enumerated once.
     fn enumerated_run(&mut self, rec: &Recording, status: Status) {
+        let Some(tree) = self.tree.as_mut() else {
+            return;
+        };
         let mut end = match (status, rec.rejected_at) {
             (Status::Invalid, Some(p)) => p.min(rec.choices.len()),
             _ => rec.choices.len(),
@@ -180,7 +199,19 @@ impl ConstrainSearch {
         if let Some(d) = rec.labels.iter().position(|l| l.kind() == Kind::Decisions) {
             end = end.min(d);
         }
-        self.dfs.ran(rec, end);
+        let steps: Vec<Step> = rec.choices[..end]
+            .iter()
+            .filter(|c| !c.forced)
+            .map(|c| Step {
+                max: c.max,
+                index: c.index,
+                fixed: false,
+            })
+            .collect();
+        tree.insert(&steps, status);
+        if !tree.has(&self.prefix) {
+            tree.skip();
+        }
     }
 
     fn found(&mut self, rec: &Recording) {
