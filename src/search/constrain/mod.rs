@@ -8,9 +8,10 @@
 //!
 //! - **Skeleton search**, three lanes side by side. Fresh random tapes (not recorded; a valid
 //!   one is recorded on demand). Every 4th exploring test case, the next skeleton of a
-//!   **systematic enumeration** (`enumerate`'s [`crate::search::enumerate::Tree`]: every
-//!   skeleton once, smallest first, pruned at rejections; a run is cut at its decisions
-//!   choice, so instantiations are not enumerated). Every 8th, a recorded **probe**: when
+//!   **systematic depth-first search** (`enumerate`'s [`crate::search::enumerate::Tree`]:
+//!   iterative deepening by size, depth-first within each size bound, every skeleton once,
+//!   pruned at rejections; a run is cut at its decisions choice, so instantiations are not
+//!   enumerated). Every 8th, a recorded **probe**: when
 //!   the generator rejected it early (inside the skeleton, an `assume` on a subtree, say), a
 //!   burst of randomised depth-first backtracks follows: keep the choices before a position
 //!   below the rejection (the deepest most often), change the one there, draw the rest

@@ -5,13 +5,13 @@ use super::source::PrefixThenRandom;
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
 use crate::search::enumerate::{Next, PrefixSource, Step, Tree};
 use crate::tape::{Kind, RandomSource, Recording, Rng, Status};
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// What the next test case does.
 #[derive(Debug)]
 enum Mode {
-    /// Skeleton search: fresh random tapes (every `PROBE`-th recorded), or a burst of
-    /// backtracks from an early rejection.
+    /// Skeleton search: fresh random tapes, every `SYSTEMATIC`-th the enumeration's next,
+    /// every `PROBE`-th a recorded probe, and bursts of backtracks after an early rejection.
     Explore,
     /// Instantiating the skeleton `pool[index]`, `left` more times.
     Instantiate { index: usize, left: u64 },
@@ -34,7 +34,7 @@ enum Proposed {
     Fresh,
     /// A recorded exploring tape (a probe or a backtrack).
     Probe,
-    /// The next skeleton of the systematic enumeration (recorded).
+    /// The next skeleton of the depth-first search (recorded).
     Systematic,
     /// An instantiation of a known skeleton (recorded).
     Instance,
@@ -55,7 +55,8 @@ pub struct ConstrainSearch {
     stalled: u64,
     /// Feasible skeletons: the unforced indices up to their solution span.
     pool: Vec<Vec<u64>>,
-    seen: HashSet<u64>,
+    /// Where each skeleton (by hash) is in the pool.
+    seen: HashMap<u64, usize>,
     next_revisit: usize,
     prefixed: PrefixThenRandom,
     random: RandomSource,
@@ -63,6 +64,7 @@ pub struct ConstrainSearch {
     /// exhausted or full).
     tree: Option<Tree>,
     enumerated: PrefixSource,
+    /// The prefix of the last systematic proposal.
     prefix: Vec<u64>,
     last_seed: u64,
     kind: Proposed,
@@ -84,7 +86,7 @@ impl ConstrainSearch {
             deepest: 0,
             stalled: 0,
             pool: Vec::new(),
-            seen: HashSet::new(),
+            seen: HashMap::new(),
             next_revisit: 0,
             prefixed: PrefixThenRandom::new(Vec::new(), 0),
             random: RandomSource::new(0),
@@ -229,13 +231,14 @@ impl ConstrainSearch {
         let hash = skeleton.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
             (h ^ x).wrapping_mul(0x0100_0000_01b3)
         });
-        let index = if self.seen.insert(hash) {
-            self.pool.push(skeleton);
-            self.pool.len() - 1
-        } else {
-            match self.pool.iter().position(|p| *p == skeleton) {
-                Some(i) => i,
-                None => return,
+        let index = match self.seen.get(&hash) {
+            // The same skeleton again (a hash collision with another one is reinstantiated
+            // as that one: harmless).
+            Some(&i) => i,
+            None => {
+                self.seen.insert(hash, self.pool.len());
+                self.pool.push(skeleton);
+                self.pool.len() - 1
             }
         };
         if self.settings.instantiations > 1 {
