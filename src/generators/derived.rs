@@ -49,11 +49,11 @@
 //! Shrinking lowers the budget and the coins, so failures shrink towards small trees.
 
 use super::Gen;
-use crate::tape::{Hint, Kind, Label, Reject, Tape};
+use crate::tape::{Hint, Label, Reject, Tape};
 use std::cell::Cell;
 
 /// The budget choice at the root of a recursive derived value.
-pub const BUDGET: Label = Label::builtin(Kind::Value, "derive.budget");
+pub const BUDGET: Label = crate::tape::builtin::DERIVE_BUDGET;
 const BRANCH: Label = crate::tape::builtin::BRANCH;
 const TREE: Label = crate::tape::builtin::TREE;
 const ELEMENT: Label = crate::tape::builtin::ELEMENT;

@@ -55,6 +55,8 @@ pub const SOLUTION: Label = Label::builtin(Kind::Solution, "constrained.solution
 pub const SOLVED: Label = Label::builtin(Kind::Value, "constrained.solved");
 /// A [`crate::generators::constrained::nums`] integer's choice.
 pub const NUM: Label = Label::builtin(Kind::Value, "num");
+/// The size budget drawn at the root of a recursive derived value (`generators::derived`).
+pub const DERIVE_BUDGET: Label = Label::builtin(Kind::Value, "derive.budget");
 /// A generator with a hand-written neighbourhood: its span.
 pub const NEIGHBOURED: Label = Label::builtin(Kind::Neighbour(NeighbourPart::Span), "neighboured");
 /// ... the wrapped generator's own value.
