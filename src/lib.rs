@@ -99,6 +99,7 @@ pub mod property;
 pub mod search;
 pub mod settings;
 pub mod shrink;
+pub mod stateful;
 pub mod summary;
 pub mod tape;
 
