@@ -103,10 +103,7 @@ pub fn run_commands<M: StateMachine>(machine: &M, actions: &[M::Action]) -> Resu
 /// The stateful property of `machine`: sequences of `steps` actions ([`commands`]) run by
 /// [`run_commands`]. A failure shrinks to a minimal sequence (fewer actions, simpler
 /// arguments, preconditions kept) and its report lists it one action a line.
-pub fn stateful<M>(
-    machine: M,
-    steps: impl Into<SizeRange>,
-) -> impl Test
+pub fn stateful<M>(machine: M, steps: impl Into<SizeRange>) -> impl Test
 where
     M: StateMachine + 'static,
 {
