@@ -237,3 +237,40 @@ pub fn test(bug: Option<&str>) -> Box<dyn Test> {
         move |(t, k): (Tree, u8)| check(&t, k, bug),
     ))
 }
+
+/// The tree's shape, derived (`#[derive(Generate)]`): a key in `0..=10` and optional
+/// children, its size bounded by the derive's budget (see `tapefuzz::generators::derived`).
+/// What the derive benchmark and the derived-BST quality test draw.
+#[derive(Generate, Debug, Clone)]
+pub struct DerivedTree {
+    /// The key.
+    #[generate(range = 0..=10)]
+    pub value: u8,
+    /// The left subtree.
+    pub left: Option<Box<DerivedTree>>,
+    /// The right subtree.
+    pub right: Option<Box<DerivedTree>>,
+}
+
+impl DerivedTree {
+    /// Nodes.
+    pub fn nodes(&self) -> usize {
+        1 + self.left.as_deref().map_or(0, DerivedTree::nodes)
+            + self.right.as_deref().map_or(0, DerivedTree::nodes)
+    }
+
+    /// Whether the keys are strictly ordered (a strict binary search tree).
+    pub fn is_strict(&self) -> bool {
+        fn within(t: &DerivedTree, lo: Option<u8>, hi: Option<u8>) -> bool {
+            lo.is_none_or(|l| t.value > l)
+                && hi.is_none_or(|h| t.value < h)
+                && t.left
+                    .as_deref()
+                    .is_none_or(|l| within(l, lo, Some(t.value)))
+                && t.right
+                    .as_deref()
+                    .is_none_or(|r| within(r, Some(t.value), hi))
+        }
+        within(self, None, None)
+    }
+}

@@ -9,29 +9,7 @@ use tapefuzz::prelude::*;
 use tapefuzz::search::constrain::SkeletonSearch;
 use tapefuzz::search::rl::Learn;
 
-/// The RLCheck BST's shape, derived: keys 0..=10, optional children.
-#[derive(Generate, Debug, Clone)]
-struct Bst {
-    #[generate(range = 0..=10)]
-    value: u8,
-    left: Option<Box<Bst>>,
-    right: Option<Box<Bst>>,
-}
-
-fn size(t: &Bst) -> usize {
-    1 + t.left.as_deref().map_or(0, size) + t.right.as_deref().map_or(0, size)
-}
-
-fn strict(t: &Bst, lo: Option<u8>, hi: Option<u8>) -> bool {
-    lo.is_none_or(|l| t.value > l)
-        && hi.is_none_or(|h| t.value < h)
-        && t.left
-            .as_deref()
-            .is_none_or(|l| strict(l, lo, Some(t.value)))
-        && t.right
-            .as_deref()
-            .is_none_or(|r| strict(r, Some(t.value), hi))
-}
+use harnesses::bst::DerivedTree;
 
 /// Valid share and mean size of the valid values of a run.
 fn measure<G, T>(
@@ -71,10 +49,10 @@ where
 fn a_derived_bst_under_rl_is_mostly_valid_and_as_large_as_the_hand_written_one() {
     let (share, mean) = measure(
         "derived_bst.rl",
-        any::<Bst>(),
+        any::<DerivedTree>(),
         Learn::default(),
-        size,
-        |t| strict(t, None, None),
+        DerivedTree::nodes,
+        DerivedTree::is_strict,
     );
     let (_, hand) = measure(
         "hand_bst.rl",
@@ -86,10 +64,10 @@ fn a_derived_bst_under_rl_is_mostly_valid_and_as_large_as_the_hand_written_one()
     // The baseline, for the record: random generation of the same derived type.
     let (random, _) = measure(
         "derived_bst.random",
-        any::<Bst>(),
+        any::<DerivedTree>(),
         tapefuzz::search::random::Random,
-        size,
-        |t| strict(t, None, None),
+        DerivedTree::nodes,
+        DerivedTree::is_strict,
     );
     assert!(share > random, "rl {share:.3} against random {random:.3}");
     assert!(share >= 0.5, "valid share {share:.3}");

@@ -2,7 +2,7 @@
 //! valid inputs, every value is valid, and generate-and-filter makes far fewer valid inputs
 //! in the same number of tests.
 
-use harnesses::prosyt::{Mode, programs};
+use harnesses::prosyt::{Mode, program, programs};
 use tapefuzz::prelude::*;
 use tapefuzz::search::constrain::SkeletonSearch;
 use tapefuzz::search::random::Random;
@@ -14,10 +14,7 @@ fn run(
     tests: u64,
     strategy: impl tapefuzz::engine::Strategy + 'static,
 ) -> tapefuzz::property::Report {
-    let p = programs()
-        .into_iter()
-        .find(|p| p.name == name)
-        .expect("program");
+    let p = program(name).expect("program");
     let test = (p.test)(mode, bug);
     Property::new(format!("prosyt.{name}"))
         .no_corpus()
@@ -41,7 +38,7 @@ fn from_corpus(name: &str, bug: &str) -> tapefuzz::property::Report {
         let e = e.unwrap();
         std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
     }
-    let p = programs().into_iter().find(|p| p.name == name).unwrap();
+    let p = program(name).unwrap();
     let test = (p.test)(Mode::Constrained, Some(bug));
     let r = Property::new(name)
         .corpora(&root)

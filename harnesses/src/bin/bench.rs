@@ -14,7 +14,7 @@
 //! stdout.
 
 use arbitrary::{Arbitrary, Unstructured};
-use harnesses::bst::{Tree, tree_gen};
+use harnesses::bst::{DerivedTree, Tree, tree_gen};
 use harnesses::peers::{arbitrary_tree, proptest_tree};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -178,19 +178,6 @@ enum Shape {
     Poly(Vec<i32>),
 }
 
-#[derive(Generate, Debug, Clone)]
-#[allow(dead_code)] // read through `black_box` only
-struct DerivedTree {
-    #[generate(range = 0..=10)]
-    value: u8,
-    left: Option<Box<DerivedTree>>,
-    right: Option<Box<DerivedTree>>,
-}
-
-fn derived_nodes(t: &DerivedTree) -> usize {
-    1 + t.left.as_deref().map_or(0, derived_nodes) + t.right.as_deref().map_or(0, derived_nodes)
-}
-
 fn random_loop<G: Gen>(
     g: &G,
     n: usize,
@@ -270,7 +257,7 @@ impl Gen for HandTree {
 }
 
 fn tree_same_by_hand(n: usize, seed: u64) -> Sample {
-    random_loop(&HandTree, n, seed, derived_nodes)
+    random_loop(&HandTree, n, seed, DerivedTree::nodes)
 }
 
 fn tree_derived(n: usize, seed: u64) -> Sample {
@@ -278,7 +265,7 @@ fn tree_derived(n: usize, seed: u64) -> Sample {
         &tapefuzz::generators::any::<DerivedTree>(),
         n,
         seed,
-        derived_nodes,
+        DerivedTree::nodes,
     )
 }
 

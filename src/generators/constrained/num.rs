@@ -81,11 +81,11 @@ impl Num for Open {
             }
         }
     }
-    fn draw(lo: i64, hi: i64, _tape: &mut Tape<'_>) -> Result<Open, Reject> {
+    fn draw(lo: i64, hi: i64, tape: &mut Tape<'_>) -> Result<Open, Reject> {
         match session::new_var(lo, hi) {
             Some(v) => Ok(Open::var(v)),
             // Outside a constrained generator an open integer is simply drawn.
-            None => i64::draw(lo, hi, _tape).map(Open::constant),
+            None => i64::draw(lo, hi, tape).map(Open::constant),
         }
     }
 }
