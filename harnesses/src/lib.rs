@@ -13,6 +13,7 @@ pub mod peers;
 pub mod prosyt;
 pub mod registry;
 pub mod sorted_insert;
+pub mod stateful;
 pub mod stlc;
 pub mod systemf;
 pub mod tcas;

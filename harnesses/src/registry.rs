@@ -299,6 +299,38 @@ pub fn targets() -> Vec<Target> {
             false_by_design: None,
         },
         Target {
+            name: "lru_cache",
+            description: "an LRU cache of capacity 2 against a model, driven by puts and gets (stateful)",
+            bugs: crate::stateful::lru_cache::BUGS,
+            rarely_valid: None,
+            build: crate::stateful::lru_cache::test,
+            false_by_design: None,
+        },
+        Target {
+            name: "undo_buffer",
+            description: "an undoable text buffer (insert, delete, undo, redo) against a model (stateful)",
+            bugs: crate::stateful::undo_buffer::BUGS,
+            rarely_valid: None,
+            build: crate::stateful::undo_buffer::test,
+            false_by_design: None,
+        },
+        Target {
+            name: "kv_store",
+            description: "a key-value store with snapshots restored by reference, against a model (stateful)",
+            bugs: crate::stateful::kv_store::BUGS,
+            rarely_valid: None,
+            build: crate::stateful::kv_store::test,
+            false_by_design: None,
+        },
+        Target {
+            name: "kv_store_concurrent",
+            description: "the key-value store with two threads at once, checked for linearizability (stateful, concurrent)",
+            bugs: crate::stateful::kv_store::CONCURRENT_BUGS,
+            rarely_valid: None,
+            build: crate::stateful::kv_store::concurrent_test,
+            false_by_design: None,
+        },
+        Target {
             name: "misbehave",
             description: "a request handler; its bugs kill the process or never return on a request of 1000 or more",
             bugs: &[

@@ -45,3 +45,11 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
         }
     })
 }
+
+/// [`catch`] with the panic as its message (`assume!`'s rejection included, as "rejected").
+pub(crate) fn catch_message<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    catch(f).map_err(|c| match c {
+        Caught::Rejected => "rejected".to_string(),
+        Caught::Panic(m) => m,
+    })
+}

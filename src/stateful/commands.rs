@@ -17,14 +17,22 @@ impl<A: fmt::Debug> fmt::Debug for Steps<A> {
         if self.0.is_empty() {
             return write!(f, "(no actions)");
         }
-        for (i, a) in self.0.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{}. {a:?}", i + 1)?;
-        }
-        Ok(())
+        write_numbered(f, &self.0)
     }
+}
+
+/// Writes `items` one a line, numbered from 1.
+pub(crate) fn write_numbered<A: fmt::Debug>(
+    f: &mut fmt::Formatter<'_>,
+    items: &[A],
+) -> fmt::Result {
+    for (i, a) in items.iter().enumerate() {
+        if i > 0 {
+            writeln!(f)?;
+        }
+        write!(f, "{}. {a:?}", i + 1)?;
+    }
+    Ok(())
 }
 
 /// The generator [`commands`] returns.
@@ -62,20 +70,30 @@ impl<M: StateMachine> Gen for Commands<M> {
     type Value = Steps<M::Action>;
 
     fn generate(&self, tape: &mut Tape<'_>) -> Result<Steps<M::Action>, Reject> {
-        let m = &*self.machine;
-        let mut state = m.initial();
-        let mut out = Vec::new();
-        self.steps.repeat(tape, |tape| {
-            let action = m.actions(&state).generate(tape)?;
-            if !m.precondition(&state, &action) {
-                return Ok(false);
-            }
-            m.next_state(&mut state, &action);
-            out.push(action);
-            Ok(true)
-        })?;
-        Ok(Steps(out))
+        let mut state = self.machine.initial();
+        draw_steps(&*self.machine, &mut state, self.steps, tape).map(Steps)
     }
+}
+
+/// Draws `steps` actions of `m` from `state` on, moving `state` along: each action one list
+/// element on the tape, kept only when its precondition holds.
+pub(crate) fn draw_steps<M: StateMachine>(
+    m: &M,
+    state: &mut M::State,
+    steps: SizeRange,
+    tape: &mut Tape<'_>,
+) -> Result<Vec<M::Action>, Reject> {
+    let mut out = Vec::new();
+    steps.repeat(tape, |tape| {
+        let action = m.actions(state).generate(tape)?;
+        if !m.precondition(state, &action) {
+            return Ok(false);
+        }
+        m.next_state(state, &action);
+        out.push(action);
+        Ok(true)
+    })?;
+    Ok(out)
 }
 
 /// Runs `actions` on a fresh system and, in lockstep, on the model: for each action, its

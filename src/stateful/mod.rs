@@ -75,7 +75,17 @@
 //! ```
 
 mod commands;
+mod concurrent;
+mod linearizable;
 mod machine;
+mod monkey;
+mod pool;
 
 pub use commands::{Commands, Steps, commands, run_commands, stateful};
+pub use concurrent::{
+    ConcurrentMachine, DEFAULT_REPEATS, Parallel, ParallelCommands, concurrent, parallel_commands,
+    run_against_model, run_parallel,
+};
 pub use machine::StateMachine;
+pub use monkey::{DEFAULT_BUDGET, Episode, Monkey, monkey};
+pub use pool::{PICK_RANGE, Pool, Var};

@@ -110,9 +110,12 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
             continue;
         }
         if !first_gone {
-            // Repeated spans behind flags: two may only go together (a step and the step
-            // that undoes it).
-            if bare == span_start || run.len() < 2 || !s.consider(&without(&base, bare, run[1].1)) {
+            // Two neighbours may only go together (an action and the action that undoes it,
+            // in a stateful trace), with the bare flags before them if any.
+            let pair = run.len() >= 2
+                && (s.consider(&without(&base, span_start, run[1].1))
+                    || (bare < span_start && s.consider(&without(&base, bare, run[1].1))));
+            if !pair {
                 k += 1;
             }
             continue;

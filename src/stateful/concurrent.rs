@@ -1,0 +1,257 @@
+//! Concurrent execution of a tail of actions, checked for linearizability against the model
+//! (quickcheck-state-machine's parallel mode, on the tape).
+
+use super::StateMachine;
+use super::commands::{draw_steps, write_numbered};
+use super::linearizable::{Op, linearize};
+use crate::generators::{Gen, SizeRange};
+use crate::property::{Fail, Test, property};
+use crate::tape::{Reject, Tape};
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+
+/// A state machine whose system can be shared between threads: every action is a call on
+/// `&Sut` that returns what it observed, and the model says what it should return.
+///
+/// The sequential [`StateMachine::run`] of such a machine is usually
+/// [`run_against_model`]`(self, sut, state, action)`.
+pub trait ConcurrentMachine: StateMachine
+where
+    Self::Sut: Sync,
+{
+    /// What an action returns (a read's value, a write's acknowledgement).
+    type Output: fmt::Debug + PartialEq + Send;
+
+    /// Runs `action` on the shared system, from any thread, and returns what it observed.
+    fn call(&self, sut: &Self::Sut, action: &Self::Action) -> Self::Output;
+
+    /// What the model says `action` returns in `state` (before [`StateMachine::next_state`]).
+    fn expected(&self, state: &Self::State, action: &Self::Action) -> Self::Output;
+}
+
+/// The sequential step of a [`ConcurrentMachine`]: [`ConcurrentMachine::call`], compared
+/// with [`ConcurrentMachine::expected`]; a difference is a failure naming both.
+pub fn run_against_model<M>(
+    m: &M,
+    sut: &mut M::Sut,
+    state: &M::State,
+    action: &M::Action,
+) -> Result<(), Fail>
+where
+    M: ConcurrentMachine,
+    M::Sut: Sync,
+{
+    let got = m.call(sut, action);
+    let want = m.expected(state, action);
+    if got == want {
+        Ok(())
+    } else {
+        Err(Fail::failed(format!(
+            "returned {got:?}, the model says {want:?}"
+        )))
+    }
+}
+
+/// A concurrent test case: actions run one after another, then one list of actions per
+/// thread, run at the same time. Its `Debug` lists each part's actions, numbered.
+#[derive(Clone, PartialEq)]
+pub struct Parallel<A> {
+    /// Run first, on one thread.
+    pub prefix: Vec<A>,
+    /// Run at the same time, one list a thread.
+    pub threads: Vec<Vec<A>>,
+}
+
+impl<A: fmt::Debug> fmt::Debug for Parallel<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "prefix:")?;
+        if !self.prefix.is_empty() {
+            writeln!(f)?;
+            write_numbered(f, &self.prefix)?;
+        }
+        for (t, actions) in self.threads.iter().enumerate() {
+            write!(f, "\nthread {}:", t + 1)?;
+            if !actions.is_empty() {
+                writeln!(f)?;
+                write_numbered(f, actions)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The generator [`parallel_commands`] returns.
+pub struct ParallelCommands<M> {
+    machine: Arc<M>,
+    prefix: SizeRange,
+    tail: SizeRange,
+    threads: usize,
+}
+
+/// Concurrent test cases of `machine`: a prefix of `prefix` actions drawn as [`commands`]
+/// draws them, then `threads` lists of `tail` actions, each drawn from the model's state
+/// after the prefix, moving a copy of it along (so each thread's actions meet their
+/// preconditions when that thread runs alone; the linearizability check only accepts
+/// orders where every precondition holds).
+///
+/// On the tape: the prefix list, then each thread's list, each action a list element, so
+/// shrinking deletes actions from any part and simplifies their arguments. Simplicity order:
+/// fewer actions (the prefix's and each thread's), each simplest. Running out: every list
+/// ends at its minimum.
+///
+/// # Panics
+///
+/// When `threads` is 0.
+///
+/// [`commands`]: super::commands
+pub fn parallel_commands<M: StateMachine>(
+    machine: M,
+    prefix: impl Into<SizeRange>,
+    threads: usize,
+    tail: impl Into<SizeRange>,
+) -> ParallelCommands<M> {
+    assert!(threads > 0, "parallel_commands needs at least one thread");
+    ParallelCommands {
+        machine: Arc::new(machine),
+        prefix: prefix.into(),
+        tail: tail.into(),
+        threads,
+    }
+}
+
+impl<M: StateMachine> Gen for ParallelCommands<M> {
+    type Value = Parallel<M::Action>;
+
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Parallel<M::Action>, Reject> {
+        let m = &*self.machine;
+        let mut state = m.initial();
+        let prefix = draw_steps(m, &mut state, self.prefix, tape)?;
+        let mut threads = Vec::with_capacity(self.threads);
+        for _ in 0..self.threads {
+            let mut s = state.clone();
+            threads.push(draw_steps(m, &mut s, self.tail, tape)?);
+        }
+        Ok(Parallel { prefix, threads })
+    }
+}
+
+/// How many times [`run_parallel`] runs a test case's threads by default: an interleaving
+/// that shows a bug may come only now and then.
+pub const DEFAULT_REPEATS: usize = 32;
+
+/// Runs `case` on a fresh system `repeats` times (at least once): the prefix in order, each
+/// action's output compared with the model's; then the threads at the same time (started
+/// together at a barrier), each action's output and its start and end on a shared clock
+/// recorded; then checks that some order of the threads' actions that respects that clock
+/// (an action that ended before another started comes first) gives, run on the model from
+/// the prefix's state, exactly the outputs the system returned. The first run for which no
+/// such order exists is a failure listing what each thread saw; a panic in an action is a
+/// failure too.
+pub fn run_parallel<M>(m: &M, case: &Parallel<M::Action>, repeats: usize) -> Result<(), Fail>
+where
+    M: ConcurrentMachine + Sync,
+    M::Sut: Sync,
+    M::Action: Sync,
+{
+    for _ in 0..repeats.max(1) {
+        let mut sut = m.reset();
+        let mut state = m.initial();
+        for (i, action) in case.prefix.iter().enumerate() {
+            if !m.precondition(&state, action) {
+                continue;
+            }
+            run_against_model(m, &mut sut, &state, action)
+                .map_err(|e| Fail::failed(format!("prefix step {} ({action:?}): {e}", i + 1)))?;
+            m.next_state(&mut state, action);
+        }
+        let history = run_threads(m, &sut, &case.threads)?;
+        if linearize(m, &state, &case.threads, &history).is_none() {
+            let mut msg = String::from("no order of the threads' actions explains their outputs:");
+            for (t, ops) in history.iter().enumerate() {
+                for op in ops {
+                    msg.push_str(&format!(
+                        "\n  thread {} {:?} -> {:?}",
+                        t + 1,
+                        case.threads[t][op.index],
+                        op.output
+                    ));
+                }
+            }
+            return Err(Fail::failed(msg));
+        }
+    }
+    Ok(())
+}
+
+/// Runs each thread's actions on `sut`, all threads released together; each thread's ops.
+fn run_threads<M>(
+    m: &M,
+    sut: &M::Sut,
+    threads: &[Vec<M::Action>],
+) -> Result<Vec<Vec<Op<M::Output>>>, Fail>
+where
+    M: ConcurrentMachine + Sync,
+    M::Sut: Sync,
+    M::Action: Sync,
+{
+    let clock = AtomicU64::new(0);
+    let barrier = Barrier::new(threads.len());
+    let results: Vec<Result<Vec<Op<M::Output>>, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = threads
+            .iter()
+            .map(|actions| {
+                let (clock, barrier) = (&clock, &barrier);
+                scope.spawn(move || {
+                    barrier.wait();
+                    let mut ops = Vec::with_capacity(actions.len());
+                    for (index, action) in actions.iter().enumerate() {
+                        let start = clock.fetch_add(1, Ordering::SeqCst);
+                        let output = crate::property::catch_message(|| m.call(sut, action))
+                            .map_err(|msg| format!("{action:?} {msg}"))?;
+                        let end = clock.fetch_add(1, Ordering::SeqCst);
+                        ops.push(Op {
+                            index,
+                            start,
+                            end,
+                            output,
+                        });
+                    }
+                    Ok(ops)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("panicked".into())))
+            .collect()
+    });
+    let mut history = Vec::with_capacity(results.len());
+    for (t, r) in results.into_iter().enumerate() {
+        history.push(r.map_err(|e| Fail::failed(format!("thread {}: {e}", t + 1)))?);
+    }
+    Ok(history)
+}
+
+/// The concurrent property of `machine`: test cases of [`parallel_commands`] run by
+/// [`run_parallel`] with [`DEFAULT_REPEATS`] runs each. A failure shrinks to the fewest
+/// actions (prefix and threads) that still show it, with the simplest arguments; since a
+/// bad interleaving may not come on every run, shrinking keeps a smaller case only when one
+/// of its runs fails.
+pub fn concurrent<M>(
+    machine: M,
+    prefix: impl Into<SizeRange>,
+    threads: usize,
+    tail: impl Into<SizeRange>,
+) -> impl Test
+where
+    M: ConcurrentMachine + Sync + 'static,
+    M::Sut: Sync,
+    M::Action: Sync,
+{
+    let g = parallel_commands(machine, prefix, threads, tail);
+    let m = g.machine.clone();
+    property(g, move |case: Parallel<M::Action>| {
+        run_parallel(&*m, &case, DEFAULT_REPEATS)
+    })
+}
