@@ -16,8 +16,13 @@ pub fn boxed<T, M: Mutator<T> + 'static>(mutator: M) -> BoxedMutator<T> {
 }
 
 /// See [`choice`].
-#[derive(Clone)]
 pub struct Choice<T>(Vec<BoxedMutator<T>>);
+
+impl<T> Clone for Choice<T> {
+    fn clone(&self) -> Self {
+        Choice(self.0.clone())
+    }
+}
 
 impl<T> std::fmt::Debug for Choice<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -10,12 +10,21 @@ const NONTERMINAL: Label = crate::tape::builtin::GRAMMAR_NONTERMINAL;
 const TERMINAL: Label = crate::tape::builtin::GRAMMAR_TERMINAL;
 
 /// One symbol of a [`grammar`] alternative.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub enum Symbol<T> {
     /// A nonterminal, by the name of its rule.
     Nt(&'static str),
     /// A terminal: one token from a generator.
     Tok(Boxed<T>),
+}
+
+impl<T> Clone for Symbol<T> {
+    fn clone(&self) -> Self {
+        match self {
+            Symbol::Nt(n) => Symbol::Nt(n),
+            Symbol::Tok(g) => Symbol::Tok(g.clone()),
+        }
+    }
 }
 
 impl<T> Symbol<T> {
@@ -52,6 +61,18 @@ pub struct Grammar<T> {
     max_depth: usize,
     rules: Vec<(&'static str, Vec<Vec<Symbol<T>>>)>,
     compiled: OnceCell<Compiled<T>>,
+}
+
+impl<T> Clone for Grammar<T> {
+    /// A copy of the rules (the copy resolves them again on first use).
+    fn clone(&self) -> Self {
+        Grammar {
+            start: self.start,
+            max_depth: self.max_depth,
+            rules: self.rules.clone(),
+            compiled: OnceCell::new(),
+        }
+    }
 }
 
 impl<T> std::fmt::Debug for Grammar<T> {

@@ -9,12 +9,23 @@ const STATE: Label = crate::tape::builtin::MARKOV_STATE;
 
 /// One state of a [`markov`] chain: the generator of the value it emits and its weighted
 /// successors. A state without successors is **terminal**: a walk that reaches it ends.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MarkovState<T> {
     value: Boxed<T>,
     successors: Vec<usize>,
     /// Cumulative weights: successor i owns the indices `ends[i-1]..ends[i]`.
     ends: Vec<u64>,
+}
+
+// By hand: a derive would ask `T: Clone`, and the generator is shared, not `T`.
+impl<T> Clone for MarkovState<T> {
+    fn clone(&self) -> Self {
+        MarkovState {
+            value: self.value.clone(),
+            successors: self.successors.clone(),
+            ends: self.ends.clone(),
+        }
+    }
 }
 
 impl<T> MarkovState<T> {
@@ -45,11 +56,21 @@ impl<T> MarkovState<T> {
 }
 
 /// See [`markov`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Markov<T> {
     states: Vec<MarkovState<T>>,
     start: usize,
     size: SizeRange,
+}
+
+impl<T> Clone for Markov<T> {
+    fn clone(&self) -> Self {
+        Markov {
+            states: self.states.clone(),
+            start: self.start,
+            size: self.size,
+        }
+    }
 }
 
 /// A walk of a Markov chain (Synthia's `MarkovChain`): the value of state `start`, then one
