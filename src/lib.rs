@@ -54,7 +54,7 @@
 //! |---|---|
 //! | write a property | [`prelude`], [`property!`], [`check`](property::check), [`assume!`], [`ensure!`] |
 //! | configure a run: tests, seconds, seed, corpus folder, explicit examples | [`Property`](property::Property) (and [`engine::Config`] for every knob) |
-//! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map` |
+//! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map`; Synthia's pickers ([`markov`](generators::markov), [`grammar`](generators::grammar), [`knit`](generators::knit)…: [`generators::pickers`]) and mutators ([`mutated`](generators::mutated): [`generators::mutators`]) |
 //! | steer the search (targeted PBT, RL, greybox) | [`search`]: strategies by name with `TAPEFUZZ_STRATEGY=random\|sa\|rl\|greybox…` ([`search::registry`]); [`target`](property::target) / [`minimize`](property::minimize) for a utility to climb |
 //! | every small input, or every combination of options | [`search::enumerate`] (smallest tapes first, "no counterexample of size ≤ n"; constructor patterns), [`search::cover`] (covering arrays over configuration-like inputs), [`covering`] (the arrays themselves) |
 //! | keep, replay and share inputs | [`corpus`]: `corpora/<name>/corpus/` (raw tapes, libFuzzer's format) and `regressions/` (text, for `git diff`) |
@@ -126,9 +126,10 @@ pub mod tape;
 /// ```
 pub mod prelude {
     pub use crate::generators::{
-        CharClass, Gen, GenExt, Generate, Recursive, SizeRange, Step, any, bools, btree_maps,
-        btree_sets, bytes, chars, floats, from_arbitrary, hash_maps, hash_sets, ints, just, one_of,
-        option, recursive, sampled_from, string_of, strings, vec_deques, vecs, weighted,
+        CharClass, Gen, GenExt, Generate, MarkovState, Recursive, SizeRange, Step, Symbol, any,
+        bools, btree_maps, btree_sets, bytes, chars, enumerate_all, floats, freeze, from_arbitrary,
+        grammar, hash_maps, hash_sets, ints, just, knit, markov, mutated, one_of, option, playback,
+        recursive, sampled_from, scramble, string_of, strings, tick, vec_deques, vecs, weighted,
         weighted_bools,
     };
     pub use crate::property::{Fail, Property, check, minimize, target};

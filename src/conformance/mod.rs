@@ -9,6 +9,10 @@
 //!   that, is deterministic for its seed, answers [`Search::replay`] with a tape that
 //!   reproduces an unrecorded test case, never proposes more than asked once told to stop,
 //!   and hands back kept tapes that replay to valid values.
+//! - [`check_generator`]: a [`Gen`](crate::generators::Gen) gives the same value recording
+//!   or not, its choices replay to the value (as choices and as bytes), an empty tape gives
+//!   its simplest value, and no byte string makes it panic (`generator_laws`; every picker
+//!   and mutator passes it).
 //!
 //! Each check panics with the law, the case and the value when a law fails.
 //!
@@ -24,9 +28,11 @@
 //! [`Search::replay`]: crate::engine::Search::replay
 
 mod generator;
+mod generator_laws;
 mod search;
 mod source;
 
 pub use generator::{Value, generator};
+pub use generator_laws::check_generator;
 pub use search::check_search;
 pub use source::{check_source, replays};

@@ -9,6 +9,10 @@
 //!
 //! Generators are small, object-safe [`Gen`]s; conveniences (`map`, `filter`, `boxed`…) are
 //! on [`GenExt`].
+//!
+//! Synthia's pickers (Markov chains, grammars, knit, tick, playback, freeze, scramble,
+//! bounded pickers, enumerate) are generators too, in [`pickers`]; its mutators, which turn
+//! valid values into near-invalid ones on the tape, are in [`mutators`].
 
 mod arbitrary;
 mod arrays;
@@ -27,8 +31,10 @@ mod ints;
 mod just;
 mod labelled;
 mod map;
+pub mod mutators;
 mod one_of;
 mod option;
+pub mod pickers;
 mod recursive;
 mod results;
 mod sampled_from;
@@ -56,8 +62,14 @@ pub use ints::{Int, Ints, ints};
 pub use just::{Just, just};
 pub use labelled::Labelled;
 pub use map::Map;
+pub use mutators::{Mutated, Mutator, mutated};
 pub use one_of::{OneOf, one_of};
 pub use option::{Optional, option};
+pub use pickers::{
+    EnumerateAll, Freeze, Grammar, Increment, Knit, Markov, MarkovState, Playback, Scramble,
+    Symbol, Tick, Unbound, enumerate_all, freeze, grammar, knit, markov, playback, scramble, take,
+    tick, unbound,
+};
 pub use recursive::{DEFAULT_DEPTH, DEFAULT_MAX_NODES, DEFAULT_P_BRANCH, Recursive, recursive};
 pub use results::{Results, results};
 pub use sampled_from::{SampledFrom, sampled_from};

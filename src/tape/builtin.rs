@@ -81,6 +81,56 @@ pub const NEIGHBOUR_CONSTRUCTED: Label = Label::builtin(
     "neighboured.constructed",
 );
 
+/// A Markov chain's transition: an index into the current state's successors.
+pub const MARKOV_STEP: Label = Label::builtin(Kind::Union, "markov.step");
+/// The span of the value a Markov chain's state generated (told apart by the state's index).
+pub const MARKOV_STATE: Label = Label::builtin(Kind::Variant, "markov.state");
+/// A grammar's choice of one of a nonterminal's alternatives.
+pub const GRAMMAR_ALTERNATIVE: Label = Label::builtin(Kind::Union, "grammar.alternative");
+/// The span of one nonterminal's expansion in a grammar.
+pub const GRAMMAR_NONTERMINAL: Label = Label::builtin(Kind::Node, "grammar.nonterminal");
+/// The span of one terminal (token) a grammar generated.
+pub const GRAMMAR_TERMINAL: Label = Label::builtin(Kind::Combinator, "grammar.terminal");
+/// Knit's "spawn a new entity?" coin.
+pub const KNIT_SPAWN: Label = Label::builtin(Kind::Optional, "knit.spawn");
+/// The span of the sequence a newly spawned knit entity drew.
+pub const KNIT_ENTITY: Label = Label::builtin(Kind::Combinator, "knit.entity");
+/// Knit's choice of the live entity that emits next.
+pub const KNIT_PICK: Label = Label::builtin(Kind::Union, "knit.pick");
+/// The span of a tick's starting value.
+pub const TICK_START: Label = Label::builtin(Kind::Combinator, "tick.start");
+/// The span of a tick's increment.
+pub const TICK_INCREMENT: Label = Label::builtin(Kind::Combinator, "tick.increment");
+/// Where a playback starts in its list.
+pub const PLAYBACK_START: Label = Label::builtin(Kind::Value, "playback.start");
+/// The span of the value a freeze repeats.
+pub const FREEZE_VALUE: Label = Label::builtin(Kind::Combinator, "freeze.value");
+/// The span of the values a scramble permutes.
+pub const SCRAMBLE_VALUES: Label = Label::builtin(Kind::Combinator, "scramble.values");
+/// One digit of a scramble's Lehmer code (0: the next value stays in place).
+pub const SCRAMBLE_DIGIT: Label = Label::builtin(Kind::Value, "scramble.digit");
+/// The span of the bounded part of an unbound picker.
+pub const UNBOUND_BOUNDED: Label = Label::builtin(Kind::Combinator, "unbound.bounded");
+/// An unbound picker's choice of one of the bounded part's values.
+pub const UNBOUND_PICK: Label = Label::builtin(Kind::Union, "unbound.pick");
+/// An enumeration's index into the product of its lists.
+pub const ENUMERATE_INDEX: Label = Label::builtin(Kind::Value, "enumerate.index");
+/// A mutated generator's "mutate?" coin (0: the base value, unmutated).
+pub const MUTATE: Label = Label::builtin(Kind::Optional, "mutated.mutate");
+/// The span of a mutated generator's base value.
+pub const MUTATE_BASE: Label = Label::builtin(Kind::Combinator, "mutated.base");
+/// The span of a mutated generator's mutation.
+pub const MUTATION: Label = Label::builtin(Kind::Combinator, "mutated.mutation");
+/// A mutator choice's pick of a mutator.
+pub const MUTATOR_CHOICE: Label = Label::builtin(Kind::Union, "mutator.choice");
+/// The span of the mutator a mutator choice picked (told apart by [`Label::indexed`]).
+pub const MUTATOR_VARIANT: Label = Label::builtin(Kind::Variant, "mutator.variant");
+/// A list mutator's position in the list.
+pub const MUTATOR_POSITION: Label = Label::builtin(Kind::Value, "mutator.position");
+/// The span of a value a mutator drew from another generator (an offset, a replacement, an
+/// inserted element).
+pub const MUTATOR_OPERAND: Label = Label::builtin(Kind::Combinator, "mutator.operand");
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +146,11 @@ mod tests {
             NODE,
             INT,
             NEIGHBOURED,
+            MARKOV_STEP,
+            GRAMMAR_ALTERNATIVE,
+            KNIT_PICK,
+            MUTATE,
+            MUTATOR_CHOICE,
         ] {
             let user = Label::new(b.name());
             assert_ne!(user, b, "{}", b.name());
