@@ -80,6 +80,26 @@ fn avl_insert() {
 }
 
 #[test]
+fn lru_cache() {
+    check("lru_cache");
+}
+
+#[test]
+fn undo_buffer() {
+    check("undo_buffer");
+}
+
+#[test]
+fn kv_store() {
+    check("kv_store");
+}
+
+#[test]
+fn kv_store_concurrent() {
+    check("kv_store_concurrent");
+}
+
+#[test]
 fn sorted_insert() {
     check("sorted_insert");
 }
@@ -176,6 +196,10 @@ fn every_target_has_a_test_here() {
         "balanced_tree",
         "binomial_tree_heap",
         "avl_insert",
+        "lru_cache",
+        "undo_buffer",
+        "kv_store",
+        "kv_store_concurrent",
     ];
     for t in targets() {
         assert!(here.contains(&t.name), "target {} has no #[test]", t.name);

@@ -36,17 +36,20 @@ pub const MINIMAL: &[Trace] = &[
     Trace {
         bug: "stale_snapshot",
         steps: "1. Put(0, 0)\n2. Snapshot\n3. Put(0, 1)\n4. Restore(v0)",
+        also: &[],
         why: "the snapshot must hold a key, a later put must change it, and a restore must \
               bring the snapshot back",
     },
     Trace {
         bug: "restore_keeps_newer",
         steps: "1. Snapshot\n2. Put(0, 0)\n3. Restore(v0)",
+        also: &[],
         why: "a key must be added between a snapshot and its restore",
     },
     Trace {
         bug: "lost_update",
         steps: "prefix:\nthread 1:\n1. Add(0, 1)\nthread 2:\n1. Add(0, 1)",
+        also: &[],
         why: "an update is lost only between two adds of the same key at the same time",
     },
 ];

@@ -17,8 +17,18 @@ pub struct Trace {
     pub bug: &'static str,
     /// The minimal trace, as the failure report prints the value.
     pub steps: &'static str,
+    /// Other traces as short and as simple (the shrinker may end at any of them, as the
+    /// seed has it).
+    pub also: &'static [&'static str],
     /// Why no shorter trace fails.
     pub why: &'static str,
+}
+
+impl Trace {
+    /// Whether `trace` is this minimal trace or one of the equally minimal ones.
+    pub fn matches(&self, trace: &str) -> bool {
+        trace == self.steps || self.also.contains(&trace)
+    }
 }
 
 /// The minimal trace of `bug` in any stateful target.

@@ -25,11 +25,13 @@ pub const MINIMAL: &[Trace] = &[
     Trace {
         bug: "stale_redo",
         steps: "1. Insert(0, 'a')\n2. Undo\n3. Insert(0, 'a')\n4. Redo",
+        also: &[],
         why: "a redo must find a stale entry: an edit, its undo, a second edit, then the redo",
     },
     Trace {
         bug: "undo_delete_shifted",
-        steps: "1. Insert(0, 'a')\n2. Insert(1, 'b')\n3. Delete(1)\n4. Undo",
+        steps: "1. Insert(0, 'a')\n2. Insert(0, 'b')\n3. Delete(1)\n4. Undo",
+        also: &[],
         why: "the shift shows only with two different characters before the deletion of the \
               last one, and its undo",
     },
@@ -176,9 +178,11 @@ impl StateMachine for Machine {
         // Every action draws the same three choices (which action, a position, a character),
         // used or not: an action's choices stay where they are on the tape when shrinking
         // lowers which action it is (a delete becoming an insert keeps its position), and
-        // the same four actions are there in every state. A position past the end inserts at
-        // the end; a delete past the end is left out by its precondition (a position taken
-        // modulo the length would move when an earlier action goes).
+        // the same four actions are there in every state. An insert's position past the end
+        // inserts at the end; a delete's counts from the end (0: the last character), and
+        // one past the start is left out by its precondition. (A position taken modulo the
+        // length would move when shrinking deletes an earlier action; counted from the end,
+        // "delete the last character" stays so.)
         (
             ints::<u8>(0..=3),
             ints::<usize>(0..=15),
@@ -186,7 +190,7 @@ impl StateMachine for Machine {
         )
             .map(move |(which, i, c)| match which {
                 0 => Op::Insert(i.min(len), c),
-                1 => Op::Delete(i),
+                1 => Op::Delete(len.wrapping_sub(1).wrapping_sub(i)),
                 2 => Op::Undo,
                 _ => Op::Redo,
             })
