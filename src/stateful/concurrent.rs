@@ -8,8 +8,8 @@ use crate::generators::{Gen, SizeRange};
 use crate::property::{Fail, Test, property};
 use crate::tape::{Reject, Tape};
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// A state machine whose system can be shared between threads: every action is a call on
 /// `&Sut` that returns what it observed, and the model says what it should return.
@@ -142,7 +142,7 @@ pub const DEFAULT_REPEATS: usize = 32;
 
 /// Runs `case` on a fresh system `repeats` times (at least once): the prefix in order, each
 /// action's output compared with the model's; then the threads at the same time (started
-/// together at a barrier), each action's output and its start and end on a shared clock
+/// together), each action's output and its start and end on a shared clock
 /// recorded; then checks that some order of the threads' actions that respects that clock
 /// (an action that ended before another started comes first) gives, run on the model from
 /// the prefix's state, exactly the outputs the system returned. The first run for which no
@@ -184,6 +184,23 @@ where
     Ok(())
 }
 
+/// Waits until all `n` threads are here. A spinning start (yielding after a while, in case
+/// there are more threads than cores) releases the threads within a few hundred
+/// nanoseconds of each other, where a sleeping barrier wakes them tens of microseconds apart
+/// and their actions would rarely overlap.
+fn start_together(ready: &AtomicUsize, n: usize) {
+    ready.fetch_add(1, Ordering::SeqCst);
+    let mut spins = 0u32;
+    while ready.load(Ordering::SeqCst) < n {
+        if spins < 10_000 {
+            std::hint::spin_loop();
+            spins += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
 /// Runs each thread's actions on `sut`, all threads released together; each thread's ops.
 fn run_threads<M>(
     m: &M,
@@ -196,14 +213,15 @@ where
     M::Action: Sync,
 {
     let clock = AtomicU64::new(0);
-    let barrier = Barrier::new(threads.len());
+    let ready = AtomicUsize::new(0);
+    let n = threads.len();
     let results: Vec<Result<Vec<Op<M::Output>>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = threads
             .iter()
             .map(|actions| {
-                let (clock, barrier) = (&clock, &barrier);
+                let (clock, ready) = (&clock, &ready);
                 scope.spawn(move || {
-                    barrier.wait();
+                    start_together(ready, n);
                     let mut ops = Vec::with_capacity(actions.len());
                     for (index, action) in actions.iter().enumerate() {
                         let start = clock.fetch_add(1, Ordering::SeqCst);
