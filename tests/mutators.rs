@@ -183,3 +183,45 @@ fn the_unmutated_value_is_index_zero() {
 }
 
 mod common;
+
+/// The README's example of pickers and mutators, as it is there.
+#[test]
+fn readme_example() {
+    use tapefuzz::generators::mutators::{
+        DeleteElement, MutateElement, Swap, boxed, choice, offset,
+    };
+    let visit = markov(
+        vec![
+            MarkovState::new(just("home")).to(1, 3).to(2, 1),
+            MarkovState::new(just("page")).to(1, 1).to(2, 1),
+            MarkovState::new(just("logout")),
+        ],
+        0,
+        0..=8,
+    );
+    check(knit(visit, 0..=30), |log: Vec<(usize, &str)>| {
+        log.len() <= 30
+    });
+    let sorted = vecs(ints::<u8>(0..=20), 0..=6).map(|mut v| {
+        v.sort();
+        v.dedup();
+        v
+    });
+    let near = mutated(
+        sorted,
+        choice(vec![
+            boxed(Swap),
+            boxed(DeleteElement),
+            boxed(MutateElement(offset(ints::<u8>(0..=5)))),
+        ]),
+    );
+    let report = Property::new("readme::near_sorted")
+        .no_corpus()
+        .seed(1)
+        .tests(10_000)
+        .run(near, |v: Vec<u8>| {
+            ensure!(v.windows(2).all(|w| w[0] <= w[1]));
+            Ok(())
+        });
+    assert_eq!(report.value.as_deref(), Some("[1, 0]"), "{report}");
+}

@@ -97,6 +97,9 @@ fn prefix(case: u64) -> Vec<u64> {
 fn every_source_conforms() {
     let n = 200;
     check_source("random", n, |c| Box::new(RandomSource::new(c)));
+    check_source("swarm", n, |c| {
+        Box::new(tapefuzz::search::swarm::SwarmSource::new(c))
+    });
     check_source("bytes", n, |c| Box::new(bytes(c)));
     // A sanity check of the suite itself: the library's bytes source agrees.
     check_source("bytes (library)", 1, |_| {
@@ -143,6 +146,7 @@ fn every_built_in_search_conforms() {
     );
     check_search(&Enumerate::patterns(), 3);
     check_search(&Cover::default(), 3);
+    check_search(&tapefuzz::search::swarm::Swarm, 5);
     check_search(&SkeletonSearch::default(), 3);
     check_search(
         &SkeletonSearch {

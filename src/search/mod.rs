@@ -10,6 +10,8 @@
 //! | `enumerate` | [`enumerate`] | every tape, smallest first, pruned at rejections; says when a size is exhausted |
 //! | `patterns` | [`enumerate`] | enumeration reprioritised by constructor patterns (paper 003) |
 //! | `cover` | [`cover`] | rows of t-way covering arrays over the leading choices (Radix Coverage), then random |
+//! | `constrain` | [`constrain`] | skeleton search and repeated instantiation for constrained generators (ProSyT) |
+//! | `swarm` | [`swarm`] | swarm testing: each test case turns a random subset of every union's options off |
 //!
 //! Adding a strategy is one folder implementing `Search` and `Strategy`, plus one line in
 //! [`registry::STRATEGIES`]; the engine does not change.
@@ -22,5 +24,6 @@ pub mod random;
 pub mod registry;
 pub mod rl;
 pub mod sa;
+pub mod swarm;
 
 pub use registry::{Entry, STRATEGIES, from_env, named};

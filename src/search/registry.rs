@@ -68,6 +68,12 @@ pub const STRATEGIES: &[Entry] = &[
         vars: super::constrain::VARS,
         from_env: super::constrain::from_env,
     },
+    Entry {
+        name: "swarm",
+        about: "swarm testing: each test case turns a random subset of every union's options off",
+        vars: &[],
+        from_env: super::swarm::from_env,
+    },
 ];
 
 /// The names of every strategy, comma-separated (for messages).
@@ -128,7 +134,7 @@ mod tests {
         let err = from_env(&Env::from_pairs([("TAPEFUZZ_STRATEGY", "annealing")])).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox, enumerate, patterns, cover, constrain)"
+            "TAPEFUZZ_STRATEGY=\"annealing\" is not valid (expected one of random, sa, rl, greybox, enumerate, patterns, cover, constrain, swarm)"
         );
     }
 }
