@@ -298,7 +298,6 @@ fn a_linearizable_history_passes() {
             counter::Machine.expected(s, op)
         }
     }
-    use tapefuzz::stateful::ConcurrentMachine;
     assert!(run_parallel(&Atomic, &case, 200).is_ok());
     let dbg = format!("{case:?}");
     assert_eq!(

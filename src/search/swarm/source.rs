@@ -24,7 +24,7 @@ impl SwarmSource {
     pub fn new(seed: u64) -> SwarmSource {
         SwarmSource {
             random: RandomSource::new(seed),
-            configuration: Rng::derive(seed, 0x5752_4d),
+            configuration: Rng::derive(seed, 0x0057_524d),
         }
     }
 
@@ -69,6 +69,6 @@ mod tests {
         let masks: Vec<u64> = (0..64).map(|s| SwarmSource::new(s).mask(7, 3)).collect();
         assert!(masks.iter().all(|m| *m < 16));
         assert!(masks.iter().collect::<std::collections::HashSet<_>>().len() > 8);
-        assert_eq!(SwarmSource::new(1).mask(7, 63).count_ones() > 0, true);
+        assert!(SwarmSource::new(1).mask(7, 63).count_ones() > 0);
     }
 }
