@@ -100,7 +100,22 @@ impl Graph {
             );
             g.edge(own, n, "made of");
         }
-        for (span, choices) in p.upstream() {
+        let exists = p.existence();
+        if !exists.is_empty() {
+            let mut list: Vec<String> = exists.iter().map(|c| format!("#{}", c.position)).collect();
+            if list.len() > 6 {
+                let more = list.len() - 5;
+                list.truncate(5);
+                list.push(format!("+{more}"));
+            }
+            let n = g.add(
+                Role::Quiet,
+                1,
+                vec!["exists only with".to_string(), list.join(" ")],
+            );
+            g.edge(part, n, "exists with");
+        }
+        for (span, choices) in p.upstream_values() {
             let lines = match span {
                 Some(s) => vec![
                     span_head(&p.spans[s]),

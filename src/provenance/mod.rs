@@ -88,6 +88,19 @@ pub struct ChoiceNote {
     pub influence: Option<Influence>,
 }
 
+impl ChoiceNote {
+    /// Whether changing this choice removed the part (rather than changing its text).
+    pub fn removes(&self) -> bool {
+        matches!(
+            self.influence,
+            Some(Influence {
+                change: Change::Gone,
+                ..
+            })
+        )
+    }
+}
+
 /// One span of the tape, as provenance shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpanNote {
@@ -130,8 +143,13 @@ pub struct Provenance {
     /// For each step of the path, the span located for it (`None` from the first step that
     /// could not be located: a value made by `map` out of one choice, a set's element, …).
     pub located: Vec<Option<usize>>,
-    /// The part's own span: the span of the last located step (`None`: the whole tape).
+    /// The part's own span: the span of the last located step (`None`: the whole tape);
+    /// when a step is not located, the smallest span inside that one holding every choice
+    /// that changes the part, "one more element?" coins aside ([`Provenance::inferred`]).
     pub own: Option<usize>,
+    /// Whether [`Provenance::own`] was inferred from the influencing choices, not located
+    /// from the path.
+    pub inferred: bool,
 }
 
 /// Why [`explain_path`] could not explain a part.
@@ -201,7 +219,37 @@ pub fn explain_path(
     // the first at or after the index that the part depends on.
     let pick = |els: &[usize], i: usize| els.iter().skip(i).copied().find(|&k| influenced(k));
     let located = locate::path_spans(&rec, &tree, &path, &pick);
-    let own = located.iter().map_while(|s| *s).last();
+    let mut own = located.iter().map_while(|s| *s).last();
+    // A step not located on the tape (a hand-written generator without field spans, a set):
+    // the smallest span inside the located one that holds every influencing choice other
+    // than a "one more element?" coin (those decide whether the part exists, not what it is).
+    let mut inferred = false;
+    if located.iter().any(Option::is_none) {
+        let scope = own.map_or(0..rec.choices.len(), |s| {
+            rec.spans[s].start..rec.spans[s].end
+        });
+        let making: Vec<usize> = scope
+            .clone()
+            .filter(|&i| {
+                found[i].is_some() && rec.labels.get(i).is_none_or(|l| l.kind() != Kind::More)
+            })
+            .collect();
+        if let (Some(&lo), Some(&hi)) = (making.first(), making.last()) {
+            let best = rec
+                .spans
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.start <= lo && hi < s.end && scope.start <= s.start && s.end <= scope.end
+                })
+                .min_by_key(|(k, s)| (s.len(), std::cmp::Reverse(*k)))
+                .map(|(k, _)| k);
+            if best.is_some() && best != own {
+                own = best;
+                inferred = true;
+            }
+        }
+    }
     let paths = locate::span_paths(&rec, &tree);
     let spans = rec
         .spans
@@ -258,6 +306,7 @@ pub fn explain_path(
         spans,
         located,
         own,
+        inferred,
     })
 }
 
@@ -289,8 +338,9 @@ impl Provenance {
         self.choices[self.own_range()].iter()
     }
 
-    /// The upstream choices: outside the part's own span, and influencing it. Grouped by
-    /// the innermost span holding them (`None`: no span), groups in tape order.
+    /// The upstream choices: outside the part's own span, and influencing it (its value or
+    /// its existence). Grouped by the innermost span holding them (`None`: no span), groups
+    /// in tape order.
     pub fn upstream(&self) -> Vec<(Option<usize>, Vec<&ChoiceNote>)> {
         let own = self.own_range();
         let mut groups: Vec<(Option<usize>, Vec<&ChoiceNote>)> = Vec::new();
@@ -306,8 +356,31 @@ impl Provenance {
         groups
     }
 
+    /// The upstream choices that change the part's value (the part is still there, with
+    /// another text), grouped as [`Provenance::upstream`].
+    pub fn upstream_values(&self) -> Vec<(Option<usize>, Vec<&ChoiceNote>)> {
+        self.upstream()
+            .into_iter()
+            .filter_map(|(s, v)| {
+                let v: Vec<&ChoiceNote> = v.into_iter().filter(|c| !c.removes()).collect();
+                (!v.is_empty()).then_some((s, v))
+            })
+            .collect()
+    }
+
+    /// The upstream choices whose change only removes the part (a "one more element?" coin
+    /// before it, a variant choice, a length): what the part's existence depends on.
+    pub fn existence(&self) -> Vec<&ChoiceNote> {
+        self.upstream()
+            .into_iter()
+            .flat_map(|(_, v)| v)
+            .filter(|c| c.removes())
+            .collect()
+    }
+
     /// The explanation as text: the part, where it is on the tape, its own choices, then the
-    /// upstream choices by span. See the [module docs](self).
+    /// upstream choices that change its value, by span, then those whose change removes it.
+    /// See the [module docs](self).
     pub fn render_text(&self) -> String {
         render_text::render(self)
     }

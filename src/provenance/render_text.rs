@@ -30,13 +30,13 @@ pub(crate) fn span_head(s: &SpanNote) -> String {
     format!("{} [{}..{})", s.label, s.start, s.end)
 }
 
-/// Where a span's part is in the value: `at .1[0] = (3, 1)` or `within .1 = …`.
+/// Where a span's part is in the value: `at .1[0] = (3, 1)`, `within .1 = …`, or `within
+/// (whole value)`.
 pub(crate) fn span_where(s: &SpanNote, n: usize) -> String {
-    let value = s
-        .value
-        .as_deref()
-        .map(|v| format!(" = {}", short(v, n)))
-        .unwrap_or_default();
+    let value = match s.value.as_deref() {
+        Some(v) if s.exact || !s.path.steps.is_empty() => format!(" = {}", short(v, n)),
+        _ => String::new(),
+    };
     let at = if s.exact { "at" } else { "within" };
     format!("{at} {}{value}", show_path(&s.path))
 }
@@ -81,7 +81,12 @@ pub(crate) fn render(p: &Provenance) -> String {
     let own = p.own_range();
     match p.own {
         Some(s) => {
-            let _ = writeln!(out, "own span: {}", span_head(&p.spans[s]));
+            let how = if p.inferred {
+                " (inferred: the smallest span holding the choices that change it)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "own span: {}{how}", span_head(&p.spans[s]));
         }
         None => {
             let _ = writeln!(
@@ -99,18 +104,18 @@ pub(crate) fn render(p: &Provenance) -> String {
         };
         let _ = writeln!(out, "  {}{note}", choice_head(c, p.input_len));
     }
-    let up = p.upstream();
+    let up = p.upstream_values();
     if up.is_empty() {
         let _ = writeln!(
             out,
-            "upstream: none (no choice outside the own span changes it)"
+            "upstream: none (no choice outside the own span changes its value)"
         );
-        return out;
+    } else {
+        let _ = writeln!(
+            out,
+            "upstream (choices outside the own span that change its value):"
+        );
     }
-    let _ = writeln!(
-        out,
-        "upstream (choices outside the own span that change it):"
-    );
     for (span, choices) in up {
         match span {
             Some(s) => {
@@ -125,6 +130,25 @@ pub(crate) fn render(p: &Provenance) -> String {
             let _ = writeln!(
                 out,
                 "    {} changes it: {}",
+                choice_head(c, p.input_len),
+                change(c, 60).unwrap_or_default()
+            );
+        }
+    }
+    let exists = p.existence();
+    if !exists.is_empty() {
+        let _ = writeln!(
+            out,
+            "exists only with (changing one of these removes the part):"
+        );
+        for c in exists {
+            let span = c
+                .span
+                .map(|s| format!(" in {}", span_head(&p.spans[s])))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {}{span}: {}",
                 choice_head(c, p.input_len),
                 change(c, 60).unwrap_or_default()
             );
