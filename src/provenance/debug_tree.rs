@@ -207,35 +207,18 @@ impl DebugTree {
                 message,
             };
             node = match (step, &node.shape) {
-                (Step::Position(n), Shape::Tuple { items, .. }) => {
-                    items.get(*n).ok_or_else(|| {
-                        fail(format!(
-                            "{} has {} positional field(s)",
-                            self.describe(node),
-                            items.len()
-                        ))
-                    })?
+                (Step::Position(n), Shape::Tuple { items, .. }) => items.get(*n),
+                (Step::Position(0), Shape::Entry { key, .. }) => Some(&**key),
+                (Step::Position(1), Shape::Entry { value, .. }) => Some(&**value),
+                (Step::Field(name), Shape::Struct { fields, .. }) => {
+                    fields.iter().find(|(f, _)| f == name).map(|(_, v)| v)
                 }
-                (Step::Position(0), Shape::Entry { key, .. }) => key,
-                (Step::Position(1), Shape::Entry { value, .. }) => value,
-                (Step::Field(name), Shape::Struct { fields, .. }) => fields
-                    .iter()
-                    .find(|(f, _)| f == name)
-                    .map(|(_, v)| v)
-                    .ok_or_else(|| {
-                        fail(format!("{} has no field `{name}`", self.describe(node)))
-                    })?,
                 (Step::Index(i), Shape::List { items, .. } | Shape::Map { entries: items }) => {
-                    items.get(*i).ok_or_else(|| {
-                        fail(format!(
-                            "{} has {} element(s)",
-                            self.describe(node),
-                            items.len()
-                        ))
-                    })?
+                    items.get(*i)
                 }
-                _ => return Err(fail(self.describe(node))),
-            };
+                _ => None,
+            }
+            .ok_or_else(|| fail(self.describe(node)))?;
         }
         Ok(node)
     }
@@ -579,18 +562,13 @@ impl Parser<'_> {
                 Some(b'.') if self.s[self.i..self.b.len()].starts_with("..") => {
                     self.i += 2;
                 }
-                _ => {
+                Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
                     let from = self.i;
                     while self
                         .peek()
                         .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'#')
                     {
                         self.i += 1;
-                    }
-                    if from == self.i {
-                        return Err(
-                            self.err(format!("expected a field name, found {}", self.found()))
-                        );
                     }
                     let name = self.s[from..self.i].trim_start_matches("r#").to_string();
                     self.ws();
@@ -604,6 +582,9 @@ impl Parser<'_> {
                     self.ws();
                     let v = self.value()?;
                     fields.push((name, v));
+                }
+                _ => {
+                    return Err(self.err(format!("expected a field name, found {}", self.found())));
                 }
             }
             self.ws();
