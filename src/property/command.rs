@@ -391,8 +391,23 @@ impl PartRequest {
     }
 }
 
+/// Writes a graph file atomically, into a folder that must exist (none is created).
 fn write_graph(file: &Path, text: &str) -> Result<(), String> {
-    crate::corpus::write_atomic(file, text.as_bytes())
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "cannot write {}: no folder {}",
+            file.display(),
+            dir.display()
+        ));
+    }
+    let Some(name) = file.file_name() else {
+        return Err(format!("cannot write {}: not a file name", file.display()));
+    };
+    crate::corpus::write_atomic(&dir.join(name), text.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", file.display()))
 }
 
