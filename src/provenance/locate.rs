@@ -67,7 +67,6 @@ pub(crate) fn elements(rec: &Recording, scope: Option<usize>) -> Vec<usize> {
 /// agree. `pick` chooses among element spans when they do not (`None`: not located).
 pub(crate) fn step_span(
     rec: &Recording,
-    tree: &DebugTree,
     node: &Node,
     scope: Option<usize>,
     step: &Step,
@@ -97,10 +96,7 @@ pub(crate) fn step_span(
                 pick(&els, *i)
             }
         }
-        _ => {
-            let _ = tree;
-            None
-        }
+        _ => None,
     }
 }
 
@@ -120,7 +116,7 @@ pub(crate) fn path_spans(
         let span = if lost {
             None
         } else {
-            step_span(rec, tree, node, scope, step, pick)
+            step_span(rec, node, scope, step, pick)
         };
         match span {
             Some(s) => scope = Some(s),
@@ -190,7 +186,7 @@ fn assign(
         _ => return,
     };
     for (step, child) in children {
-        if let Some(s) = step_span(rec, tree, node, scope, &step, &|_, _| None) {
+        if let Some(s) = step_span(rec, node, scope, &step, &|_, _| None) {
             let p = path.child(step);
             exact[s] = Some(p.clone());
             assign(rec, tree, child, Some(s), &p, exact);

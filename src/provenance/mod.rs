@@ -30,12 +30,12 @@
 //!     |_| true,
 //! );
 //! let p = explain_path(&test, &[4, 1, 6, 2, 0], ".1[0].0").unwrap();
-//! assert_eq!(p.part, "3");
-//! assert_eq!(p.value, "(4, [(3, 1)])");
+//! assert_eq!(p.part, "-3");
+//! assert_eq!(p.value, "(4, [(-3, -1)])");
 //! // The part's own choice is the integer drawn in its field span.
 //! let own: Vec<_> = p.own_choices().filter(|c| c.influence.is_some()).collect();
 //! assert_eq!((own.len(), own[0].index, own[0].bytes.clone()), (1, 6, Some(2..3)));
-//! assert!(p.render_text().starts_with("part .1[0].0 = 3\n"));
+//! assert!(p.render_text().starts_with("part .1[0].0 = -3\n"));
 //! assert!(p.render_svg().starts_with("<svg"));
 //! ```
 //!
