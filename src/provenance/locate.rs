@@ -139,7 +139,7 @@ pub(crate) fn path_spans(
 /// the whole value's path is empty).
 pub(crate) fn span_paths(rec: &Recording, tree: &DebugTree) -> Vec<(PartPath, bool)> {
     let mut exact: Vec<Option<PartPath>> = vec![None; rec.spans.len()];
-    assign(rec, tree, &tree.root, None, &PartPath::root(), &mut exact);
+    assign(rec, &tree.root, None, &PartPath::root(), &mut exact);
     (0..rec.spans.len())
         .map(|k| {
             if let Some(p) = &exact[k] {
@@ -159,7 +159,6 @@ pub(crate) fn span_paths(rec: &Recording, tree: &DebugTree) -> Vec<(PartPath, bo
 
 fn assign(
     rec: &Recording,
-    tree: &DebugTree,
     node: &Node,
     scope: Option<usize>,
     path: &PartPath,
@@ -189,7 +188,7 @@ fn assign(
         if let Some(s) = step_span(rec, node, scope, &step, &|_, _| None) {
             let p = path.child(step);
             exact[s] = Some(p.clone());
-            assign(rec, tree, child, Some(s), &p, exact);
+            assign(rec, child, Some(s), &p, exact);
         }
     }
 }

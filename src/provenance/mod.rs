@@ -9,12 +9,21 @@
 //! - Influence ([`influence`]): each unforced choice of the tape is changed in turn, the
 //!   value generated again (the generator alone, [`Test::render`]), and the choice
 //!   **influences** the part when the part's text changes or the part disappears.
-//! - Location ([`locate`]): the spans of the path's steps (field spans for `.N` / `.name`,
+//! - Location: the spans of the path's steps (field spans for `.N` / `.name`,
 //!   element spans for `[i]`); the innermost one is the part's own span. Influencing
 //!   choices inside it are the part's **own**; those outside are **upstream** (a length
 //!   drawn before a list, the model state a stateful action was drawn in, an earlier
 //!   action's argument), shown with the innermost span holding them and, where a span
-//!   made a part of the same value, that part's path and value.
+//!   made a part of the same value, that part's path and value. A step is located when
+//!   the counts agree (as many field spans below as the value has fields, as many element
+//!   spans as elements); a set or a map is in sorted order, not draw order, and a value a
+//!   `map` made of one choice has no spans inside, so such a step is not located. Then the
+//!   own span is inferred: the smallest span inside the located one that holds every
+//!   choice changing the part, "one more element?" coins aside.
+//! - Upstream choices whose change only removes the part (a coin before it, a length, a
+//!   variant) are listed apart, as what the part's existence depends on
+//!   ([`Provenance::existence`]); the others change its value
+//!   ([`Provenance::upstream_values`]).
 //! - Rendering: [`Provenance::render_text`], [`Provenance::render_dot`] (Graphviz) and
 //!   [`Provenance::render_svg`] (a standalone SVG laid out here: part, then spans, then
 //!   choices, left to right).
@@ -47,7 +56,7 @@
 pub mod debug_tree;
 mod graph;
 pub mod influence;
-pub mod locate;
+mod locate;
 pub mod path;
 mod render_dot;
 mod render_svg;
