@@ -518,3 +518,20 @@ fn a_failing_stateful_trace_explains_an_action_argument() {
     assert!(svg.starts_with("<svg") && svg.contains(&format!("part [{k}].0")));
     well_formed(&svg);
 }
+
+#[test]
+fn a_long_tape_tries_the_part_and_its_neighbours_first() {
+    // 12 000 elements: more choices than the work cap allows to try.
+    let test = property(vecs(ints::<u8>(..), 12_000), |_| true);
+    let bytes: Vec<u8> = (0..12_000u32).map(|i| (i % 251) as u8 + 1).collect();
+    let p = explain_path(&test, &bytes, "[5000]").unwrap();
+    assert_eq!(p.spans[p.own.unwrap()].start, 2 * 5000);
+    assert!(p.untried > 0 && p.untried < 12_000, "{}", p.untried);
+    let own: Vec<&tapefuzz::provenance::ChoiceNote> =
+        p.own_choices().filter(|c| c.influence.is_some()).collect();
+    assert_eq!(own.len(), 1);
+    assert!(
+        p.render_text()
+            .contains(&format!("not tried: {} choice(s)", p.untried))
+    );
+}

@@ -4,7 +4,10 @@
 //!
 //! For each unforced choice, the alternatives tried are index 0, the index one below and one
 //! above, and the largest index (those that differ from the recorded one and are in range;
-//! on a long tape only the first of them). A choice **influences** the part when some
+//! on a long tape only the first of them). The choices of the part's span are tried first,
+//! then those before it, nearest first, then those after; on a very long tape (tens of
+//! thousands of choices) the work is capped and the farthest choices are not tried
+//! ([`Provenance::untried`](super::Provenance::untried) counts them). A choice **influences** the part when some
 //! alternative makes a value in which the part's `Debug` text differs, or the path no longer
 //! exists. An alternative for which the generator makes no value (a filter or `assume`
 //! rejects, the tape overruns, the generator panics) says nothing either way. Like the
@@ -16,9 +19,15 @@ use super::debug_tree::DebugTree;
 use super::path::PartPath;
 use crate::property::Test;
 use crate::tape::{Fallback, Recording, ReplaySource, Tape};
+use std::ops::Range;
 
 /// At most this many generations in all: past it, one alternative per choice.
 pub(crate) const MAX_RUNS: usize = 20_000;
+
+/// At most this many draws in all (generations times the tape's length): a long tape gets
+/// fewer generations (but at least 1000), and the choices farthest from the part are not
+/// tried.
+pub(crate) const MAX_WORK: usize = 20_000_000;
 
 /// What happened to the part when one choice was changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,30 +83,59 @@ pub(crate) fn alternatives(index: u64, max: u64, all: bool) -> Vec<u64> {
     out
 }
 
+/// What [`influences`] found: per choice, the first alternative that changed the part, and
+/// how many unforced choices were not tried for lack of budget.
+pub(crate) struct Found {
+    /// Per choice (forced ones and untried ones: `None`).
+    pub changes: Vec<Option<Influence>>,
+    /// Unforced choices not tried.
+    pub untried: usize,
+}
+
 /// For each choice of `rec` (forced ones: `None`), the first alternative that changed the
-/// part at `path` from `original`.
+/// part at `path` from `original`. Choices inside `focus` are tried first, then those before
+/// it (nearest first), then those after; a long tape stops at [`MAX_WORK`] draws in all.
 pub(crate) fn influences(
     test: &dyn Test,
     rec: &Recording,
     path: &PartPath,
     original: &str,
     with_property: bool,
-) -> Vec<Option<Influence>> {
+    focus: Range<usize>,
+) -> Found {
     let indices = rec.indices();
     let unforced = indices.len();
-    let all = unforced.saturating_mul(4) <= MAX_RUNS;
-    let budget = (rec.choices.len() * 4).max(1024);
-    let mut out = Vec::with_capacity(rec.choices.len());
+    let n = rec.choices.len();
+    let max_runs = (MAX_WORK / n.max(1)).clamp(1000, MAX_RUNS);
+    let all = unforced.saturating_mul(4) <= max_runs;
+    let budget = (n * 4).max(1024);
+    // The rank of each unforced choice among the unforced ones (its index in `indices`).
+    let mut rank = vec![usize::MAX; n];
     let mut k = 0;
-    for c in &rec.choices {
-        if c.forced {
-            out.push(None);
-            continue;
+    for (i, c) in rec.choices.iter().enumerate() {
+        if !c.forced {
+            rank[i] = k;
+            k += 1;
         }
-        let mut found = None;
+    }
+    let order = focus
+        .clone()
+        .chain((0..focus.start).rev())
+        .chain(focus.end..n)
+        .filter(|&i| !rec.choices[i].forced);
+    let mut changes = vec![None; n];
+    let mut runs = 0;
+    let mut tried = 0;
+    for i in order {
+        if runs >= max_runs {
+            break;
+        }
+        tried += 1;
+        let c = rec.choices[i];
         for alt in alternatives(c.index, c.max, all) {
+            runs += 1;
             let mut changed = indices.clone();
-            changed[k] = alt;
+            changed[rank[i]] = alt;
             let Some(text) = regenerate(test, changed, budget, with_property) else {
                 continue;
             };
@@ -116,12 +154,13 @@ pub(crate) fn influences(
                 Err(_) => Some(Change::Gone),
             };
             if let Some(change) = change {
-                found = Some(Influence { index: alt, change });
+                changes[i] = Some(Influence { index: alt, change });
                 break;
             }
         }
-        out.push(found);
-        k += 1;
     }
-    out
+    Found {
+        changes,
+        untried: unforced - tried,
+    }
 }

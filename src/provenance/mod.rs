@@ -159,6 +159,9 @@ pub struct Provenance {
     /// Whether [`Provenance::own`] was inferred from the influencing choices, not located
     /// from the path.
     pub inferred: bool,
+    /// How many unforced choices were not tried (0 unless the tape is very long: see
+    /// [`influence`]); their [`ChoiceNote::influence`] is `None` without evidence.
+    pub untried: usize,
 }
 
 /// Why [`explain_path`] could not explain a part.
@@ -219,7 +222,16 @@ pub fn explain_path(
     let part = tree
         .text_of(tree.select(&path).map_err(ProvenanceError::NoSuchPart)?)
         .to_string();
-    let found = influence::influences(test, &rec, &path, &part, with_property);
+    // The part's span as located from the structure alone: its choices are tried first.
+    let first = locate::path_spans(&rec, &tree, &path, &|els, i| els.get(i).copied());
+    let focus = match first.iter().map_while(|s| *s).last() {
+        Some(s) => rec.spans[s].start..rec.spans[s].end,
+        None => 0..rec.choices.len(),
+    };
+    let influence::Found {
+        changes: found,
+        untried,
+    } = influence::influences(test, &rec, &path, &part, with_property, focus);
     let influenced = |span: usize| {
         let s = rec.spans[span];
         found[s.start..s.end].iter().any(Option::is_some)
@@ -316,6 +328,7 @@ pub fn explain_path(
         located,
         own,
         inferred,
+        untried,
     })
 }
 

@@ -78,6 +78,13 @@ pub(crate) fn render(p: &Provenance) -> String {
             .collect();
         let _ = writeln!(out, "on the tape: {}", steps.join(", "));
     }
+    if p.untried > 0 {
+        let _ = writeln!(
+            out,
+            "not tried: {} choice(s) far from the part (the tape is long)",
+            p.untried
+        );
+    }
     let own = p.own_range();
     match p.own {
         Some(s) => {
