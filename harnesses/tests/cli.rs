@@ -533,6 +533,10 @@ fn explain_with_a_path_shows_the_provenance_of_a_part_and_writes_its_graph() {
         (vec!["--path", ".2"], "no `.2` in the value: a tuple of 2"),
         (vec!["--svg", "x.svg"], "--dot and --svg need --path"),
         (
+            vec!["--path", "", "--dot", "x.dot"],
+            "--dot and --svg need --path",
+        ),
+        (
             vec!["--path", ".0", "--svg", "/no/such/dir/x.svg"],
             "cannot write /no/such/dir/x.svg: no folder /no/such/dir",
         ),
@@ -540,8 +544,19 @@ fn explain_with_a_path_shows_the_provenance_of_a_part_and_writes_its_graph() {
         let mut all = vec!["explain", "sorted_insert", f];
         all.extend(args.iter().copied());
         let out = cli(&d, &all);
+        assert!(!d.join("x.svg").exists() && !d.join("x.dot").exists());
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn path_dot_and_svg_go_with_explain_only() {
+    let d = temp_dir("path-flags");
+    let out = cli(&d, &["replay", "sorted_insert", "--path", ".0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--path, --dot and --svg go with explain")
+    );
 }

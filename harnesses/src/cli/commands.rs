@@ -503,7 +503,8 @@ pub fn import(args: &Args) -> Result<i32, String> {
 pub fn explain(args: &Args) -> Result<i32, String> {
     let OneTape { test, bytes, .. } = target_and_one_tape(args, "explain")?;
     let part = PartRequest {
-        path: args.path.clone(),
+        // As for `cargo tapefuzz` (TAPEFUZZ_EXPLAIN_PATH), an empty path is no path.
+        path: args.path.clone().filter(|p| !p.is_empty()),
         dot: args.dot.clone(),
         svg: args.svg.clone(),
     };

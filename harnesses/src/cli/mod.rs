@@ -48,6 +48,9 @@ pub fn main(argv: &[String]) -> Result<i32, String> {
         );
     };
     let args = Args::parse(rest)?;
+    if cmd != "explain" && (args.path.is_some() || args.dot.is_some() || args.svg.is_some()) {
+        return Err("--path, --dot and --svg go with explain".into());
+    }
     match cmd.as_str() {
         "list" => commands::list(&args),
         "run" => commands::run(&args),
