@@ -535,3 +535,53 @@ fn a_long_tape_tries_the_part_and_its_neighbours_first() {
             .contains(&format!("not tried: {} choice(s)", p.untried))
     );
 }
+
+#[test]
+fn a_part_without_spans_of_its_own_gets_the_smallest_span_that_makes_it() {
+    // A list made by `map` from a tuple: no element spans, but field spans.
+    let test = property(
+        (ints::<u8>(0..=9), ints::<u8>(0..=9)).map(|(a, b)| vec![a, b]),
+        |_| true,
+    );
+    let p = explain_path(&test, &[3, 4], "[1]").unwrap();
+    assert_eq!((p.value.as_str(), p.part.as_str()), ("[3, 4]", "4"));
+    assert_eq!(p.located, [None]);
+    assert!(p.inferred);
+    let own = &p.spans[p.own.unwrap()];
+    assert_eq!((own.kind, own.start, own.end), (Kind::Field, 1, 2));
+    assert!(
+        p.render_text().contains("on the tape: [1] (no span of its own)\nown span: field [1..2) (inferred: the smallest span holding the choices that change it)\n"),
+        "{}",
+        p.render_text()
+    );
+}
+
+/// A test that cannot render its value without running the property.
+struct Opaque<T>(T);
+
+impl<T: Test> Test for Opaque<T> {
+    fn run(&self, tape: &mut Tape<'_>) -> Status {
+        self.0.run(tape)
+    }
+    fn explain(&self, tape: &mut Tape<'_>) -> tapefuzz::property::Explained {
+        self.0.explain(tape)
+    }
+}
+
+#[test]
+fn a_test_without_render_is_explained_through_its_property() {
+    let failing = property(
+        (ints::<u8>(0..=9), ints::<u8>(0..=9)),
+        |(a, b): (u8, u8)| {
+            assert!(a < b, "not increasing");
+        },
+    );
+    let p = explain_path(&Opaque(failing), &[5, 2], ".1").unwrap();
+    assert_eq!(p.part, "2");
+    let own: Vec<usize> = p
+        .own_choices()
+        .filter(|c| c.influence.is_some())
+        .map(|c| c.position)
+        .collect();
+    assert_eq!(own, [1]);
+}
