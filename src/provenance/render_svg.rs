@@ -10,6 +10,9 @@ const PAD: f64 = 8.0;
 const GAP_X: f64 = 70.0;
 const GAP_Y: f64 = 14.0;
 const MARGIN: f64 = 20.0;
+/// What the arrows mean, under the graph.
+const LEGEND: &str =
+    "arrows: solid = made of, dashed = depends on (changes its value), dotted = exists only with";
 
 /// XML text: `&`, `<`, `>` and quotes escaped.
 fn escape(s: &str) -> String {
@@ -38,32 +41,72 @@ pub(crate) fn render(g: &Graph) -> String {
         )
     };
     let mut col_w = vec![0.0f64; ranks];
-    let mut col_h = vec![0.0f64; ranks];
     for n in &g.nodes {
-        let (w, h) = size(&n.lines);
-        col_w[n.rank] = col_w[n.rank].max(w);
-        if col_h[n.rank] > 0.0 {
-            col_h[n.rank] += GAP_Y;
-        }
-        col_h[n.rank] += h;
+        col_w[n.rank] = col_w[n.rank].max(size(&n.lines).0);
     }
-    let height = col_h.iter().cloned().fold(0.0, f64::max) + 2.0 * MARGIN;
     let mut col_x = vec![MARGIN; ranks];
     for r in 1..ranks {
         col_x[r] = col_x[r - 1] + col_w[r - 1] + GAP_X;
     }
     let width =
-        col_x.last().copied().unwrap_or(MARGIN) + col_w.last().copied().unwrap_or(0.0) + MARGIN;
-    // Each column centred vertically.
-    let mut next_y: Vec<f64> = col_h.iter().map(|h| (height - h) / 2.0).collect();
-    let mut boxes = Vec::with_capacity(g.nodes.len());
-    for n in &g.nodes {
-        let (w, h) = size(&n.lines);
-        let x = col_x[n.rank];
-        let y = next_y[n.rank];
-        next_y[n.rank] += h + GAP_Y;
-        boxes.push((x, y, w, h));
+        (col_x.last().copied().unwrap_or(MARGIN) + col_w.last().copied().unwrap_or(0.0) + MARGIN)
+            .max(LEGEND.len() as f64 * CHAR_W * 0.85 + 2.0 * MARGIN);
+    // A tree, laid out in bands: each node of rank 1 gets a band as tall as it or its
+    // children stacked, whichever is taller, and sits in the middle of it, its children
+    // beside it; the part sits in the middle of everything. Nodes of other ranks (none
+    // today) are stacked below.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
+    let mut has_parent = vec![false; g.nodes.len()];
+    for e in &g.edges {
+        if g.nodes[e.to].rank == g.nodes[e.from].rank + 1 && !has_parent[e.to] {
+            children[e.from].push(e.to);
+            has_parent[e.to] = true;
+        }
     }
+    let sizes: Vec<(f64, f64)> = g.nodes.iter().map(|n| size(&n.lines)).collect();
+    let stack = |nodes: &[usize]| -> f64 {
+        nodes.iter().map(|&k| sizes[k].1).sum::<f64>()
+            + GAP_Y * nodes.len().saturating_sub(1) as f64
+    };
+    let mut boxes: Vec<Option<(f64, f64, f64, f64)>> = vec![None; g.nodes.len()];
+    let mut y = MARGIN;
+    for (k, n) in g.nodes.iter().enumerate() {
+        if n.rank != 1 {
+            continue;
+        }
+        let band = sizes[k].1.max(stack(&children[k]));
+        boxes[k] = Some((
+            col_x[1],
+            y + (band - sizes[k].1) / 2.0,
+            sizes[k].0,
+            sizes[k].1,
+        ));
+        let mut cy = y + (band - stack(&children[k])) / 2.0;
+        for &c in &children[k] {
+            let r = g.nodes[c].rank;
+            boxes[c] = Some((col_x[r], cy, sizes[c].0, sizes[c].1));
+            cy += sizes[c].1 + GAP_Y;
+        }
+        y += band + GAP_Y;
+    }
+    let body = (y - GAP_Y).max(MARGIN);
+    for (k, n) in g.nodes.iter().enumerate() {
+        if n.rank == 0 {
+            let top = MARGIN + ((body - MARGIN) - sizes[k].1).max(0.0) / 2.0;
+            boxes[k] = Some((col_x[0], top, sizes[k].0, sizes[k].1));
+        }
+    }
+    let mut rest_y = body + GAP_Y;
+    for (k, n) in g.nodes.iter().enumerate() {
+        if boxes[k].is_none() {
+            boxes[k] = Some((col_x[n.rank], rest_y, sizes[k].0, sizes[k].1));
+            rest_y += sizes[k].1 + GAP_Y;
+        }
+    }
+    let boxes: Vec<(f64, f64, f64, f64)> =
+        boxes.into_iter().map(|b| b.unwrap_or_default()).collect();
+    let bottom = boxes.iter().map(|b| b.1 + b.3).fold(MARGIN, f64::max);
+    let height = bottom + LINE_H + 2.0 * MARGIN;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -75,10 +118,10 @@ pub(crate) fn render(g: &Graph) -> String {
     for e in &g.edges {
         let (x1, y1, w1, h1) = boxes[e.from];
         let (x2, y2, _, h2) = boxes[e.to];
-        let dash = if e.label == "depends on" {
-            " stroke-dasharray=\"5,3\""
-        } else {
-            ""
+        let dash = match e.label {
+            "depends on" => " stroke-dasharray=\"6,3\"",
+            "exists with" => " stroke-dasharray=\"2,3\"",
+            _ => "",
         };
         let _ = writeln!(
             out,
@@ -112,6 +155,12 @@ pub(crate) fn render(g: &Graph) -> String {
             );
         }
     }
+    let _ = writeln!(
+        out,
+        "  <text x=\"{MARGIN:.1}\" y=\"{:.1}\" font-size=\"10\" fill=\"#555\">{}</text>",
+        bottom + MARGIN + LINE_H / 2.0,
+        escape(LEGEND)
+    );
     out.push_str("</svg>\n");
     out
 }
