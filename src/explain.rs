@@ -1,4 +1,6 @@
 //! Explanations: which choices produced which part of a value, as an indented span tree.
+//! For one part of a value (a path such as `.1[0].x`) and the choices it depends on, see
+//! [`crate::provenance`].
 
 use crate::tape::{Recording, Span};
 use std::fmt::Write;

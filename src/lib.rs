@@ -59,7 +59,7 @@
 //! | every small input, or every combination of options | [`search::enumerate`] (smallest tapes first, "no counterexample of size ≤ n"; constructor patterns), [`search::cover`] (covering arrays over configuration-like inputs), [`covering`] (the arrays themselves) |
 //! | keep, replay and share inputs | [`corpus`]: `corpora/<name>/corpus/` (raw tapes, libFuzzer's format) and `regressions/` (text, for `git diff`) |
 //! | fuzz with libFuzzer | [`fuzz`] and [`fuzz_target!`] |
-//! | see which choices made a value | [`explain`] |
+//! | see which choices made a value, or a part of it | [`explain`], [`provenance`] (a path such as `.1[0].x`: its spans, choices, bytes and upstream choices; text, DOT, SVG) |
 //! | write your own strategy or source | [`engine`] (the `Search` and `Observer` traits), [`tape`] (the `Source` trait), [`conformance`] (the suite they must pass) |
 //! | understand shrinking | [`shrink`] |
 //! | every `TAPEFUZZ_*` variable | [`settings`], [`mod@env`], [`engine::Config`] |
@@ -96,6 +96,7 @@ pub mod generators;
 pub mod junit;
 pub mod mutate;
 pub mod property;
+pub mod provenance;
 pub mod search;
 pub mod settings;
 pub mod shrink;

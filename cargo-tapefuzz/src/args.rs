@@ -41,10 +41,16 @@ pub struct Args {
     pub keep: Option<usize>,
     /// `--corpora`: where corpora live instead of `<crate>/corpora`.
     pub corpora: Option<PathBuf>,
+    /// `--path` (explain): the part of the value to explain.
+    pub path: Option<String>,
+    /// `--dot` (explain --path): where to write the explanation graph, in DOT.
+    pub dot: Option<PathBuf>,
+    /// `--svg` (explain --path): where to write the explanation graph, as SVG.
+    pub svg: Option<PathBuf>,
 }
 
 /// Every flag, for the error on an unknown one.
-pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --all, --strategy, --seconds, --tests, --valid-tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora";
+pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --all, --strategy, --seconds, --tests, --valid-tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora, --path, --dot, --svg";
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
     it.next()
@@ -94,6 +100,9 @@ impl Args {
                 "--junit" => a.junit = Some(value(arg, &mut it)?.into()),
                 "--keep" => a.keep = Some(number(arg, value(arg, &mut it)?)?),
                 "--corpora" => a.corpora = Some(value(arg, &mut it)?.into()),
+                "--path" => a.path = Some(value(arg, &mut it)?.clone()),
+                "--dot" => a.dot = Some(value(arg, &mut it)?.into()),
+                "--svg" => a.svg = Some(value(arg, &mut it)?.into()),
                 s if s.starts_with('-') && s.len() > 1 => {
                     return Err(format!("unknown flag `{s}` (valid: {FLAGS})"));
                 }

@@ -82,6 +82,23 @@ fn settings(args: &Args) -> Vec<(String, String)> {
             drive::absolute(&c.display().to_string()),
         );
     }
+    // explain: the part and its graph files (paths made absolute: the test binary runs in
+    // the crate's folder).
+    if let Some(p) = &args.path {
+        set("TAPEFUZZ_EXPLAIN_PATH", p.clone());
+    }
+    if let Some(f) = &args.dot {
+        set(
+            "TAPEFUZZ_EXPLAIN_DOT",
+            drive::absolute(&f.display().to_string()),
+        );
+    }
+    if let Some(f) = &args.svg {
+        set(
+            "TAPEFUZZ_EXPLAIN_SVG",
+            drive::absolute(&f.display().to_string()),
+        );
+    }
     env
 }
 
@@ -265,6 +282,13 @@ pub fn replay(args: &Args) -> Result<i32, String> {
 
 /// `explain`, `shrink`, `import`: one answer per tape file.
 pub fn files(args: &Args, command: &str) -> Result<i32, String> {
+    if args.dot.is_some() || args.svg.is_some() {
+        if command != "explain" || args.path.is_none() {
+            return Err("--dot and --svg go with explain --path (the part to explain)".into());
+        }
+    } else if args.path.is_some() && command != "explain" {
+        return Err("--path goes with explain".into());
+    }
     let found = property(args, Build::Plain)?;
     let files = absolute_files(args);
     if files.is_empty() {

@@ -4,7 +4,9 @@
 //! cargo tapefuzz list                                  the properties in the crate's tests
 //! cargo tapefuzz run <property|--all> [--strategy S] [--seconds N] [--tests N] [--seed N] [--stats]
 //! cargo tapefuzz replay <property> [FILE…]             regressions and corpus, or the files
-//! cargo tapefuzz explain <property> FILE               value, failure and span tree of a tape
+//! cargo tapefuzz explain <property> FILE [--path P [--dot F] [--svg F]]
+//!                                                      value, failure and span tree of a tape;
+//!                                                      with --path, the provenance of a part
 //! cargo tapefuzz shrink <property> FILE                the minimal failing value (saves nothing)
 //! cargo tapefuzz import <property> FILE…               libFuzzer crashes → shrunk regressions
 //! cargo tapefuzz fuzz <property> [--seconds N] [-- libFuzzer flags]
@@ -35,7 +37,8 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
   run <property|--all>          a campaign: --strategy S --seconds N --tests N --valid-tests N
                                 --seed N --stats
   replay <property> [FILE…]     replay regressions and corpus, or the given tape files
-  explain <property> FILE       a tape's value, failure and span tree
+  explain <property> FILE       a tape's value, failure and span tree; --path P (`.1[0].x`):
+                                the provenance of that part, --dot F / --svg F its graph
   shrink <property> FILE        shrink a failing tape and print the minimal value
   import <property> FILE…       shrink libFuzzer crashes and save them to regressions/
   fuzz <property>               libFuzzer on the property: --seconds N, -- libFuzzer flags

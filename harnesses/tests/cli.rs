@@ -470,3 +470,93 @@ fn stats_counts_equal_the_json_summary_replays_included() {
     let quiet = cli(&d, &["run", "bst_valid", "--tests", "50"]);
     assert!(!String::from_utf8_lossy(&quiet.stderr).contains("statistics of"));
 }
+
+#[test]
+fn explain_with_a_path_shows_the_provenance_of_a_part_and_writes_its_graph() {
+    let d = temp_dir("explain-path");
+    let tape = d.join("tape");
+    // ([2, 4], 3): the elements' ints 7 (4) and 3 (2), sorted; then the number 5 (3).
+    std::fs::write(&tape, [1, 0, 7, 1, 0, 3, 0, 0, 5]).unwrap();
+    let f = tape.to_str().unwrap();
+    // Without --path: the span tree, as before.
+    let out = cli(&d, &["explain", "sorted_insert", f]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("element [0..2)") && !text.contains("part "),
+        "{text}"
+    );
+
+    let (dot, svg) = (d.join("g.dot"), d.join("g.svg"));
+    let out = cli(
+        &d,
+        &[
+            "explain",
+            "sorted_insert",
+            "--bug",
+            "swapped",
+            f,
+            "--path",
+            ".0[1]",
+            "--dot",
+            dot.to_str().unwrap(),
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in [
+        "status: Interesting\n",
+        "failure: not sorted: [2, 4, 3]\n",
+        "part .0[1] = 4\n",
+        "on the tape: .0 field [0..5), [1] element [2..4)\n",
+        // Sorting: the element's value came from the first element's choice (index 7 is 4).
+        "  element [0..2) at .0[0] = 2\n    #1 int 7/20000 bytes[1..3) changes it: 7->0: 2\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    let dot = std::fs::read_to_string(dot).unwrap();
+    assert!(dot.contains("n0 -> n1 [label=\"made of\"]"), "{dot}");
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(
+        svg.starts_with("<svg xmlns=") && svg.contains(">part .0[1]</text>"),
+        "{svg}"
+    );
+
+    for (args, needle) in [
+        (vec!["--path", ".0[x]"], "bad path: at byte 3 of the path"),
+        (vec!["--path", ".2"], "no `.2` in the value: a tuple of 2"),
+        (vec!["--svg", "x.svg"], "--dot and --svg need --path"),
+        (
+            vec!["--path", "", "--dot", "x.dot"],
+            "--dot and --svg need --path",
+        ),
+        (
+            vec!["--path", ".0", "--svg", "/no/such/dir/x.svg"],
+            "cannot write /no/such/dir/x.svg: no folder /no/such/dir",
+        ),
+    ] {
+        let mut all = vec!["explain", "sorted_insert", f];
+        all.extend(args.iter().copied());
+        let out = cli(&d, &all);
+        assert!(!d.join("x.svg").exists() && !d.join("x.dot").exists());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn path_dot_and_svg_go_with_explain_only() {
+    let d = temp_dir("path-flags");
+    let out = cli(&d, &["replay", "sorted_insert", "--path", ".0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--path, --dot and --svg go with explain")
+    );
+}

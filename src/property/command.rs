@@ -12,7 +12,7 @@
 //! | `list` | appends its name, test and corpus to the out file; runs nothing (passes) |
 //! | `run` | runs as configured by the environment (which here overrides the builder) and appends its JSON summary |
 //! | `replay` | replays its regressions and corpus (no generation), or the tape files of [`ARGS_VAR`], and appends a summary |
-//! | `explain` | appends each tape file's value, status, failure and span tree |
+//! | `explain` | appends each tape file's value, status, failure and span tree; with [`EXPLAIN_PATH_VAR`], the provenance of that part of the value instead of the span tree (and, with [`EXPLAIN_DOT_VAR`] / [`EXPLAIN_SVG_VAR`], its graph written to those files, for one tape file) |
 //! | `shrink` | shrinks each failing tape file and appends the minimal value (saves nothing) |
 //! | `import` | shrinks each failing tape file (a libFuzzer crash) and saves it to `regressions/` |
 //! | `fuzz` | hands the process to libFuzzer (the `libfuzzer` feature), which runs this property on its inputs |
@@ -28,6 +28,7 @@ use super::{Property, Report, Test};
 use crate::engine::{Identity, RunReport};
 use crate::env::Env;
 use crate::explain::span_tree;
+use crate::provenance::{Provenance, ProvenanceError, explain_path};
 use crate::search::registry;
 use crate::tape::{BytesSource, Recording, Status, Tape};
 use serde_json::{Value, json};
@@ -44,6 +45,14 @@ pub const OUT_VAR: &str = "TAPEFUZZ_OUT";
 pub const ARGS_VAR: &str = "TAPEFUZZ_ARGS";
 /// `blackbox` (the default) or `greybox`.
 pub const MODE_VAR: &str = "TAPEFUZZ_MODE";
+/// `explain`: the path of the part to explain (`.1[0].x`; see
+/// [`PartPath::parse`](crate::provenance::PartPath::parse)); empty or unset: the span tree
+/// of the whole tape, as without it.
+pub const EXPLAIN_PATH_VAR: &str = "TAPEFUZZ_EXPLAIN_PATH";
+/// `explain` with [`EXPLAIN_PATH_VAR`]: a file to write the explanation graph to, in DOT.
+pub const EXPLAIN_DOT_VAR: &str = "TAPEFUZZ_EXPLAIN_DOT";
+/// `explain` with [`EXPLAIN_PATH_VAR`]: a file to write the explanation graph to, as SVG.
+pub const EXPLAIN_SVG_VAR: &str = "TAPEFUZZ_EXPLAIN_SVG";
 
 /// A command of `cargo tapefuzz`, as the test binary receives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,7 +182,15 @@ pub(crate) fn serve(property: &Property, test: &dyn Test) -> Served {
         Command::List => unreachable!("served above"),
         Command::Run => run(&property, test),
         Command::Replay => replay(&property, test),
-        Command::Explain => each_file(&property, test, explain),
+        Command::Explain => {
+            let part = PartRequest::from_env();
+            if part.graphs() && files().len() != 1 {
+                fatal(&format!(
+                    "{EXPLAIN_DOT_VAR} and {EXPLAIN_SVG_VAR} go with exactly one tape file"
+                ));
+            }
+            each_file(&property, test, |p, t, f, b| explain(p, t, f, b, &part))
+        }
         Command::Shrink => each_file(&property, test, |p, t, f, b| import(p, t, f, b, false)),
         Command::Import => each_file(&property, test, |p, t, f, b| import(p, t, f, b, true)),
         Command::Fuzz => crate::fuzz::driver::fuzz(&property, test, &files()),
@@ -318,8 +335,101 @@ pub fn explanation(test: &dyn Test, bytes: &[u8]) -> (super::Explained, String) 
     (e, text)
 }
 
-fn explain(_: &Property, test: &dyn Test, file: &Path, bytes: &[u8]) -> bool {
-    let (e, text) = explanation(test, bytes);
+/// What `explain` is asked about a part: its path and where to write its graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartRequest {
+    /// The part's path (`None`: the whole tape's span tree).
+    pub path: Option<String>,
+    /// Where to write the explanation graph in DOT.
+    pub dot: Option<PathBuf>,
+    /// Where to write the explanation graph as SVG.
+    pub svg: Option<PathBuf>,
+}
+
+impl PartRequest {
+    /// The request in [`EXPLAIN_PATH_VAR`], [`EXPLAIN_DOT_VAR`] and [`EXPLAIN_SVG_VAR`]
+    /// (empty values count as unset).
+    pub fn from_env() -> PartRequest {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        PartRequest {
+            path: var(EXPLAIN_PATH_VAR),
+            dot: var(EXPLAIN_DOT_VAR).map(PathBuf::from),
+            svg: var(EXPLAIN_SVG_VAR).map(PathBuf::from),
+        }
+    }
+
+    /// Whether a graph file is asked for.
+    pub fn graphs(&self) -> bool {
+        self.dot.is_some() || self.svg.is_some()
+    }
+
+    /// The text of `explain` for this request: [`explanation`] without a path; with one,
+    /// the test case's status and failure, then the part's provenance
+    /// ([`Provenance::render_text`]), and the graph written (atomically) to the DOT and SVG
+    /// files asked for. Errors: a bad path or one not in the value
+    /// ([`ProvenanceError`]), a graph asked for without a path, a file that cannot be
+    /// written — each as one line of text.
+    pub fn explain(
+        &self,
+        test: &dyn Test,
+        bytes: &[u8],
+    ) -> Result<(super::Explained, String), String> {
+        let Some(path) = &self.path else {
+            if self.graphs() {
+                return Err("a DOT or SVG graph needs the path of a part to explain".into());
+            }
+            return Ok(explanation(test, bytes));
+        };
+        let (e, p, text) = part_explanation(test, bytes, path).map_err(|e| e.to_string())?;
+        if let Some(f) = &self.dot {
+            write_graph(f, &p.render_dot())?;
+        }
+        if let Some(f) = &self.svg {
+            write_graph(f, &p.render_svg())?;
+        }
+        Ok((e, text))
+    }
+}
+
+/// Writes a graph file atomically, into a folder that must exist (none is created).
+fn write_graph(file: &Path, text: &str) -> Result<(), String> {
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "cannot write {}: no folder {}",
+            file.display(),
+            dir.display()
+        ));
+    }
+    let Some(name) = file.file_name() else {
+        return Err(format!("cannot write {}: not a file name", file.display()));
+    };
+    crate::corpus::write_atomic(&dir.join(name), text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))
+}
+
+/// The text of `explain` for the part at `path`: the test case's status and failure (the
+/// property runs once), then the part's provenance ([`explain_path`]).
+pub fn part_explanation(
+    test: &dyn Test,
+    bytes: &[u8],
+    path: &str,
+) -> Result<(super::Explained, Provenance, String), ProvenanceError> {
+    let p = explain_path(test, bytes, path)?;
+    let (e, _) = explain_bytes(test, bytes);
+    let mut text = format!("status: {:?}\n", e.status);
+    if let Some(m) = &e.message {
+        text.push_str(&format!("failure: {m}\n"));
+    }
+    text.push_str(&p.render_text());
+    Ok((e, p, text))
+}
+
+fn explain(_: &Property, test: &dyn Test, file: &Path, bytes: &[u8], part: &PartRequest) -> bool {
+    let (e, text) = part.explain(test, bytes).unwrap_or_else(|e| fatal(&e));
     emit(&json!({
         "type": "explain",
         "file": file,

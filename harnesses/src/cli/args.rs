@@ -20,6 +20,12 @@ pub struct Args {
     pub seconds_per_target: Option<f64>,
     pub junit: Option<PathBuf>,
     pub stats: bool,
+    /// `explain --path`: the part of the value to explain.
+    pub path: Option<String>,
+    /// `explain --dot`: where to write the explanation graph (DOT).
+    pub dot: Option<PathBuf>,
+    /// `explain --svg`: where to write the explanation graph (SVG).
+    pub svg: Option<PathBuf>,
 }
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
@@ -66,6 +72,9 @@ impl Args {
                 "--utility-trace" => {
                     a.utility_trace = Some(PathBuf::from(value(arg, &mut it)?));
                 }
+                "--path" => a.path = Some(value(arg, &mut it)?.clone()),
+                "--dot" => a.dot = Some(PathBuf::from(value(arg, &mut it)?)),
+                "--svg" => a.svg = Some(PathBuf::from(value(arg, &mut it)?)),
                 "--keep" => a.keep = Some(number(arg, value(arg, &mut it)?)?),
                 "--jobs" => {
                     let j: usize = number(arg, value(arg, &mut it)?)?;
@@ -76,7 +85,7 @@ impl Args {
                 }
                 s if s.starts_with("--") => {
                     return Err(format!(
-                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace, --keep, --seconds-per-target, --junit, --stats)"
+                        "unknown flag `{s}` (valid: --all, --strategy, --mode, --tests, --seconds, --seed, --bug, --corpora, --jobs, --utility-trace, --keep, --seconds-per-target, --junit, --stats, --path, --dot, --svg)"
                     ));
                 }
                 _ => a.positional.push(arg.clone()),

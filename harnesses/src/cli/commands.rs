@@ -4,7 +4,7 @@ use super::Args;
 use harnesses::{Target, find, property_for, targets};
 use std::path::{Path, PathBuf};
 use tapefuzz::coverage::{CoverageObserver, Sancov, counter_count};
-use tapefuzz::property::command::explanation;
+use tapefuzz::property::command::PartRequest;
 use tapefuzz::property::{Explained, Property, Report, Test};
 use tapefuzz::search::registry;
 use tapefuzz::settings::Settings;
@@ -498,9 +498,20 @@ pub fn import(args: &Args) -> Result<i32, String> {
     Ok((summary.failures > 0) as i32)
 }
 
-/// `explain`: the value, its status, and the span tree with the choices under each span.
+/// `explain`: the value, its status, and the span tree with the choices under each span;
+/// with `--path`, the provenance of that part (and its graph in `--dot` / `--svg` files).
 pub fn explain(args: &Args) -> Result<i32, String> {
     let OneTape { test, bytes, .. } = target_and_one_tape(args, "explain")?;
-    print!("{}", explanation(test.as_ref(), &bytes).1);
+    let part = PartRequest {
+        // As for `cargo tapefuzz` (TAPEFUZZ_EXPLAIN_PATH), an empty path is no path.
+        path: args.path.clone().filter(|p| !p.is_empty()),
+        dot: args.dot.clone(),
+        svg: args.svg.clone(),
+    };
+    if part.path.is_none() && part.graphs() {
+        return Err("--dot and --svg need --path (the part to explain)".into());
+    }
+    let (_, text) = part.explain(test.as_ref(), &bytes)?;
+    print!("{text}");
     Ok(0)
 }

@@ -27,7 +27,11 @@ commands:
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
   shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
   import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
-  explain <target> [--bug NAME] FILE     show the value and the choices behind each part
+  explain <target> [--bug NAME] FILE [--path P] [--dot F] [--svg F]
+      show the value and the choices behind each part; --path P (`.1[0].x`, `[2].0`, …):
+      the provenance of that part instead — its own span, choices and tape bytes, and the
+      upstream choices it depends on (found by changing each choice and generating again);
+      --dot / --svg write its explanation graph
   ci [--seconds-per-target S] [--keep N] [--junit FILE] [--seed N] [--bug TARGET=BUG] [--corpora DIR]
       every target: replay regressions/ and corpus/, then an rl campaign of S seconds (10)
       that adds at most N (8) new unique valid tapes to corpus/; failures, shrunk, go to
@@ -44,6 +48,9 @@ pub fn main(argv: &[String]) -> Result<i32, String> {
         );
     };
     let args = Args::parse(rest)?;
+    if cmd != "explain" && (args.path.is_some() || args.dot.is_some() || args.svg.is_some()) {
+        return Err("--path, --dot and --svg go with explain".into());
+    }
     match cmd.as_str() {
         "list" => commands::list(&args),
         "run" => commands::run(&args),
