@@ -10,6 +10,7 @@ pub mod lang;
 pub mod magic;
 pub mod misbehave;
 pub mod peers;
+pub mod peers_stateful;
 pub mod prosyt;
 pub mod registry;
 pub mod sorted_insert;

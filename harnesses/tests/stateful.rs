@@ -7,6 +7,16 @@ use tapefuzz::prelude::*;
 use tapefuzz::property::Test;
 use tapefuzz::stateful::{StateMachine, Var, run_commands};
 
+/// A target's test with a bug planted.
+type TestFn = fn(Option<&str>) -> Box<dyn Test>;
+
+/// A target: its name, its test and its bugs.
+type Target = (
+    &'static str,
+    TestFn,
+    &'static [(&'static str, &'static str)],
+);
+
 fn shrunk(test: &dyn Test, name: &str, seed: u64, strategy: &str) -> (String, String) {
     let report = Property::new(format!("stateful_targets::{name}"))
         .no_corpus()
@@ -26,7 +36,7 @@ fn shrunk(test: &dyn Test, name: &str, seed: u64, strategy: &str) -> (String, St
 /// to its minimal trace (an LRU trace up to the names of its keys).
 #[test]
 fn sequential_bugs_shrink_to_their_minimal_traces() {
-    let cases: Vec<(&str, fn(Option<&str>) -> Box<dyn Test>, &[(&str, &str)])> = vec![
+    let cases: Vec<Target> = vec![
         ("lru_cache", lru_cache::test, lru_cache::BUGS),
         ("undo_buffer", undo_buffer::test, undo_buffer::BUGS),
         ("kv_store", kv_store::test, kv_store::BUGS),

@@ -176,6 +176,13 @@ pub struct Model {
     snapshots: Pool<Map>,
 }
 
+impl Model {
+    /// The snapshots saved so far.
+    pub fn snapshots(&self) -> &Pool<Map> {
+        &self.snapshots
+    }
+}
+
 /// The model and the actions.
 pub struct Machine {
     /// The planted bug.

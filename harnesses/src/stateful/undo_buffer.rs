@@ -156,6 +156,13 @@ pub struct Model {
     future: Vec<String>,
 }
 
+impl Model {
+    /// The text the buffer should hold.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
 /// The model and the actions.
 pub struct Machine {
     /// The planted bug.
