@@ -3,7 +3,7 @@
 //! systems pass; the lost update (concurrent only) never shows.
 
 use harnesses::peers_stateful::{self, PeerRun};
-use harnesses::stateful::{lru_cache, minimal};
+use harnesses::stateful::minimal;
 
 /// Whether `trace` is a non-empty list of lines `1. …`, `2. …`, ….
 fn is_numbered(trace: &str) -> bool {
@@ -64,11 +64,7 @@ fn table() {
         for bug in bugs {
             let r: PeerRun = peers_stateful::run(target, Some(bug), seed, 10.0);
             let minimal = r.shrunk.as_deref().is_some_and(|s| {
-                let s = if target == "lru_cache" {
-                    lru_cache::canonical(s)
-                } else {
-                    s.to_string()
-                };
+                let s = harnesses::stateful::canonical(target, s);
                 minimal(bug).is_some_and(|t| t.matches(&s))
             });
             println!(

@@ -33,7 +33,7 @@ fn shrunk(test: &dyn Test, name: &str, seed: u64, strategy: &str) -> (String, St
 }
 
 /// Every planted bug of the sequential targets, found by random on three seeds and shrunk
-/// to its minimal trace (an LRU trace up to the names of its keys).
+/// to its minimal trace (up to the names of keys: `canonical`).
 #[test]
 fn sequential_bugs_shrink_to_their_minimal_traces() {
     let cases: Vec<Target> = vec![
@@ -46,11 +46,7 @@ fn sequential_bugs_shrink_to_their_minimal_traces() {
             let want = minimal(bug).unwrap();
             for seed in 1..=3 {
                 let (got, message) = shrunk(&*test(Some(bug)), bug, seed, "random");
-                let got = if target == "lru_cache" {
-                    lru_cache::canonical(&got)
-                } else {
-                    got
-                };
+                let got = stateful::canonical(target, &got);
                 assert!(
                     want.matches(&got),
                     "{target} {bug} seed {seed}: {message}\n{got}"

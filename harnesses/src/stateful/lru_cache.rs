@@ -32,7 +32,7 @@ pub const MINIMAL: &[Trace] = &[
         also: &["1. Put(0, 0)\n2. Put(1, 0)\n3. Get(0)\n4. Put(2, 0)\n5. Get(1)"],
         why: "a wrong eviction needs capacity + 1 = 3 distinct puts, a get that should refresh \
               the oldest key before the third put, and a get that observes the eviction \
-              (keys named in order of first use: see `canonical`)",
+              (keys named in order of first use: see `super::canonical`)",
     },
     Trace {
         bug: "evict_late",
@@ -41,40 +41,6 @@ pub const MINIMAL: &[Trace] = &[
         why: "an eviction needs 3 distinct puts, and only a get of the evicted key observes it",
     },
 ];
-
-/// `trace` (a report's numbered `Put(k, v)` / `Get(k)` lines) with its keys renamed in order
-/// of first use (the first key used is 0, the next new one 1, …). Shrinking lowers keys one
-/// at a time and cannot rename them all at once, so equally short traces may differ only in
-/// their keys' names: this is the form [`MINIMAL`] gives.
-pub fn canonical(trace: &str) -> String {
-    let mut names: Vec<String> = Vec::new();
-    let mut rename = |k: &str| {
-        let i = names.iter().position(|n| n == k).unwrap_or_else(|| {
-            names.push(k.to_string());
-            names.len() - 1
-        });
-        i.to_string()
-    };
-    trace
-        .lines()
-        .map(|line| {
-            for op in ["Put(", "Get("] {
-                if let Some(at) = line.find(op) {
-                    let start = at + op.len();
-                    let end = start + line[start..].find([',', ')']).unwrap_or(line.len() - start);
-                    return format!(
-                        "{}{}{}",
-                        &line[..start],
-                        rename(&line[start..end]),
-                        &line[end..]
-                    );
-                }
-            }
-            line.to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// An action on the cache.
 #[derive(Clone, Debug, PartialEq, Eq)]

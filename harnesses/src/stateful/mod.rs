@@ -31,6 +31,44 @@ impl Trace {
     }
 }
 
+/// `trace` (a report's numbered lines) with the keys of `target`'s actions renamed in order
+/// of first use (the first key used is 0, the next new one 1, …): the keys of `lru_cache`
+/// and `kv_store` (`Put(k, _)`, `Get(k)`, `Add(k, _)`) are names, and shrinking lowers them
+/// one at a time, so equally short traces may differ only in their keys' names. Other
+/// targets' traces are returned as they are. [`Trace`]s are in this form.
+pub fn canonical(target: &str, trace: &str) -> String {
+    if !matches!(target, "lru_cache" | "kv_store") {
+        return trace.to_string();
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut rename = |k: &str| {
+        let i = names.iter().position(|n| n == k).unwrap_or_else(|| {
+            names.push(k.to_string());
+            names.len() - 1
+        });
+        i.to_string()
+    };
+    trace
+        .lines()
+        .map(|line| {
+            for op in ["Put(", "Get(", "Add("] {
+                if let Some(at) = line.find(op) {
+                    let start = at + op.len();
+                    let end = start + line[start..].find([',', ')']).unwrap_or(line.len() - start);
+                    return format!(
+                        "{}{}{}",
+                        &line[..start],
+                        rename(&line[start..end]),
+                        &line[end..]
+                    );
+                }
+            }
+            line.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The minimal trace of `bug` in any stateful target.
 pub fn minimal(bug: &str) -> Option<Trace> {
     [lru_cache::MINIMAL, undo_buffer::MINIMAL, kv_store::MINIMAL]
