@@ -37,8 +37,15 @@ pub(super) fn timed<'a>(
     }
 }
 
+/// How many times [`settle`] re-runs a failing tape to confirm it: a failure that shows only
+/// now and then (a race between threads, as in a concurrent state machine test) is shrunk
+/// when one re-run of these fails, and called flaky only when none does. A deterministic
+/// failure is confirmed by the first.
+pub const CONFIRM_ATTEMPTS: usize = 3;
+
 /// Confirms a failure, shrinks it and saves it: replays `original` (the recorded failing
-/// tape) to confirm that it fails again (if not, the failure is flaky and kept unshrunk),
+/// tape) up to [`CONFIRM_ATTEMPTS`] times to confirm that it fails again (if it never does,
+/// the failure is flaky and kept unshrunk),
 /// shrinks it within `config.shrink`, tells a timeout from a failure (the shrunk tape re-run
 /// without the timeout), describes it ([`Subject::describe`]: the value and the message), and,
 /// when `config.save` and a corpus is given, saves it to `regressions/` as a text file
@@ -53,9 +60,11 @@ pub fn settle(
 ) -> Failure {
     let (flaky, shrunk, shrink_calls, shrink_budget_exhausted) = {
         let mut timed = timed(config.timeout, &mut *subject);
-        let mut replay = ReplaySource::of(&original.choices);
-        let mut tape = Tape::recording(&mut replay).with_max_choices(config.max_choices);
-        let flaky = timed(&mut tape) != Status::Interesting;
+        let flaky = !(0..CONFIRM_ATTEMPTS).any(|_| {
+            let mut replay = ReplaySource::of(&original.choices);
+            let mut tape = Tape::recording(&mut replay).with_max_choices(config.max_choices);
+            timed(&mut tape) == Status::Interesting
+        });
         if flaky {
             (true, original.clone(), 0, false)
         } else {

@@ -138,7 +138,7 @@ impl<M: StateMachine> Gen for ParallelCommands<M> {
 
 /// How many times [`run_parallel`] runs a test case's threads by default: an interleaving
 /// that shows a bug may come only now and then.
-pub const DEFAULT_REPEATS: usize = 32;
+pub const DEFAULT_REPEATS: usize = 64;
 
 /// Runs `case` on a fresh system `repeats` times (at least once): the prefix in order, each
 /// action's output compared with the model's; then the threads at the same time (started
@@ -154,7 +154,7 @@ where
     M::Sut: Sync,
     M::Action: Sync,
 {
-    for _ in 0..repeats.max(1) {
+    for run in 0..repeats.max(1) {
         let mut sut = m.reset();
         let mut state = m.initial();
         for (i, action) in case.prefix.iter().enumerate() {
@@ -165,7 +165,7 @@ where
                 .map_err(|e| Fail::failed(format!("prefix step {} ({action:?}): {e}", i + 1)))?;
             m.next_state(&mut state, action);
         }
-        let history = run_threads(m, &sut, &case.threads)?;
+        let history = run_threads(m, &sut, &case.threads, run as u64)?;
         if linearize(m, &state, &case.threads, &history).is_none() {
             let mut msg = String::from("no order of the threads' actions explains their outputs:");
             for (t, ops) in history.iter().enumerate() {
@@ -201,11 +201,26 @@ fn start_together(ready: &AtomicUsize, n: usize) {
     }
 }
 
+/// A short wait before action `index` of thread `t` in run `run` of a test case: none in the
+/// first run (the threads' actions as aligned as they come), then a pseudo-random spin of up
+/// to a few microseconds, different in every run, so that the repeats of a test case try
+/// different overlaps of the threads' actions rather than the same one again.
+fn jitter(run: u64, t: usize, index: usize) {
+    if run == 0 {
+        return;
+    }
+    let h = crate::tape::Rng::derive(run, ((t as u64) << 32) | index as u64);
+    for _ in 0..h % 2048 {
+        std::hint::spin_loop();
+    }
+}
+
 /// Runs each thread's actions on `sut`, all threads released together; each thread's ops.
 fn run_threads<M>(
     m: &M,
     sut: &M::Sut,
     threads: &[Vec<M::Action>],
+    run: u64,
 ) -> Result<Vec<Vec<Op<M::Output>>>, Fail>
 where
     M: ConcurrentMachine + Sync,
@@ -218,12 +233,14 @@ where
     let results: Vec<Result<Vec<Op<M::Output>>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = threads
             .iter()
-            .map(|actions| {
+            .enumerate()
+            .map(|(t, actions)| {
                 let (clock, ready) = (&clock, &ready);
                 scope.spawn(move || {
                     start_together(ready, n);
                     let mut ops = Vec::with_capacity(actions.len());
                     for (index, action) in actions.iter().enumerate() {
+                        jitter(run, t, index);
                         let start = clock.fetch_add(1, Ordering::SeqCst);
                         let output = crate::property::catch_message(|| m.call(sut, action))
                             .map_err(|msg| format!("{action:?} {msg}"))?;
