@@ -560,3 +560,70 @@ fn path_dot_and_svg_go_with_explain_only() {
         String::from_utf8_lossy(&out.stderr).contains("--path, --dot and --svg go with explain")
     );
 }
+
+/// `explain --path` on a failing stateful trace (a fixed tape of `kv_store` with
+/// `stale_snapshot`): the restore's argument, its own choices and bytes, the actions it
+/// depends on, and its graph; pinned.
+#[test]
+fn explain_points_at_an_action_of_a_failing_stateful_trace() {
+    let d = temp_dir("explain-stateful");
+    let tape = d.join("tape");
+    // Put(0, 0), Snapshot, Put(0, 1), Restore(v0): the minimal trace of the bug.
+    std::fs::write(&tape, [1, 0, 0, 0, 1, 3, 1, 0, 0, 1, 1, 4]).unwrap();
+    let svg = d.join("g.svg");
+    let out = cli(
+        &d,
+        &[
+            "explain",
+            "kv_store",
+            "--bug",
+            "stale_snapshot",
+            tape.to_str().unwrap(),
+            "--path",
+            "[3].0",
+            "--svg",
+            svg.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "\
+status: Interesting
+failure: step 4 (Restore(v0)): ensure_eq failed: sut.lock().map = {0: 1}, s.map = {0: 0}
+part [3].0 = v0
+value: 1. Put(0, 0)
+2. Snapshot
+3. Put(0, 1)
+4. Restore(v0)
+on the tape: [3] element [10..13), .0 (no span of its own)
+own span: element [10..13)
+  #10 more 1/1 bytes[10..11) changes it: 1->0: gone
+  #11 one_of 4/4 bytes[11..12) changes it: 4->0: 0
+  #12 int 0/15 bytes[12..13) past the end (no change seen)
+upstream (choices outside the own span that change its value):
+  element [6..10) at [2] = Put(0, 1)
+    #7 one_of 0/4 bytes[7..8) changes it: 0->4: 0
+exists only with (changing one of these removes the part):
+  #0 more 1/1 bytes[0..1) in element [0..4): 1->0: gone
+  #1 one_of 0/3 bytes[1..2) in element [0..4): 0->3: gone
+  #4 more 1/1 bytes[4..5) in element [4..6): 1->0: gone
+  #5 one_of 3/3 bytes[5..6) in element [4..6): 3->0: gone
+  #6 more 1/1 bytes[6..7) in element [6..10): 1->0: gone
+"
+    );
+    let svg = std::fs::read_to_string(svg).unwrap();
+    for text in [
+        ">part [3].0</text>",
+        ">element [10..13)</text>",
+        ">#11 one_of 4/4 bytes[11..12)</text>",
+    ] {
+        assert!(svg.contains(text), "{text} in\n{svg}");
+    }
+    assert!(svg.starts_with("<svg xmlns=") && svg.trim_end().ends_with("</svg>"));
+}
