@@ -110,12 +110,9 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
             continue;
         }
         if !first_gone {
-            // Two neighbours may only go together (an action and the action that undoes it,
-            // in a stateful trace), with the bare flags before them if any.
-            let pair = run.len() >= 2
-                && (s.consider(&without(&base, span_start, run[1].1))
-                    || (bare < span_start && s.consider(&without(&base, bare, run[1].1))));
-            if !pair {
+            // Repeated spans behind flags: two may only go together (a step and the step
+            // that undoes it).
+            if bare == span_start || run.len() < 2 || !s.consider(&without(&base, bare, run[1].1)) {
                 k += 1;
             }
             continue;
@@ -125,6 +122,24 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
         find_integer(|n| {
             (n as usize) < run.len() && s.consider(&without(&base, start, run[n as usize].1))
         });
+    }
+}
+
+/// Deletes two neighbouring sibling spans together where neither can go alone: an action
+/// and the action that undoes it in a stateful trace (an insert and the delete of what it
+/// inserted), two elements whose effects cancel. A last resort: one call per span that has
+/// a sibling after it, once the cheaper passes are stuck.
+pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    while k < s.spans().len() && !s.stopped() {
+        let run = s.sibling_run(k);
+        if run.len() >= 2 {
+            let base = s.choices().to_vec();
+            if s.consider(&without(&base, run[0].0, run[1].1)) {
+                continue; // the span now at `k` is a new one
+            }
+        }
+        k += 1;
     }
 }
 

@@ -102,6 +102,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: copy::copy_spans,
     },
     Pass {
+        name: "delete_pairs",
+        tier: Tier::LastResort,
+        run: delete::delete_pairs,
+    },
+    Pass {
         name: "delete_choices",
         tier: Tier::LastResort,
         run: delete::delete_choices,
