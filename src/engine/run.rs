@@ -17,6 +17,10 @@ use crate::tape::{
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
+/// Test cases that take longer than this each make the run loop read the clock after every
+/// one, not every 64th (see the generate phase).
+const SLOW_TEST: Duration = Duration::from_micros(100);
+
 /// A test function: runs the property on the value generated from the tape.
 pub type TestFn<'a> = dyn FnMut(&mut Tape<'_>) -> Status + 'a;
 
@@ -444,6 +448,7 @@ pub fn run(
             let mut unique = HashesSet::default();
             let mut last_progress = Instant::now();
             let mut tests = 0u64;
+            let (mut next_check, mut last_check) = (0u64, (Instant::now(), 0u64));
             // On a terminal the progress line is redrawn in place; elsewhere (a log, libtest's
             // captured stderr) it is one plain line a second.
             let tty = config.progress && std::io::stderr().is_terminal();
@@ -457,11 +462,21 @@ pub fn run(
                     report.stopped = Stop::ValidTests;
                     break;
                 }
-                if tests.is_multiple_of(64) {
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                if tests >= next_check {
+                    let now = Instant::now();
+                    if deadline.is_some_and(|d| now >= d) {
                         report.stopped = Stop::Time;
                         break;
                     }
+                    // The clock is read every 64 test cases, or after every one while they
+                    // take more than SLOW_TEST each (slow properties: a concurrent state
+                    // machine runs its threads 64 times a test case), so a time budget is
+                    // kept. The first test case is timed alone.
+                    let since = tests - last_check.1;
+                    let slow =
+                        since == 0 || now.duration_since(last_check.0) > SLOW_TEST * since as u32;
+                    last_check = (now, tests);
+                    next_check = tests + if slow { 1 } else { 64 };
                     // A bar on a terminal moves four times a second; lines in a log, once.
                     let every = if tty {
                         Duration::from_millis(250)

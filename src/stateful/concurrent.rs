@@ -140,59 +140,78 @@ impl<M: StateMachine> Gen for ParallelCommands<M> {
 /// that shows a bug may come only now and then.
 pub const DEFAULT_REPEATS: usize = 64;
 
-/// Runs `case` on a fresh system `repeats` times (at least once): the prefix in order, each
-/// action's output compared with the model's; then the threads at the same time (started
-/// together), each action's output and its start and end on a shared clock
-/// recorded; then checks that some order of the threads' actions that respects that clock
-/// (an action that ended before another started comes first) gives, run on the model from
-/// the prefix's state, exactly the outputs the system returned. The first run for which no
-/// such order exists is a failure listing what each thread saw; a panic in an action is a
-/// failure too.
+/// Runs `case` `repeats` times (at least once; once when fewer than two threads have
+/// actions), each time on a fresh system: the prefix in order, each action's output compared
+/// with the model's; then the threads at the same time (started together), each action's
+/// output and its start and end on a shared clock recorded; then checks that some order of
+/// the threads' actions that respects that clock (an action that ended before another
+/// started comes first) gives, run on the model from the prefix's state, exactly the outputs
+/// the system returned. The first run for which no such order exists is a failure listing
+/// what each thread saw; a panic in an action is a failure too. A run for which no order
+/// even keeps every precondition true (the threads' actions conflict: two deletes of one
+/// key) is not judged: the test case is rejected ([`Fail::Rejected`]).
 pub fn run_parallel<M>(m: &M, case: &Parallel<M::Action>, repeats: usize) -> Result<(), Fail>
 where
     M: ConcurrentMachine + Sync,
     M::Sut: Sync,
     M::Action: Sync,
 {
-    for run in 0..repeats.max(1) {
+    // With fewer than two threads that act, nothing runs at the same time: one run says all.
+    let acting = case.threads.iter().filter(|t| !t.is_empty()).count();
+    let repeats = if acting < 2 { 1 } else { repeats.max(1) };
+    let mut suts = Vec::with_capacity(repeats);
+    let mut state = m.initial();
+    for r in 0..repeats {
         let mut sut = m.reset();
-        let mut state = m.initial();
+        let mut s = m.initial();
         for (i, action) in case.prefix.iter().enumerate() {
-            if !m.precondition(&state, action) {
+            if !m.precondition(&s, action) {
                 continue;
             }
-            run_against_model(m, &mut sut, &state, action)
+            run_against_model(m, &mut sut, &s, action)
                 .map_err(|e| Fail::failed(format!("prefix step {} ({action:?}): {e}", i + 1)))?;
-            m.next_state(&mut state, action);
+            m.next_state(&mut s, action);
         }
-        let history = run_threads(m, &sut, &case.threads, run as u64)?;
-        if linearize(m, &state, &case.threads, &history).is_none() {
-            let mut msg = String::from("no order of the threads' actions explains their outputs:");
-            for (t, ops) in history.iter().enumerate() {
-                for op in ops {
-                    msg.push_str(&format!(
-                        "\n  thread {} {:?} -> {:?}",
-                        t + 1,
-                        case.threads[t][op.index],
-                        op.output
-                    ));
-                }
+        if r == 0 {
+            state = s;
+        }
+        suts.push(sut);
+    }
+    let histories = run_threads(m, &suts, &case.threads)?;
+    for history in &histories {
+        if linearize(m, &state, &case.threads, history, true).is_some() {
+            continue;
+        }
+        // No order keeps every precondition true whatever the outputs: the threads' actions
+        // conflict (two deletes of the one key), and the model cannot judge the run.
+        if linearize(m, &state, &case.threads, history, false).is_none() {
+            return Err(Fail::Rejected);
+        }
+        let mut msg = String::from("no order of the threads' actions explains their outputs:");
+        for (t, ops) in history.iter().enumerate() {
+            for op in ops {
+                msg.push_str(&format!(
+                    "\n  thread {} {:?} -> {:?}",
+                    t + 1,
+                    case.threads[t][op.index],
+                    op.output
+                ));
             }
-            return Err(Fail::failed(msg));
         }
+        return Err(Fail::failed(msg));
     }
     Ok(())
 }
 
-/// Waits until all `n` threads are here. A spinning start (yielding after a while, in case
-/// there are more threads than cores) releases the threads within a few hundred
+/// Waits until all `n` threads are at `gate`. A spinning start (yielding after a while, in
+/// case there are more threads than cores) releases the threads within a few hundred
 /// nanoseconds of each other, where a sleeping barrier wakes them tens of microseconds apart
 /// and their actions would rarely overlap.
-fn start_together(ready: &AtomicUsize, n: usize) {
-    ready.fetch_add(1, Ordering::SeqCst);
+fn start_together(gate: &AtomicUsize, n: usize) {
+    gate.fetch_add(1, Ordering::SeqCst);
     let mut spins = 0u32;
-    while ready.load(Ordering::SeqCst) < n {
-        if spins < 10_000 {
+    while gate.load(Ordering::SeqCst) < n {
+        if spins < 1_000 {
             std::hint::spin_loop();
             spins += 1;
         } else {
@@ -215,44 +234,63 @@ fn jitter(run: u64, t: usize, index: usize) {
     }
 }
 
-/// Runs each thread's actions on `sut`, all threads released together; each thread's ops.
+/// One history: each thread's ops, in its order.
+type History<O> = Vec<Vec<Op<O>>>;
+
+/// Runs each thread's actions on every system of `suts` in turn (one run each), the threads
+/// released together at the start of every run; each run's history. The threads are spawned
+/// once for all the runs (spawning costs more than a run). A panic in an action is a failure
+/// naming it; the thread still takes part in the later runs' starts, so none waits forever.
 fn run_threads<M>(
     m: &M,
-    sut: &M::Sut,
+    suts: &[M::Sut],
     threads: &[Vec<M::Action>],
-    run: u64,
-) -> Result<Vec<Vec<Op<M::Output>>>, Fail>
+) -> Result<Vec<History<M::Output>>, Fail>
 where
     M: ConcurrentMachine + Sync,
     M::Sut: Sync,
     M::Action: Sync,
 {
     let clock = AtomicU64::new(0);
-    let ready = AtomicUsize::new(0);
+    let gates: Vec<AtomicUsize> = suts.iter().map(|_| AtomicUsize::new(0)).collect();
     let n = threads.len();
-    let results: Vec<Result<Vec<Op<M::Output>>, String>> = std::thread::scope(|scope| {
+    let results: Vec<Result<Vec<Vec<Op<M::Output>>>, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = threads
             .iter()
             .enumerate()
             .map(|(t, actions)| {
-                let (clock, ready) = (&clock, &ready);
+                let (clock, gates) = (&clock, &gates);
                 scope.spawn(move || {
-                    start_together(ready, n);
-                    let mut ops = Vec::with_capacity(actions.len());
-                    for (index, action) in actions.iter().enumerate() {
-                        jitter(run, t, index);
-                        let start = clock.fetch_add(1, Ordering::SeqCst);
-                        let output = crate::property::catch_message(|| m.call(sut, action))
-                            .map_err(|msg| format!("{action:?} {msg}"))?;
-                        let end = clock.fetch_add(1, Ordering::SeqCst);
-                        ops.push(Op {
-                            index,
-                            start,
-                            end,
-                            output,
-                        });
+                    let mut runs = Vec::with_capacity(suts.len());
+                    let mut failure = None;
+                    for (run, sut) in suts.iter().enumerate() {
+                        start_together(&gates[run], n);
+                        if failure.is_some() {
+                            continue;
+                        }
+                        let mut ops = Vec::with_capacity(actions.len());
+                        for (index, action) in actions.iter().enumerate() {
+                            jitter(run as u64, t, index);
+                            let start = clock.fetch_add(1, Ordering::SeqCst);
+                            match crate::property::catch_message(|| m.call(sut, action)) {
+                                Ok(output) => {
+                                    let end = clock.fetch_add(1, Ordering::SeqCst);
+                                    ops.push(Op {
+                                        index,
+                                        start,
+                                        end,
+                                        output,
+                                    });
+                                }
+                                Err(msg) => {
+                                    failure = Some(format!("{action:?} {msg}"));
+                                    break;
+                                }
+                            }
+                        }
+                        runs.push(ops);
                     }
-                    Ok(ops)
+                    failure.map_or(Ok(runs), Err)
                 })
             })
             .collect();
@@ -261,11 +299,18 @@ where
             .map(|h| h.join().unwrap_or_else(|_| Err("panicked".into())))
             .collect()
     });
-    let mut history = Vec::with_capacity(results.len());
+    let mut per_thread = Vec::with_capacity(results.len());
     for (t, r) in results.into_iter().enumerate() {
-        history.push(r.map_err(|e| Fail::failed(format!("thread {}: {e}", t + 1)))?);
+        per_thread.push(r.map_err(|e| Fail::failed(format!("thread {}: {e}", t + 1)))?);
     }
-    Ok(history)
+    // Runs × threads, from threads × runs.
+    let mut histories: Vec<History<M::Output>> = (0..suts.len()).map(|_| Vec::new()).collect();
+    for runs in per_thread {
+        for (run, ops) in runs.into_iter().enumerate() {
+            histories[run].push(ops);
+        }
+    }
+    Ok(histories)
 }
 
 /// The concurrent property of `machine`: test cases of [`parallel_commands`] run by
