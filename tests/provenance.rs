@@ -84,6 +84,18 @@ fn debug_trees_read_every_shape() {
     assert_eq!(at("[Some(3), None]", "[1]"), "None");
     assert_eq!(at("[Put(0, 1), Get(0)]", "[0].1"), "1");
     assert_eq!(at("[Put(0, 1), Get(0)]", "[1].0"), "0");
+    // Stateful traces: numbered lines, and a concurrent trace's sections.
+    assert_eq!(at("1. Put(0, 1)\n2. Get(0)", "[1].0"), "0");
+    let par = "prefix:\n1. Put(0, 1)\nthread 1:\n1. Add(0, 1)\n2. Get(0)\nthread 2:";
+    assert_eq!(at(par, ".prefix[0]"), "Put(0, 1)");
+    assert_eq!(at(par, ".thread1[1].0"), "0");
+    assert_eq!(at(par, ".thread1"), "thread 1:\n1. Add(0, 1)\n2. Get(0)");
+    assert_eq!(at(par, ".thread2"), "thread 2:");
+    assert_eq!(
+        at("prefix:\nthread 1:\n1. Add(0, 1)", ".thread1[0]"),
+        "Add(0, 1)"
+    );
+    assert!(DebugTree::parse("prefix:\n2. Get(0)").is_err());
     // Nested generics and paths.
     assert_eq!(
         at(

@@ -360,3 +360,25 @@ fn a_monkey_finds_and_shrinks_a_failing_episode() {
     );
     assert!(resets.load(Ordering::SeqCst) > 1);
 }
+
+/// `assume!` in a monkey's action makes the episode invalid, not a failure.
+#[test]
+fn assume_in_a_monkey_action_rejects_the_episode() {
+    use tapefuzz::stateful::monkey;
+    let m = monkey(
+        || 0u32,
+        |_: &u32| ints::<u32>(0..=9).boxed(),
+        |_: &mut u32, x: &u32| {
+            assume!(*x != 7);
+            Ok(())
+        },
+    )
+    .budget(10);
+    let report = Property::new("stateful::monkey_assume")
+        .no_corpus()
+        .seed(3)
+        .tests(500)
+        .run_test(&m.test());
+    assert!(report.passed(), "{report}");
+    assert!(report.run.invalid > 0 && report.run.valid > 0, "{report}");
+}

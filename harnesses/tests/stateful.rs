@@ -203,5 +203,4 @@ fn lost_update_needs_the_concurrent_mode() {
         .run_test(&*kv_store::sequential(Some("lost_update")));
     assert!(report.passed(), "{report}");
     assert_eq!(report.run.valid, 20_000);
-    let _ = stateful::steps();
 }

@@ -34,7 +34,7 @@ pub use crate::engine::{
 pub use assume::Rejection;
 pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
-pub(crate) use panic::catch_message;
+pub(crate) use panic::{catch_message, catch_or_reject};
 pub use property::{Property, check, target_dir_name, test_property_name};
 pub use report::Report;
 pub use test::{Explained, PropertyTest, Test, property};

@@ -53,3 +53,11 @@ pub(crate) fn catch_message<R>(f: impl FnOnce() -> R) -> Result<R, String> {
         Caught::Panic(m) => m,
     })
 }
+
+/// [`catch`] telling `assume!`'s rejection (`Err(None)`) from a panic (`Err(Some(message))`).
+pub(crate) fn catch_or_reject<R>(f: impl FnOnce() -> R) -> Result<R, Option<String>> {
+    catch(f).map_err(|c| match c {
+        Caught::Rejected => None,
+        Caught::Panic(m) => Some(m),
+    })
+}

@@ -14,7 +14,9 @@
 //! | `"a, \"b\"]"`, `'c'`, `-1`, `2.5e-7`, `NaN`, `None`, `a::B`, `PhantomData<(u8, u16)>` | [`Shape::Atom`] |
 //!
 //! A trace printed one numbered item a line (`1. Put(0, 1)` then `2. Get(0)`) reads as a
-//! list of its items, and `(no actions)` as an empty list. Anything else that is not one of
+//! list of its items, and `(no actions)` as an empty list; a concurrent trace (`prefix:`,
+//! `thread 1:`, … each followed by its numbered lines) as a struct of such lists, `.prefix`,
+//! `.thread1`, …. Anything else that is not one of
 //! these shapes is an error with the byte offset where reading stopped; whitespace and
 //! newlines between tokens and trailing commas (`{:#?}`) are allowed.
 
@@ -150,7 +152,7 @@ impl DebugTree {
     /// assert_eq!(t.text_of(part), "-1");
     /// ```
     pub fn parse(text: &str) -> Result<DebugTree, ParseError> {
-        if let Some(root) = numbered_lines(text)? {
+        if let Some(root) = numbered_lines(text)?.or(sections(text)?) {
             return Ok(DebugTree {
                 text: text.to_string(),
                 root,
@@ -314,6 +316,77 @@ fn numbered_lines(text: &str) -> Result<Option<Node>, ParseError> {
         shape: Shape::List {
             bracket: '[',
             items,
+        },
+    }))
+}
+
+/// A concurrent trace (`stateful::Parallel`): `prefix:` then `thread 1:`, `thread 2:`, …,
+/// each header followed by its numbered lines. A struct whose fields are the sections
+/// (spaces dropped: `.prefix`, `.thread1`), each a list.
+fn sections(text: &str) -> Result<Option<Node>, ParseError> {
+    if !text.starts_with("prefix:") {
+        return Ok(None);
+    }
+    let mut fields: Vec<(String, Node)> = Vec::new();
+    let mut current: Option<(String, usize, usize, Vec<Node>)> = None;
+    let mut offset = 0;
+    let close = |c: Option<(String, usize, usize, Vec<Node>)>, fields: &mut Vec<(String, Node)>| {
+        if let Some((name, start, end, items)) = c {
+            fields.push((
+                name,
+                Node {
+                    start,
+                    end,
+                    shape: Shape::List {
+                        bracket: '[',
+                        items,
+                    },
+                },
+            ));
+        }
+    };
+    for line in text.split('\n') {
+        let header = line
+            .strip_suffix(':')
+            .filter(|h| !h.starts_with(|c: char| c.is_ascii_digit()));
+        if let Some(name) = header {
+            close(current.take(), &mut fields);
+            current = Some((
+                name.replace(' ', ""),
+                offset,
+                offset + line.len(),
+                Vec::new(),
+            ));
+        } else {
+            let Some((_, _, end, items)) = current.as_mut() else {
+                return Ok(None);
+            };
+            let prefix = format!("{}. ", items.len() + 1);
+            if !line.starts_with(&prefix) {
+                return Ok(None);
+            }
+            let mut p = Parser {
+                s: text,
+                b: &text.as_bytes()[..offset + line.len()],
+                i: offset + prefix.len(),
+            };
+            let v = p.value()?;
+            p.ws();
+            if p.i < p.b.len() {
+                return Ok(None);
+            }
+            items.push(v);
+            *end = offset + line.len();
+        }
+        offset += line.len() + 1;
+    }
+    close(current, &mut fields);
+    Ok(Some(Node {
+        start: 0,
+        end: text.len(),
+        shape: Shape::Struct {
+            name: "Parallel".to_string(),
+            fields,
         },
     }))
 }

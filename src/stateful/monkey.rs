@@ -60,8 +60,9 @@ pub const DEFAULT_BUDGET: usize = 200;
 
 /// A monkey over the system `reset` makes: each step asks `pick` for a generator of the
 /// actions the system offers in its current state (a reactive system: what is enabled now),
-/// draws one and runs `execute`; an `Err` or a panic ends the episode as a failure. There is
-/// no model: the system's own checks (assertions, `Err`s) are the oracle.
+/// draws one and runs `execute`; an `Err` or a panic ends the episode as a failure, and
+/// `assume!` in an action (or `Err(Fail::Rejected)`) makes the episode invalid. There is no
+/// model: the system's own checks (assertions, `Err`s) are the oracle.
 ///
 /// ```
 /// use tapefuzz::prelude::*;
@@ -163,12 +164,15 @@ impl<S, A: Clone> Gen for Monkey<S, A> {
                     return Ok(false);
                 }
                 let action = (self.pick)(&sut).generate(tape)?;
-                let r = crate::property::catch_message(|| (self.execute)(&mut sut, &action));
+                let r = crate::property::catch_or_reject(|| (self.execute)(&mut sut, &action));
                 actions.push(action);
                 failure = match r {
                     Ok(Ok(())) => None,
+                    // `assume!` (or `Fail::Rejected`) in an action: the episode is invalid,
+                    // not a failure.
+                    Ok(Err(Fail::Rejected)) | Err(None) => return Err(tape.reject()),
                     Ok(Err(e)) => Some(e.to_string()),
-                    Err(panic) => Some(panic),
+                    Err(Some(panic)) => Some(panic),
                 };
                 Ok(true)
             });

@@ -5,8 +5,8 @@ use crate::generators::{Boxed, GenExt, ints};
 use std::fmt;
 use std::marker::PhantomData;
 
-/// How many live values a [`Pool::pick`] tells apart by its choice: the choice is an index in
-/// `0..=PICK_RANGE`, taken modulo the number of live values. A fixed range keeps the choice
+/// The range of a [`Pool::pick`]'s choice: an index in `0..=PICK_RANGE` (or up to the number
+/// of live values less one, when there are more), taken modulo the number of live values. A fixed range keeps the choice
 /// where it was on the tape when shrinking deletes the action that created a value (a range
 /// that followed the pool's size would vanish at size 1 and shift every later choice).
 pub const PICK_RANGE: u64 = 15;
@@ -143,8 +143,8 @@ impl<T> Pool<T> {
 }
 
 impl<T: 'static> Pool<T> {
-    /// A generator of one of the live variables: one choice in `0..=`[`PICK_RANGE`], modulo
-    /// their number. Simplicity order: the oldest live value first. Running out: the oldest.
+    /// A generator of one of the live variables, any of them: one choice in
+    /// `0..=`[`PICK_RANGE`] (wider when more than 16 are live), modulo their number. Simplicity order: the oldest live value first. Running out: the oldest.
     /// Call it from [`super::StateMachine::actions`] on the model's pool, only when it is not
     /// empty.
     ///
@@ -155,8 +155,9 @@ impl<T: 'static> Pool<T> {
     pub fn pick(&self) -> Boxed<Var<T>> {
         let live = self.live();
         assert!(!live.is_empty(), "Pool::pick on an empty pool");
-        ints::<u64>(0..=PICK_RANGE)
-            .map(move |i| live[(i % live.len() as u64) as usize])
+        let n = live.len() as u64;
+        ints::<u64>(0..=PICK_RANGE.max(n - 1))
+            .map(move |i| live[(i % n) as usize])
             .boxed()
     }
 }

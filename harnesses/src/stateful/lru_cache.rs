@@ -24,7 +24,7 @@ pub const BUGS: &[(&str, &str)] = &[
 ];
 
 /// Each bug's minimal trace, and why nothing shorter fails (checked exhaustively by
-/// `tests/stateful_targets.rs` over a smaller alphabet).
+/// `harnesses/tests/stateful.rs`, `minimal_traces_are_minimal`, over a smaller alphabet).
 pub const MINIMAL: &[Trace] = &[
     Trace {
         bug: "get_no_touch",

@@ -6,6 +6,9 @@ use crate::tape::{Hint, Label, Reject, Tape};
 
 const BOUNDED: Label = crate::tape::builtin::UNBOUND_BOUNDED;
 const PICK: Label = crate::tape::builtin::UNBOUND_PICK;
+/// The range of a pick among the bounded values (or more, when there are more), taken
+/// modulo their number.
+const PICK_RANGE: u64 = 15;
 
 /// A bounded picker from an unbounded one (Synthia's `Bound`: pick a number, then relay that
 /// many values): [`vecs`] under the name Synthia gives it. Any generator of a `Vec` is a
@@ -71,8 +74,10 @@ impl<G: Gen<Value = Vec<T>>, T: Clone> Gen for Unbound<G> {
             &mut out,
             |_| bounded > 0,
             |out, t| {
-                let i = t.draw(PICK, (bounded - 1) as u64, Hint::Uniform)?;
-                out.push(out[i as usize].clone());
+                // A fixed range modulo the bounded values (wider when there are more): the
+                // pick keeps its place on the tape when shrinking shortens the bounded list.
+                let i = t.draw(PICK, PICK_RANGE.max(bounded as u64 - 1), Hint::Uniform)?;
+                out.push(out[(i % bounded as u64) as usize].clone());
                 Ok(true)
             },
         )?;

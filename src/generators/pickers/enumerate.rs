@@ -31,7 +31,7 @@ pub struct EnumerateAll<T> {
 /// searches (a generator may not import one), and the product of finite lists is a closed
 /// form (a mixed-radix number) that needs no tree.
 ///
-/// Panics if there is no list, a list is empty, or there are more than 2^64 combinations.
+/// Panics if there is no list, a list is empty, or there are 2^64 combinations or more.
 ///
 /// ```
 /// use tapefuzz::prelude::*;
@@ -53,7 +53,7 @@ pub fn enumerate_all<T: Clone>(lists: Vec<Vec<T>>) -> EnumerateAll<T> {
         );
         count = count
             .checked_mul(l.len() as u64)
-            .expect("enumerate_all: more than 2^64 combinations");
+            .expect("enumerate_all: 2^64 combinations or more");
     }
     EnumerateAll { lists, count }
 }

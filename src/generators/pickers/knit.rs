@@ -8,6 +8,9 @@ use std::collections::VecDeque;
 const SPAWN: Label = crate::tape::builtin::KNIT_SPAWN;
 const ENTITY: Label = crate::tape::builtin::KNIT_ENTITY;
 const PICK: Label = crate::tape::builtin::KNIT_PICK;
+/// The range of a pick among live entities (or more, when more are alive), taken modulo
+/// their number.
+const PICK_RANGE: u64 = 15;
 
 /// See [`knit`].
 #[derive(Clone, Debug)]
@@ -33,14 +36,18 @@ pub struct Knit<G> {
 /// `size.min` if it must).
 ///
 /// **Design**: an entity draws its whole sequence when it spawns, not element by element
-/// when it is picked. Its choices then stay together in one span, so deleting that span
-/// (what shrinking does) removes the entity and nothing else's choices move; and the pick is
-/// an index into the live entities, which stays valid (modulo their number) whatever was
-/// deleted before it. The spawn coin is drawn even when no entity is alive (where it reads as
-/// "spawn" whatever it says), so every step has the same shape on the tape.
+/// when it is picked, so its choices stay together in one span (`knit.entity`) that
+/// shrinking simplifies as a whole. Shrinking deletes whole steps (their element spans); the
+/// pick is an index drawn from a fixed range `0..=15` (wider when more entities are alive)
+/// taken modulo the number alive, so it keeps its place on the tape, and stays valid, when
+/// deletions before it change how many are alive. The spawn coin is drawn even when no
+/// entity is alive (where it reads as "spawn" whatever it says), so every step has the same
+/// shape on the tape. (Deleting only an entity's span, with its step's spawn coin left at
+/// "spawn", makes the choices after it the new entity's: the shrinker tries it and keeps it
+/// only when the property still fails.)
 ///
 /// **Simplicity order**: the fewest elements; the spawn coin's index 0 is "no new entity",
-/// the pick's index 0 the oldest live entity: a tape of zeros plays entity 0's simplest
+/// the pick's index 0 the oldest live entity (index `i` the `i mod n`-th of `n`): a tape of zeros plays entity 0's simplest
 /// sequence to its end, then spawns entity 1, and so on. **Running out**: the same.
 ///
 /// ```
@@ -109,7 +116,12 @@ impl<G: Gen<Value = Vec<T>>, T> Gen for Knit<G> {
                 if live.entities.is_empty() {
                     return Ok(false);
                 }
-                let i = t.draw(PICK, (live.entities.len() - 1) as u64, Hint::Uniform)? as usize;
+                let n = live.entities.len();
+                // A fixed range (modulo the live entities), so the pick keeps its place on the
+                // tape when shrinking changes how many are alive (a range of one option would
+                // not be drawn at all).
+                let i = (t.draw(PICK, PICK_RANGE.max(n as u64 - 1), Hint::Uniform)? % n as u64)
+                    as usize;
                 let (id, seq) = &mut live.entities[i];
                 let id = *id;
                 let v = seq.pop_front().expect("live entities are not empty");

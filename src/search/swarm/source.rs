@@ -30,7 +30,7 @@ impl SwarmSource {
 
     /// Which of the `max + 1` options of a union labelled `label` are on, one bit each.
     pub fn mask(&self, label: u64, max: u64) -> u64 {
-        let all = if max + 1 >= 64 {
+        let all = if max >= 63 {
             u64::MAX
         } else {
             (1u64 << (max + 1)) - 1
