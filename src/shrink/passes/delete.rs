@@ -125,18 +125,25 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
     }
 }
 
-/// Deletes two neighbouring sibling spans together where neither can go alone: an action
-/// and the action that undoes it in a stateful trace (an insert and the delete of what it
-/// inserted), two elements whose effects cancel. A last resort: one call per span that has
-/// a sibling after it, once the cheaper passes are stuck.
+/// How far apart (in siblings) the two spans [`delete_pairs`] deletes together may be.
+const PAIR_REACH: usize = 3;
+
+/// Deletes two sibling spans together where neither can go alone: an action and the action
+/// that undoes it in a stateful trace (an insert and the delete of what it inserted, with
+/// up to two other actions between them), two elements whose effects cancel. A last resort:
+/// at most [`PAIR_REACH`] calls per span that has siblings after it, once the cheaper passes
+/// are stuck.
 pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
     let mut k = 0;
-    while k < s.spans().len() && !s.stopped() {
+    'spans: while k < s.spans().len() && !s.stopped() {
         let run = s.sibling_run(k);
-        if run.len() >= 2 {
-            let base = s.choices().to_vec();
-            if s.consider(&without(&base, run[0].0, run[1].1)) {
-                continue; // the span now at `k` is a new one
+        let base = s.choices().to_vec();
+        for j in 1..run.len().min(PAIR_REACH + 1) {
+            let (a, b) = (run[0], run[j]);
+            let mut candidate = without(&base, b.0, b.1);
+            candidate.drain(a.0..a.1);
+            if s.consider(&candidate) {
+                continue 'spans; // the span now at `k` is a new one
             }
         }
         k += 1;
