@@ -41,15 +41,7 @@ where
     G::Value: Debug + 'static,
     F: Fn(G::Value) -> bool,
 {
-    let report = Property::new(format!("mutators::{name}"))
-        .no_corpus()
-        .seed(7)
-        .tests(5_000)
-        .run(g, prop);
-    report
-        .value
-        .clone()
-        .unwrap_or_else(|| panic!("{name}: no failure found\n{report}"))
+    common::shrunk(&format!("mutators::{name}"), g, prop)
 }
 
 /// Strictly increasing lists: valid inputs for a property about sorted lists.

@@ -32,15 +32,7 @@ where
     G::Value: Debug + 'static,
     F: Fn(G::Value) -> bool,
 {
-    let report = Property::new(format!("pickers::{name}"))
-        .no_corpus()
-        .seed(7)
-        .tests(5_000)
-        .run(g, prop);
-    report
-        .value
-        .clone()
-        .unwrap_or_else(|| panic!("{name}: no failure found\n{report}"))
+    common::shrunk(&format!("pickers::{name}"), g, prop)
 }
 
 fn site() -> impl Gen<Value = Vec<&'static str>> + Clone {

@@ -1,14 +1,12 @@
 //! Provenance: paths, `Debug` trees, influence by replay, the spans of a part, and the text,
 //! DOT and SVG of an explanation graph, pinned for fixed tapes.
 
-use std::collections::BTreeMap;
-use tapefuzz::generators::Boxed;
 use tapefuzz::prelude::*;
 use tapefuzz::property::{Test, property};
 use tapefuzz::provenance::{
     Change, DebugTree, PartPath, ProvenanceError, Shape, Step, explain_path,
 };
-use tapefuzz::stateful::{StateMachine, stateful};
+use tapefuzz::stateful::stateful;
 use tapefuzz::tape::{Kind, RandomSource, Rng, Status, Tape, encoding};
 
 // ---------------------------------------------------------------------------------------------
@@ -410,76 +408,8 @@ fn a_value_computed_from_an_earlier_part_has_it_upstream() {
 // ---------------------------------------------------------------------------------------------
 // A failing stateful trace: an action's argument depends on earlier actions.
 
-#[derive(Default)]
-struct Store {
-    live: BTreeMap<u8, u32>,
-    ghosts: BTreeMap<u8, u32>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Op {
-    Put(u8, u32),
-    Delete(u8),
-    Get(u8),
-}
-
-/// A store whose delete leaves the value behind for a later `get` (the bug); a delete picks
-/// one of the keys the model holds.
-struct Kv;
-
-impl StateMachine for Kv {
-    type State = BTreeMap<u8, u32>;
-    type Sut = Store;
-    type Action = Op;
-    fn initial(&self) -> Self::State {
-        BTreeMap::new()
-    }
-    fn reset(&self) -> Store {
-        Store::default()
-    }
-    fn actions(&self, state: &Self::State) -> Boxed<Op> {
-        let put = (ints::<u8>(0..=7), ints::<u32>(0..=9))
-            .map(|(k, v)| Op::Put(k, v))
-            .boxed();
-        let get = ints::<u8>(0..=7).map(Op::Get).boxed();
-        if state.is_empty() {
-            return one_of![put, get].boxed();
-        }
-        let keys: Vec<u8> = state.keys().copied().collect();
-        let delete = ints::<usize>(0..=7)
-            .map(move |i| Op::Delete(keys[i % keys.len()]))
-            .boxed();
-        one_of![put, delete, get].boxed()
-    }
-    fn next_state(&self, state: &mut Self::State, action: &Op) {
-        match action {
-            Op::Put(k, v) => {
-                state.insert(*k, *v);
-            }
-            Op::Delete(k) => {
-                state.remove(k);
-            }
-            Op::Get(_) => {}
-        }
-    }
-    fn run(&self, sut: &mut Store, _: &Self::State, action: &Op) -> Result<(), Fail> {
-        match action {
-            Op::Put(k, v) => {
-                sut.live.insert(*k, *v);
-            }
-            Op::Delete(k) => {
-                if let Some(v) = sut.live.remove(k) {
-                    sut.ghosts.insert(*k, v);
-                }
-            }
-            Op::Get(k) => {
-                let got = sut.live.get(k).or(sut.ghosts.get(k));
-                ensure!(got == sut.live.get(k), "get({k}) = {got:?} after a delete");
-            }
-        }
-        Ok(())
-    }
-}
+mod common;
+use common::kv::Kv;
 
 #[test]
 fn a_failing_stateful_trace_explains_an_action_argument() {

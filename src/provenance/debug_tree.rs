@@ -296,17 +296,9 @@ fn numbered_lines(text: &str) -> Result<Option<Node>, ParseError> {
         if !line.starts_with(&prefix) {
             return Ok(None);
         }
-        let from = offset + prefix.len();
-        let mut p = Parser {
-            s: text,
-            b: &text.as_bytes()[..offset + line.len()],
-            i: from,
-        };
-        let v = p.value()?;
-        p.ws();
-        if p.i < p.b.len() {
+        let Some(v) = line_value(text, offset + prefix.len(), offset + line.len())? else {
             return Ok(None);
-        }
+        };
         items.push(v);
         offset += line.len() + 1;
     }
@@ -318,6 +310,19 @@ fn numbered_lines(text: &str) -> Result<Option<Node>, ParseError> {
             items,
         },
     }))
+}
+
+/// The value of `text[from..end]` (an item of a numbered line), or `None` when more than one
+/// value is there.
+fn line_value(text: &str, from: usize, end: usize) -> Result<Option<Node>, ParseError> {
+    let mut p = Parser {
+        s: text,
+        b: &text.as_bytes()[..end],
+        i: from,
+    };
+    let v = p.value()?;
+    p.ws();
+    Ok((p.i == p.b.len()).then_some(v))
 }
 
 /// A concurrent trace (`stateful::Parallel`): `prefix:` then `thread 1:`, `thread 2:`, …,
@@ -365,16 +370,9 @@ fn sections(text: &str) -> Result<Option<Node>, ParseError> {
             if !line.starts_with(&prefix) {
                 return Ok(None);
             }
-            let mut p = Parser {
-                s: text,
-                b: &text.as_bytes()[..offset + line.len()],
-                i: offset + prefix.len(),
-            };
-            let v = p.value()?;
-            p.ws();
-            if p.i < p.b.len() {
+            let Some(v) = line_value(text, offset + prefix.len(), offset + line.len())? else {
                 return Ok(None);
-            }
+            };
             items.push(v);
             *end = offset + line.len();
         }

@@ -14,22 +14,8 @@ const MARGIN: f64 = 20.0;
 const LEGEND: &str =
     "arrows: solid = made of, dashed = depends on (changes its value), dotted = exists only with";
 
-/// XML text: `&`, `<`, `>` and quotes escaped.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
+// XML text is escaped as the JUnit report escapes it (markup, quotes, control characters).
+use crate::junit::escape;
 
 pub(crate) fn render(g: &Graph) -> String {
     let ranks = g.nodes.iter().map(|n| n.rank).max().map_or(0, |r| r + 1);

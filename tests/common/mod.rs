@@ -2,6 +2,8 @@
 //! test file uses what it needs).
 #![allow(dead_code)]
 
+pub mod kv;
+
 use std::fmt::Debug;
 use tapefuzz::generators::{Gen, value_from_bytes};
 
@@ -33,4 +35,23 @@ where
         let (x, y) = (value_from_bytes(&a, &bytes), value_from_bytes(&b, &bytes));
         assert_eq!(format!("{x:?}"), format!("{y:?}"), "bytes {bytes:?}");
     }
+}
+
+/// The shrunk failing value of `prop` over `g` (its Debug), from a random run with seed 7 of
+/// at most 5,000 tests, under the property name `name`. Panics when nothing fails.
+pub fn shrunk<G, F>(name: &str, g: G, prop: F) -> String
+where
+    G: Gen,
+    G::Value: Debug + 'static,
+    F: Fn(G::Value) -> bool,
+{
+    let report = tapefuzz::prelude::Property::new(name)
+        .no_corpus()
+        .seed(7)
+        .tests(5_000)
+        .run(g, prop);
+    report
+        .value
+        .clone()
+        .unwrap_or_else(|| panic!("{name}: no failure found\n{report}"))
 }
