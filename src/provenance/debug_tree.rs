@@ -292,11 +292,7 @@ fn numbered_lines(text: &str) -> Result<Option<Node>, ParseError> {
     let mut items = Vec::new();
     let mut offset = 0;
     for (k, line) in text.split('\n').enumerate() {
-        let prefix = format!("{}. ", k + 1);
-        if !line.starts_with(&prefix) {
-            return Ok(None);
-        }
-        let Some(v) = line_value(text, offset + prefix.len(), offset + line.len())? else {
+        let Some(v) = numbered_item(text, offset, line, k + 1)? else {
             return Ok(None);
         };
         items.push(v);
@@ -312,13 +308,22 @@ fn numbered_lines(text: &str) -> Result<Option<Node>, ParseError> {
     }))
 }
 
-/// The value of `text[from..end]` (an item of a numbered line), or `None` when more than one
-/// value is there.
-fn line_value(text: &str, from: usize, end: usize) -> Result<Option<Node>, ParseError> {
+/// The value of `line` (which starts at `offset` in `text`) numbered `n` (`n. value`), or
+/// `None` when the line is not that number and one value.
+fn numbered_item(
+    text: &str,
+    offset: usize,
+    line: &str,
+    n: usize,
+) -> Result<Option<Node>, ParseError> {
+    let prefix = format!("{n}. ");
+    if !line.starts_with(&prefix) {
+        return Ok(None);
+    }
     let mut p = Parser {
         s: text,
-        b: &text.as_bytes()[..end],
-        i: from,
+        b: &text.as_bytes()[..offset + line.len()],
+        i: offset + prefix.len(),
     };
     let v = p.value()?;
     p.ws();
@@ -366,11 +371,7 @@ fn sections(text: &str) -> Result<Option<Node>, ParseError> {
             let Some((_, _, end, items)) = current.as_mut() else {
                 return Ok(None);
             };
-            let prefix = format!("{}. ", items.len() + 1);
-            if !line.starts_with(&prefix) {
-                return Ok(None);
-            }
-            let Some(v) = line_value(text, offset + prefix.len(), offset + line.len())? else {
+            let Some(v) = numbered_item(text, offset, line, items.len() + 1)? else {
                 return Ok(None);
             };
             items.push(v);
