@@ -13,6 +13,19 @@
 //! sequence still meets its preconditions. [`stateful`] is the property; its failure names
 //! the step that failed and lists the minimal trace, one action a line.
 //!
+//! | what | where | for |
+//! |---|---|---|
+//! | [`StateMachine`], [`commands`], [`stateful`], [`run_commands`] | `machine.rs`, `commands.rs` | sequential model-based testing |
+//! | [`Pool`], [`Var`] | `pool.rs` | values earlier actions created (a handle, a snapshot), referred to by later ones (Hypothesis's bundles) |
+//! | [`ConcurrentMachine`], [`concurrent`], [`parallel_commands`], [`run_parallel`] | `concurrent.rs`, `linearizable.rs` | a prefix, then several threads at once, checked for linearizability against the model |
+//! | [`monkey`], [`Monkey`], [`Episode`] | `monkey.rs` | no model: drive a reactive system with the actions it offers until it fails, then shrink the episode (Synthia's Monkey) |
+//!
+//! Every strategy drives these sequences (`random`, `swarm`, `rl`, `sa`, `greybox`, libFuzzer):
+//! they are generators on the tape like any other. Draw every action's choices in the same
+//! order (which action, then its arguments, used or not) and references from a fixed range
+//! ([`Pool::pick`]): shrinking then deletes an action without changing what the later ones
+//! mean.
+//!
 //! ```
 //! use tapefuzz::prelude::*;
 //! use tapefuzz::generators::Boxed;

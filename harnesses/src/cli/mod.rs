@@ -9,7 +9,7 @@ pub use args::Args;
 const USAGE: &str = "usage: harnesses <command> [options]
 commands:
   list                                   targets, with their planted bugs
-  run <target|--all> [--strategy random|sa|rl|greybox] [--mode blackbox|greybox] [--tests N | --seconds S]
+  run <target|--all> [--strategy random|sa|rl|greybox|swarm|…] [--mode blackbox|greybox] [--tests N | --seconds S]
       [--seed N] [--bug NAME] [--corpora DIR] [--jobs N] [--utility-trace FILE] [--keep N] [--stats]
       --stats (or TAPEFUZZ_STATS=1): per target on stderr, the counts (as in the JSON line),
       events, choices per test case, the time split and why the run stopped;
