@@ -548,18 +548,24 @@ impl Parser<'_> {
                 return Ok(items);
             }
             items.push(self.value()?);
-            self.ws();
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(c) if c == close => {}
-                _ => {
-                    return Err(self.err(format!(
-                        "expected `,` or `{}`, found {}",
-                        close as char,
-                        self.found()
-                    )));
-                }
+            self.separator(close)?;
+        }
+    }
+
+    /// After an item: a `,` (consumed) or `close` (left for the caller's loop to see).
+    fn separator(&mut self, close: u8) -> Result<(), ParseError> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.i += 1;
+                Ok(())
             }
+            Some(c) if c == close => Ok(()),
+            _ => Err(self.err(format!(
+                "expected `,` or `{}`, found {}",
+                close as char,
+                self.found()
+            ))),
         }
     }
 
@@ -599,14 +605,7 @@ impl Parser<'_> {
                 }
                 items.push(first);
             }
-            self.ws();
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(b'}') => {}
-                _ => {
-                    return Err(self.err(format!("expected `,` or `}}`, found {}", self.found())));
-                }
-            }
+            self.separator(b'}')?;
         }
         Ok(if entries.is_empty() {
             self.node(
@@ -659,14 +658,7 @@ impl Parser<'_> {
                     return Err(self.err(format!("expected a field name, found {}", self.found())));
                 }
             }
-            self.ws();
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(b'}') => {}
-                _ => {
-                    return Err(self.err(format!("expected `,` or `}}`, found {}", self.found())));
-                }
-            }
+            self.separator(b'}')?;
         }
     }
 }

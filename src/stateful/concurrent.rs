@@ -161,21 +161,21 @@ where
     // With fewer than two threads that act, nothing runs at the same time: one run says all.
     let acting = case.threads.iter().filter(|t| !t.is_empty()).count();
     let repeats = if acting < 2 { 1 } else { repeats.max(1) };
-    let mut suts = Vec::with_capacity(repeats);
+    // The model through the prefix, once: each action that runs, with the state before it.
     let mut state = m.initial();
-    for r in 0..repeats {
-        let mut sut = m.reset();
-        let mut s = m.initial();
-        for (i, action) in case.prefix.iter().enumerate() {
-            if !m.precondition(&s, action) {
-                continue;
-            }
-            run_against_model(m, &mut sut, &s, action)
-                .map_err(|e| Fail::failed(format!("prefix step {} ({action:?}): {e}", i + 1)))?;
-            m.next_state(&mut s, action);
+    let mut prefix = Vec::with_capacity(case.prefix.len());
+    for (i, action) in case.prefix.iter().enumerate() {
+        if m.precondition(&state, action) {
+            prefix.push((i, action, state.clone()));
+            m.next_state(&mut state, action);
         }
-        if r == 0 {
-            state = s;
+    }
+    let mut suts = Vec::with_capacity(repeats);
+    for _ in 0..repeats {
+        let mut sut = m.reset();
+        for (i, action, before) in &prefix {
+            run_against_model(m, &mut sut, before, action)
+                .map_err(|e| Fail::failed(format!("prefix step {} ({action:?}): {e}", i + 1)))?;
         }
         suts.push(sut);
     }

@@ -57,6 +57,11 @@ pub const MINIMAL: &[Trace] = &[
 /// The store's contents.
 pub type Map = BTreeMap<u8, u32>;
 
+/// What `Add(k, n)` makes of `k` in `map` (an absent key counts as 0; the sum wraps).
+fn added(map: &Map, k: u8, n: u32) -> u32 {
+    map.get(&k).copied().unwrap_or(0).wrapping_add(n)
+}
+
 /// An action on the store.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -140,7 +145,7 @@ impl Store {
                     Out::Value(Some(new))
                 } else {
                     let mut g = self.lock();
-                    let new = g.map.get(&k).copied().unwrap_or(0).wrapping_add(n);
+                    let new = added(&g.map, k, n);
                     g.map.insert(k, new);
                     Out::Value(Some(new))
                 }
@@ -237,7 +242,7 @@ impl StateMachine for Machine {
             }
             Op::Get(_) => {}
             Op::Add(k, n) => {
-                let new = s.map.get(&k).copied().unwrap_or(0).wrapping_add(n);
+                let new = added(&s.map, k, n);
                 s.map.insert(k, new);
             }
             Op::Snapshot => {
@@ -270,7 +275,7 @@ impl ConcurrentMachine for Machine {
         match *op {
             Op::Put(..) | Op::Restore(_) => Out::Done,
             Op::Get(k) => Out::Value(s.map.get(&k).copied()),
-            Op::Add(k, n) => Out::Value(Some(s.map.get(&k).copied().unwrap_or(0).wrapping_add(n))),
+            Op::Add(k, n) => Out::Value(Some(added(&s.map, k, n))),
             Op::Snapshot => Out::Saved(s.snapshots.next_var()),
         }
     }
