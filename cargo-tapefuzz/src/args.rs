@@ -47,10 +47,16 @@ pub struct Args {
     pub dot: Option<PathBuf>,
     /// `--svg` (explain --path): where to write the explanation graph, as SVG.
     pub svg: Option<PathBuf>,
+    /// `--instrument` (fuzz, greybox): which crates get coverage — `all` (default),
+    /// `workspace`, or crate names separated by commas.
+    pub instrument: Option<String>,
+    /// `--no-debug-assertions` (fuzz, greybox): instrumented crates without debug
+    /// assertions and overflow checks.
+    pub no_debug_assertions: bool,
 }
 
 /// Every flag, for the error on an unknown one.
-pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --all, --strategy, --seconds, --tests, --valid-tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora, --path, --dot, --svg";
+pub const FLAGS: &str = "--manifest-path, -p/--package, --test, --features, --release, --all, --strategy, --seconds, --tests, --valid-tests, --seed, --stats, --seconds-per-target, --junit, --keep, --corpora, --path, --dot, --svg, --instrument, --no-debug-assertions";
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
     it.next()
@@ -103,6 +109,16 @@ impl Args {
                 "--path" => a.path = Some(value(arg, &mut it)?.clone()),
                 "--dot" => a.dot = Some(value(arg, &mut it)?.into()),
                 "--svg" => a.svg = Some(value(arg, &mut it)?.into()),
+                "--instrument" => {
+                    let v = value(arg, &mut it)?;
+                    if v.is_empty() || v.split(',').any(|n| n.trim().is_empty()) {
+                        return Err(format!(
+                            "flag --instrument takes `all`, `workspace` or crate names separated by commas, got `{v}`"
+                        ));
+                    }
+                    a.instrument = Some(v.clone());
+                }
+                "--no-debug-assertions" => a.no_debug_assertions = true,
                 s if s.starts_with('-') && s.len() > 1 => {
                     return Err(format!("unknown flag `{s}` (valid: {FLAGS})"));
                 }

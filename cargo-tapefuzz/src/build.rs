@@ -29,7 +29,7 @@ impl Build {
     }
 }
 
-/// The variable that makes `cargo-tapefuzz` a `RUSTC_WORKSPACE_WRAPPER` (its value: the
+/// The variable that makes `cargo-tapefuzz` a `RUSTC_WRAPPER` (its value: the
 /// build's name).
 pub const WRAP_VAR: &str = "CARGO_TAPEFUZZ_WRAP";
 
@@ -146,17 +146,15 @@ fn finish(mut cmd: Command, args: &Args, build: Build) -> Result<Vec<TestBinary>
             Build::Greybox => "tapefuzz/sancov-callbacks",
             _ => "tapefuzz/libfuzzer",
         };
-        let me = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
         // An explicit target keeps build scripts and proc macros out of the instrumented
         // build; a target folder of its own keeps it from invalidating the plain one.
+        let folder = instrument_env(&mut cmd, args, build)?;
         cmd.arg("--features")
             .arg(feature)
             .arg("--target")
             .arg(host_triple()?)
             .arg("--target-dir")
-            .arg(target_dir(args)?.join("tapefuzz").join(build.name()))
-            .env("RUSTC_WORKSPACE_WRAPPER", me)
-            .env(WRAP_VAR, build.name());
+            .arg(target_dir(args)?.join("tapefuzz").join(folder));
     }
     let out = cmd
         .stderr(Stdio::inherit())
@@ -210,54 +208,392 @@ fn finish(mut cmd: Command, args: &Args, build: Build) -> Result<Vec<TestBinary>
     Ok(binaries)
 }
 
-/// `cargo-tapefuzz` as cargo's `RUSTC_WORKSPACE_WRAPPER` (`args`: rustc and its
-/// arguments): the crate's own code gets SanitizerCoverage's counters; tapefuzz itself,
-/// build scripts and proc macros compile as usual (the engine's code is not the coverage
-/// that matters). Returns rustc's exit status.
+/// The variable that says which crates get coverage (the `--instrument` flag): `all`
+/// (default: every crate compiled for the target, dependencies included, as cargo-fuzz
+/// does), `workspace` (the workspace's own crates), or crate names separated by commas.
+pub const INSTRUMENT_VAR: &str = "CARGO_TAPEFUZZ_INSTRUMENT";
+/// The variable that turns debug assertions and overflow checks off in instrumented crates
+/// (`--no-debug-assertions`; on by default, as under cargo-fuzz).
+pub const NO_ASSERT_VAR: &str = "CARGO_TAPEFUZZ_NO_DEBUG_ASSERTIONS";
+/// The workspace root, for `--instrument workspace`.
+const ROOT_VAR: &str = "CARGO_TAPEFUZZ_WORKSPACE_ROOT";
+/// Where the stub object lives ([`stub_object`]).
+const STUB_VAR: &str = "CARGO_TAPEFUZZ_STUB";
+/// A `RUSTC_WRAPPER` the user had set (sccache, say): called in turn.
+const INNER_VAR: &str = "CARGO_TAPEFUZZ_INNER_WRAPPER";
+/// The crates the tests reach without going through tapefuzz ([`reachable_crates`]),
+/// separated by commas: what `--instrument all` instruments.
+const REACH_VAR: &str = "CARGO_TAPEFUZZ_REACH";
+
+/// Packages whose code (and whose dependencies, unless the crate reaches them another way)
+/// is tapefuzz's, not the code under test.
+const TAPEFUZZ_PACKAGES: [&str; 3] = ["tapefuzz", "tapefuzz-derive", "libfuzzer-sys"];
+
+/// The crate names of every package the workspace's members depend on (normal and dev
+/// dependencies, transitively) without passing through tapefuzz's own packages, and of the
+/// members' own targets: the code a property can reach. tapefuzz's dependencies (serde,
+/// postcard…) count only when the user's crates depend on them too, so the instrumented
+/// build counts the same code a cargo-fuzz target of the crate would.
+pub fn reachable_crates(args: &Args) -> Result<Vec<String>, String> {
+    let mut cmd = cargo();
+    cmd.args(["metadata", "--format-version", "1"]);
+    if let Some(m) = &args.manifest_path {
+        cmd.arg("--manifest-path").arg(m);
+    }
+    let out = cmd
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    if !out.status.success() {
+        return Err("cargo metadata failed (see above)".into());
+    }
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("cargo metadata printed something else than JSON: {e}"))?;
+    let packages: std::collections::HashMap<&str, &Value> = v["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p["id"].as_str()?, p)))
+        .collect();
+    let nodes: std::collections::HashMap<&str, &Value> = v["resolve"]["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|n| Some((n["id"].as_str()?, n)))
+        .collect();
+    let is_ours = |id: &str| {
+        packages
+            .get(id)
+            .and_then(|p| p["name"].as_str())
+            .is_some_and(|n| TAPEFUZZ_PACKAGES.contains(&n))
+    };
+    let members: Vec<&str> = v["workspace_members"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|id| !is_ours(id))
+        .collect();
+    let mut seen: std::collections::HashSet<&str> = members.iter().copied().collect();
+    let mut todo = members.clone();
+    while let Some(id) = todo.pop() {
+        let Some(node) = nodes.get(id) else { continue };
+        for dep in node["deps"].as_array().into_iter().flatten() {
+            let Some(pkg) = dep["pkg"].as_str() else { continue };
+            // Build dependencies run on the host, never in the test process.
+            let runtime = dep["dep_kinds"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|k| k["kind"].is_null() || k["kind"] == "dev");
+            if runtime && !is_ours(pkg) && seen.insert(pkg) {
+                todo.push(pkg);
+            }
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    for id in &seen {
+        let Some(p) = packages.get(id) else { continue };
+        let member = members.contains(id);
+        for t in p["targets"].as_array().into_iter().flatten() {
+            let kinds = &t["kind"];
+            let lib = kinds
+                .as_array()
+                .is_some_and(|a| a.iter().any(|k| k.as_str().is_some_and(|k| k.ends_with("lib"))));
+            if (member || lib) && let Some(n) = t["name"].as_str() {
+                names.push(n.replace('-', "_"));
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+/// Crates that never get coverage: tapefuzz's own (the engine's code is not the coverage
+/// that matters, and its hot path would slow down) and libFuzzer's bindings.
+const NEVER: [&str; 3] = ["tapefuzz", "tapefuzz_derive", "libfuzzer_sys"];
+
+/// The instrumented build's environment and its target folder's name: `build` plus a
+/// short hash of the options and of the crates they select, so changing `--instrument`
+/// or the dependencies rebuilds in a folder of its own instead of reusing stale objects.
+fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<String, String> {
+    let spec = args.instrument.as_deref().unwrap_or("all");
+    let reach = if spec == "all" {
+        Some(reachable_crates(args)?.join(","))
+    } else {
+        None
+    };
+    // cargo does not rebuild a crate when only the wrapper's choice for it changed: every
+    // choice of crates (options, and the set a dependency change reaches) builds in a
+    // folder of its own.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in spec
+        .bytes()
+        .chain([0, args.no_debug_assertions as u8, 0])
+        .chain(reach.iter().flat_map(|r| r.bytes()))
+    {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    let folder = format!("{}-{:08x}", build.name(), h as u32);
+    let target = target_dir(args)?.join("tapefuzz");
+    std::fs::create_dir_all(&target)
+        .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
+    let me = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
+    if let Some(inner) = std::env::var_os("RUSTC_WRAPPER").filter(|w| !w.is_empty()) {
+        cmd.env(INNER_VAR, inner);
+    }
+    // A plain wrapper (not the workspace one): dependencies compile through it too.
+    cmd.env("RUSTC_WRAPPER", me)
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env(WRAP_VAR, build.name())
+        .env(INSTRUMENT_VAR, spec)
+        .env(ROOT_VAR, workspace_root(args)?)
+        .env(STUB_VAR, target.join("sancov-stub.o"));
+    if args.no_debug_assertions {
+        cmd.env(NO_ASSERT_VAR, "1");
+    }
+    if let Some(reach) = reach {
+        cmd.env(REACH_VAR, reach);
+    }
+    Ok(folder)
+}
+
+/// The workspace's root folder (`cargo metadata`).
+fn workspace_root(args: &Args) -> Result<PathBuf, String> {
+    let mut cmd = cargo();
+    cmd.args(["metadata", "--format-version", "1", "--no-deps"]);
+    if let Some(m) = &args.manifest_path {
+        cmd.arg("--manifest-path").arg(m);
+    }
+    let out = cmd
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("cargo metadata printed something else than JSON: {e}"))?;
+    v["workspace_root"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata gave no workspace_root".into())
+}
+
+/// What rustc is asked to build, read off its arguments.
+#[derive(Debug, Default, PartialEq)]
+struct Unit {
+    name: String,
+    types: Vec<String>,
+    test: bool,
+    /// Compiled for the target (`--target` given): not a build script, a proc macro or one
+    /// of their dependencies, which run on the host while cargo builds.
+    for_target: bool,
+}
+
+impl Unit {
+    fn read(args: &[std::ffi::OsString]) -> Unit {
+        let mut u = Unit::default();
+        let mut iter = args.iter();
+        while let Some(a) = iter.next() {
+            match a.to_str() {
+                Some("--crate-name") => {
+                    u.name = iter
+                        .next()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or_default()
+                        .into();
+                }
+                Some("--crate-type") => {
+                    u.types
+                        .extend(iter.next().and_then(|t| t.to_str()).map(str::to_string));
+                }
+                Some("--test") => u.test = true,
+                Some("--target") => u.for_target = true,
+                Some(s) if s.starts_with("--target=") => u.for_target = true,
+                _ => {}
+            }
+        }
+        u
+    }
+
+    /// A library or a test harness: code that runs inside the test process.
+    fn runs_in_process(&self) -> bool {
+        self.test || (!self.types.is_empty() && self.types.iter().all(|t| t == "lib" || t == "rlib"))
+    }
+
+    /// A plain executable (not a test harness): it may not link tapefuzz, so it gets the
+    /// stub callbacks to resolve the instrumented libraries' references.
+    fn is_plain_executable(&self) -> bool {
+        !self.test && self.types.iter().any(|t| t == "bin")
+    }
+}
+
+/// Whether `spec` (`all`, `workspace`, or names) selects the crate `name` whose manifest
+/// folder is `dir`, in a workspace at `root`.
+fn selected(spec: &str, name: &str, dir: &Path, root: &Path) -> bool {
+    match spec {
+        "all" => std::env::var(REACH_VAR)
+            .map(|reach| reach.split(',').any(|n| n == name))
+            .unwrap_or(true),
+        "workspace" => dir.starts_with(root),
+        names => names
+            .split(',')
+            .map(|n| n.trim().replace('-', "_"))
+            .any(|n| n == name),
+    }
+}
+
+/// The flags that instrument one crate for `build` (`fuzz`: comparison tracing, indirect
+/// calls and `cfg(fuzzing)`, as cargo-fuzz; `greybox`: comparison tracing too, which the
+/// engine's comparison log reads).
+fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
+    let mut v = vec![
+        "-Cpasses=sancov-module",
+        "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
+        "-Cllvm-args=-sanitizer-coverage-pc-table",
+        "-Cllvm-args=-sanitizer-coverage-trace-compares",
+        "--cfg",
+        "fuzzing",
+    ];
+    if build == "fuzz" {
+        v.push("-Cllvm-args=-sanitizer-coverage-level=4");
+    } else {
+        v.push("-Cllvm-args=-sanitizer-coverage-level=3");
+    }
+    if assertions {
+        v.extend(["-Cdebug-assertions=on", "-Coverflow-checks=on"]);
+    }
+    v
+}
+
+/// The weak, empty SanitizerCoverage callbacks, in assembly: a plain executable that links
+/// instrumented libraries but neither libFuzzer nor tapefuzz (a crate's `src/main.rs`, built
+/// beside its tests) resolves the references with them. Weak, so that a binary that does
+/// link libFuzzer or tapefuzz's callbacks keeps those.
+const STUB_SOURCE: &str = r#"#![no_std]
+#![allow(unused)]
+macro_rules! weak_returns {
+    ($($name:literal),*) => {
+        core::arch::global_asm!(
+            $(concat!(".weak ", $name), concat!(".type ", $name, ",@function"),
+              concat!($name, ":"), "ret",)*
+        );
+    };
+}
+weak_returns!(
+    "__sanitizer_cov_8bit_counters_init", "__sanitizer_cov_pcs_init",
+    "__sanitizer_cov_trace_cmp1", "__sanitizer_cov_trace_cmp2",
+    "__sanitizer_cov_trace_cmp4", "__sanitizer_cov_trace_cmp8",
+    "__sanitizer_cov_trace_const_cmp1", "__sanitizer_cov_trace_const_cmp2",
+    "__sanitizer_cov_trace_const_cmp4", "__sanitizer_cov_trace_const_cmp8",
+    "__sanitizer_cov_trace_switch", "__sanitizer_cov_trace_div4",
+    "__sanitizer_cov_trace_div8", "__sanitizer_cov_trace_gep",
+    "__sanitizer_cov_trace_pc_indir", "__sanitizer_cov_trace_pc_guard",
+    "__sanitizer_cov_trace_pc_guard_init"
+);
+"#;
+
+/// The stub object at `path`, compiled by `rustc` for `target` when it is not there yet
+/// (written under a temporary name and renamed, so concurrent rustc runs never see half of
+/// it).
+fn stub_object(rustc: &std::ffi::OsStr, path: &Path, target: Option<&str>) -> Result<(), String> {
+    if path.is_file() {
+        return Ok(());
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let unique = format!(
+        "{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let src = dir.join(format!("sancov-stub-{unique}.rs"));
+    let tmp = dir.join(format!("sancov-stub-{unique}.o"));
+    std::fs::write(&src, STUB_SOURCE).map_err(|e| format!("{}: {e}", src.display()))?;
+    let mut cmd = Command::new(rustc);
+    cmd.args(["--crate-type=lib", "--emit=obj", "--edition=2021", "-Cpanic=abort"])
+        .arg("-Ccodegen-units=1")
+        .args(["--crate-name", "tapefuzz_sancov_stub", "-Copt-level=1"]);
+    if let Some(t) = target {
+        cmd.args(["--target", t]);
+    }
+    let status = cmd.arg(&src).arg("-o").arg(&tmp).status();
+    let _ = std::fs::remove_file(&src);
+    // rustc may leave its codegen unit's object beside the output.
+    let prefix = format!("sancov-stub-{unique}.");
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            if e.file_name().to_string_lossy().starts_with(&prefix) && e.path() != tmp {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    match status {
+        Ok(s) if s.success() => std::fs::rename(&tmp, path)
+            .map_err(|e| format!("cannot rename {} to {}: {e}", tmp.display(), path.display())),
+        Ok(s) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(format!("rustc could not compile the callback stub ({s})"))
+        }
+        Err(e) => Err(format!("cannot run rustc: {e}")),
+    }
+}
+
+fn target_of(args: &[std::ffi::OsString]) -> Option<String> {
+    let mut iter = args.iter();
+    while let Some(a) = iter.next() {
+        match a.to_str() {
+            Some("--target") => return iter.next().and_then(|t| t.to_str()).map(str::to_string),
+            Some(s) if s.starts_with("--target=") => return Some(s["--target=".len()..].into()),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `cargo-tapefuzz` as cargo's `RUSTC_WRAPPER` (`args`: rustc and its arguments) for an
+/// instrumented build (`build`: `fuzz` or `greybox`). Every crate compiled for the target
+/// that [`INSTRUMENT_VAR`] selects gets SanitizerCoverage's counters, comparison tracing,
+/// `cfg(fuzzing)` and (unless [`NO_ASSERT_VAR`]) debug assertions and overflow checks, as
+/// under cargo-fuzz; tapefuzz's own crates, build scripts, proc macros and whatever runs on
+/// the host compile as usual. Plain executables get weak stub callbacks. Returns rustc's
+/// exit status.
 pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
     let Some((rustc, rest)) = args.split_first() else {
         eprintln!("cargo-tapefuzz: {WRAP_VAR} is set but no rustc was given");
         return 2;
     };
-    let mut name = None;
-    let mut types: Vec<String> = Vec::new();
-    let mut test = false;
-    let mut iter = rest.iter();
-    while let Some(a) = iter.next() {
-        match a.to_str() {
-            Some("--crate-name") => name = iter.next().and_then(|n| n.to_str()),
-            Some("--crate-type") => {
-                types.extend(iter.next().and_then(|t| t.to_str()).map(str::to_string));
-            }
-            Some("--test") => test = true,
-            _ => {}
+    let unit = Unit::read(rest);
+    let spec = std::env::var(INSTRUMENT_VAR).unwrap_or_else(|_| "all".into());
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    let root = std::env::var_os(ROOT_VAR).map(PathBuf::from).unwrap_or_default();
+    let instrument = unit.for_target
+        && unit.runs_in_process()
+        && !NEVER.contains(&unit.name.as_str())
+        && !unit.name.starts_with("build_script_")
+        && selected(&spec, &unit.name, &dir, &root);
+    let mut cmd = match std::env::var_os(INNER_VAR) {
+        Some(inner) => {
+            let mut c = Command::new(inner);
+            c.arg(rustc);
+            c
         }
-    }
-    // The crate's libraries and test harnesses: they link tapefuzz (and so the coverage
-    // callbacks or libFuzzer). A plain binary that cargo builds beside a test (for
-    // `CARGO_BIN_EXE_*`) may not link it; build scripts and proc macros run on the host.
-    let code = test || (!types.is_empty() && types.iter().all(|t| t == "lib" || t == "rlib"));
-    let instrument = match name {
-        Some(n) => code && !(n == "tapefuzz" || n.starts_with("build_script_")),
-        None => false,
+        None => Command::new(rustc),
     };
-    let mut cmd = Command::new(rustc);
     cmd.args(rest);
     if instrument {
-        cmd.args([
-            "-Cpasses=sancov-module",
-            "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
-            "-Cllvm-args=-sanitizer-coverage-pc-table",
-        ]);
-        if build == "fuzz" {
-            cmd.args([
-                "-Cllvm-args=-sanitizer-coverage-level=4",
-                "-Cllvm-args=-sanitizer-coverage-trace-compares",
-                "--cfg",
-                "fuzzing",
-            ]);
-        } else {
-            cmd.arg("-Cllvm-args=-sanitizer-coverage-level=3");
+        let assertions = std::env::var_os(NO_ASSERT_VAR).is_none();
+        cmd.args(sancov_flags(build, assertions));
+    }
+    if unit.for_target && unit.is_plain_executable() {
+        if let Some(stub) = std::env::var_os(STUB_VAR).map(PathBuf::from) {
+            if let Err(e) = stub_object(rustc, &stub, target_of(rest).as_deref()) {
+                eprintln!("cargo-tapefuzz: {e}");
+                return 2;
+            }
+            let mut arg = std::ffi::OsString::from("-Clink-arg=");
+            arg.push(&stub);
+            cmd.arg(arg);
         }
     }
     match cmd.status() {
@@ -269,5 +605,40 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
             );
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(s: &str) -> Unit {
+        let v: Vec<std::ffi::OsString> = s.split_whitespace().map(Into::into).collect();
+        Unit::read(&v)
+    }
+
+    #[test]
+    fn units_read_off_rustc_arguments() {
+        let lib = unit("--crate-name der --edition=2021 src/lib.rs --crate-type lib --target x86_64-unknown-linux-gnu");
+        assert!(lib.for_target && lib.runs_in_process() && !lib.is_plain_executable());
+        let host = unit("--crate-name proc_macro2 --crate-type lib");
+        assert!(!host.for_target);
+        let bin = unit("--crate-name app --crate-type bin --target=x86_64-unknown-linux-gnu");
+        assert!(bin.for_target && !bin.runs_in_process() && bin.is_plain_executable());
+        let test = unit("--crate-name app --test --target x");
+        assert!(test.runs_in_process() && !test.is_plain_executable());
+        let pm = unit("--crate-name m --crate-type proc-macro");
+        assert!(!pm.runs_in_process());
+    }
+
+    #[test]
+    fn instrument_specs_select_crates() {
+        let root = Path::new("/w");
+        assert!(selected("all", "der", Path::new("/reg/der"), root));
+        assert!(selected("workspace", "app", Path::new("/w/app"), root));
+        assert!(!selected("workspace", "der", Path::new("/reg/der"), root));
+        assert!(selected("der,app", "der", Path::new("/reg/der"), root));
+        assert!(selected("my-crate", "my_crate", Path::new("/x"), root));
+        assert!(!selected("der", "app", Path::new("/w/app"), root));
     }
 }

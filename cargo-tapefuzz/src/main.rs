@@ -19,8 +19,8 @@
 //! property in it serves the command (`tapefuzz::property::command`). So the test harness is
 //! the registry: any property run by `check`, `property!` or `Property::…` in a `#[test]` is
 //! a property here, with the same corpus folder as under `cargo test`. `fuzz` and `greybox`
-//! build the tests again with coverage instrumentation of the crate's own code, in
-//! `target/tapefuzz/<fuzz|greybox>/`.
+//! build the tests again with coverage instrumentation of every crate the tests reach
+//! (dependencies included; `--instrument` narrows it), in `target/tapefuzz/<fuzz|greybox>/`.
 //!
 //! Results (JSON summary lines) go to stdout, progress and reports to stderr. Exit status: 0
 //! passed, 1 a property failed (or a crash was found), 2 an error.
@@ -45,7 +45,9 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
   greybox <property|--all>      the in-process coverage-guided engine: --seconds N --strategy S
   ci                            reuse, then a campaign per property: --seconds-per-target N
                                 --strategy S (default rl) --junit FILE --keep N
-common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR";
+common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR
+fuzz and greybox: --instrument all|workspace|CRATE,… (which crates get coverage; default all,
+                                dependencies included), --no-debug-assertions";
 
 fn main() {
     let argv: Vec<OsString> = std::env::args_os().collect();

@@ -14,6 +14,7 @@
 //! The SanitizerCoverage callbacks that register the counters are compiled only with the
 //! cargo feature `sancov-callbacks`, because libFuzzer defines the same symbols.
 
+pub mod cmplog;
 mod counters;
 #[allow(clippy::module_inception)]
 mod coverage;

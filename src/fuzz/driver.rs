@@ -165,7 +165,58 @@ mod linked {
         with_current(|t| crate::fuzz::crossover(t, a, b, out, seed)).unwrap_or(0)
     }
 
+    // libFuzzer looks for these sanitizer functions at start-up and warns on every run
+    // when they are missing ("Failed to find function …"). Without a sanitizer there is no
+    // crash state to share, no stack to print and no death callback to run: weak
+    // definitions that do nothing (a sanitizer runtime linked in keeps its own).
+    #[cfg(target_arch = "x86_64")]
+    std::arch::global_asm!(
+        ".weak __sanitizer_acquire_crash_state",
+        ".type __sanitizer_acquire_crash_state,@function",
+        "__sanitizer_acquire_crash_state:",
+        "mov eax, 1",
+        "ret",
+        ".weak __sanitizer_print_stack_trace",
+        ".type __sanitizer_print_stack_trace,@function",
+        "__sanitizer_print_stack_trace:",
+        "ret",
+        ".weak __sanitizer_set_death_callback",
+        ".type __sanitizer_set_death_callback,@function",
+        "__sanitizer_set_death_callback:",
+        "ret",
+    );
+    #[cfg(target_arch = "aarch64")]
+    std::arch::global_asm!(
+        ".weak __sanitizer_acquire_crash_state",
+        ".type __sanitizer_acquire_crash_state,%function",
+        "__sanitizer_acquire_crash_state:",
+        "mov w0, #1",
+        "ret",
+        ".weak __sanitizer_print_stack_trace",
+        ".type __sanitizer_print_stack_trace,%function",
+        "__sanitizer_print_stack_trace:",
+        "ret",
+        ".weak __sanitizer_set_death_callback",
+        ".type __sanitizer_set_death_callback,%function",
+        "__sanitizer_set_death_callback:",
+        "ret",
+    );
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    unsafe extern "C" {
+        fn __sanitizer_acquire_crash_state() -> c_int;
+        fn __sanitizer_print_stack_trace();
+        fn __sanitizer_set_death_callback(callback: Option<extern "C" fn()>);
+    }
+
     pub(super) fn run(test: &dyn Test, argv: Vec<String>) -> Report {
+        // A strong reference pulls the weak definitions above into the link (libFuzzer's
+        // own references are weak and pull nothing).
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        std::hint::black_box((
+            __sanitizer_acquire_crash_state as unsafe extern "C" fn() -> c_int,
+            __sanitizer_print_stack_trace as unsafe extern "C" fn(),
+            __sanitizer_set_death_callback as unsafe extern "C" fn(Option<extern "C" fn()>),
+        ));
         // SAFETY: the pointer is only used while the driver runs, which ends the process.
         let erased: *const (dyn Test + '_) = test;
         let erased: *const (dyn Test + 'static) = unsafe { std::mem::transmute(erased) };

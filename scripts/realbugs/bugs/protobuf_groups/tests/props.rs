@@ -1,0 +1,7 @@
+use tapefuzz::prelude::*;
+
+tapefuzz::property! {
+    fn raw(data in bytes(0..=4096)) {
+        protobuf_groups::entry(&data);
+    }
+}
