@@ -73,12 +73,13 @@ fn a_bug_of_two_parameters_is_found() {
 
 #[test]
 fn no_parameters_means_random() {
-    // A list first: its "one more?" coin repeats at one choice point, so no parameters.
+    // A list first (not of bytes, which is one payload run): its "one more?" coin repeats
+    // at one choice point, so no parameters.
     let report = Property::new("cover::none")
         .no_corpus()
         .tests(200)
         .strategy(Cover::default())
-        .run(vecs(ints::<u8>(..), 0..=5), |_v: Vec<u8>| true);
+        .run(vecs(ints::<u16>(..), 0..=5), |_v: Vec<u16>| true);
     assert!(report.passed());
     assert_eq!(report.run.stat("parameters"), Some(0));
     assert_eq!(report.run.total_tests(), 200);

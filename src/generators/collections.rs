@@ -182,7 +182,30 @@ impl<G: Gen<Value = (K, V)>, K: Eq + Hash, V> Gen for HashMaps<G> {
     }
 }
 
-/// Byte vectors: [`vecs`] of `u8`s (simplest byte 0).
+/// Byte vectors: [`vecs`] of `u8`s (simplest: `min` zero bytes).
+///
+/// Every byte vector of every `u8` (this, `vecs(ints::<u8>(..), size)`,
+/// `any::<Vec<u8>>()`) is one **payload run** on the tape: a length, then the raw bytes
+/// ([`crate::tape::Tape::draw_payload`]), so libFuzzer's byte mutations (a magic number
+/// copied in, a byte flipped) are mutations of the value itself, and an input that is
+/// mostly payload reads as the payload (a length past the input's end is the rest of the
+/// input). A random source makes the same lengths as any collection's (about 5 bytes
+/// for `0..=100`; [`Vecs::average`] for more); the coverage-guided engines draw them from
+/// the whole range. Shrinking deletes bytes and lowers them.
+///
+/// ```
+/// use tapefuzz::prelude::*;
+/// use tapefuzz::tape::{BytesSource, Tape};
+///
+/// // Encoded: the length (two bytes for up to 4096), then the bytes themselves.
+/// let mut src = BytesSource::new(&[0, 3, b'a', b'b', b'c', b'd']);
+/// let v = bytes(0..=4096).generate(&mut Tape::new(&mut src, false)).unwrap();
+/// assert_eq!(v, b"abc");
+/// // A length past the end of the input is the rest of the input.
+/// let mut src = BytesSource::new(&[0xff, 0xff, b'G', b'I', b'F']);
+/// let v = bytes(0..=4096).generate(&mut Tape::new(&mut src, false)).unwrap();
+/// assert_eq!(v, b"GIF");
+/// ```
 pub fn bytes(size: impl Into<SizeRange>) -> Vecs<Ints<u8>> {
     vecs(ints::<u8>(..), size)
 }

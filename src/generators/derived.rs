@@ -253,8 +253,10 @@ mod tests {
 
     #[test]
     fn recursive_vec_draws_as_vecs() {
-        let a = RecursiveVec::new(ints::<u8>(..));
-        let b = vecs(ints::<u8>(..), 0..=100);
+        // Not `u8`: a vector of every `u8` is a payload run, and a recursive field is never
+        // one.
+        let a = RecursiveVec::new(ints::<u16>(..));
+        let b = vecs(ints::<u16>(..), 0..=100);
         let mut x = 7u64;
         for _ in 0..300 {
             let bytes: Vec<u8> = (0..40)

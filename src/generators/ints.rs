@@ -140,6 +140,16 @@ impl<T: Int> Gen for Ints<T> {
         size: &SizeRange,
         out: &mut Vec<T>,
     ) -> Result<(), Reject> {
+        // Every `u8` (`bytes`, `vecs(ints::<u8>(..), _)`, `any::<Vec<u8>>()`): one payload
+        // run, a length then the raw bytes.
+        if self.lo == 0
+            && self.hi == 255
+            && std::any::TypeId::of::<T>() == std::any::TypeId::of::<u8>()
+        {
+            // SAFETY: `T` is `u8` (checked just above), so this is the same vector.
+            let bytes = unsafe { &mut *(out as *mut Vec<T> as *mut Vec<u8>) };
+            return tape.draw_payload(size.min, size.max, size.p_more(), bytes);
+        }
         let span = self.hi - self.lo;
         if span <= u64::MAX as u128 {
             let (min, max, p) = (size.min, size.max, size.p_more());

@@ -193,6 +193,7 @@ mod tests {
             max: 9,
             index,
             forced: false,
+            in_run: false,
         };
         let span = |start, end| Span {
             label: Label::new("e"),

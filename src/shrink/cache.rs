@@ -132,6 +132,7 @@ mod tests {
                     max,
                     index,
                     forced: false,
+                    in_run: false,
                 })
                 .collect(),
             ..Recording::default()

@@ -43,6 +43,12 @@ pub const FLOAT: Label = Label::builtin(Kind::Value, "float");
 pub const BOOL: Label = Label::builtin(Kind::Value, "bool");
 /// A char's choice.
 pub const CHAR: Label = Label::builtin(Kind::Value, "char");
+/// A payload run's span ([`super::Tape::draw_payload`]).
+pub const PAYLOAD: Label = Label::builtin(Kind::Payload, "payload");
+/// A payload run's length choice.
+pub const PAYLOAD_LEN: Label = Label::builtin(Kind::Length, "payload.length");
+/// One byte of a payload run.
+pub const PAYLOAD_BYTE: Label = Label::builtin(Kind::Value, "payload.byte");
 /// One byte of an `arbitrary::Arbitrary` value.
 pub const BYTE: Label = Label::builtin(Kind::Value, "arbitrary.byte");
 /// A constrained generator's skeleton span.

@@ -1,7 +1,7 @@
 //! Decodes a byte string as choices (libFuzzer inputs, corpus files).
 
 use super::encoding::read_index;
-use super::{DrawContext, Source};
+use super::{DrawContext, Hint, Source};
 
 /// Reads choices from bytes as described in [`super::encoding`]; past the end every choice
 /// is index 0.
@@ -26,9 +26,27 @@ impl<'a> BytesSource<'a> {
 impl Source for BytesSource<'_> {
     #[inline]
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
-        read_index(self.bytes, &mut self.pos, ctx.max)
+        let index = read_index(self.bytes, &mut self.pos, ctx.max);
+        match ctx.hint {
+            // A run's length past the end of the input reads as the rest of the input (the
+            // run's bytes are one byte each): libFuzzer's inputs end where they end, and a
+            // random length field does not pad the payload with zeros.
+            Hint::Length { min, .. } => {
+                let left = self.bytes.len().saturating_sub(self.pos) as u64;
+                index.min(left.saturating_sub(min))
+            }
+            _ => index,
+        }
     }
     fn needs_context(&self) -> bool {
         false
+    }
+    fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
+        let start = self.pos.min(self.bytes.len());
+        let end = self.pos.saturating_add(len).min(self.bytes.len());
+        out.extend_from_slice(&self.bytes[start..end]);
+        out.resize(out.len() + (len - (end - start)), 0);
+        self.pos = self.pos.saturating_add(len);
+        true
     }
 }

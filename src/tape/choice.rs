@@ -13,4 +13,8 @@ pub struct Choice {
     pub index: u64,
     /// The generator had only one option here: recorded, never mutated, not encoded as bytes.
     pub forced: bool,
+    /// A byte of a payload run ([`super::Tape::draw_payload`]): the encoding keeps it even
+    /// when it and everything after it are zeros, because a bytes source clips a run's
+    /// length to the input's end.
+    pub in_run: bool,
 }

@@ -5,13 +5,20 @@
 //! - Past the end of the input the stream reads as zero bytes, so every further choice is
 //!   index 0, the simplest; a choice cut off by the end reads its missing low bytes as zeros.
 //! - Forced choices read and write no bytes.
+//! - A payload run (bytes, byte vectors: [`super::Tape::draw_payload`]) is its length
+//!   choice, then one byte per byte. A length that reaches past the end of the input reads
+//!   as the rest of the input (at least the run's minimum), so a fuzzer's input that is
+//!   mostly payload is the payload, and a random length field does not pad it with zeros.
+//!   Encoding keeps a run's trailing zero bytes.
 //! - Encoding writes each index as its `k` bytes and drops trailing zero bytes, which the
 //!   decoder reads back as zeros: `decode(encode(c)) == c`, and every byte string decodes.
 
 use super::Choice;
 
-/// The version of this encoding, recorded in corpus manifests.
-pub const ENCODING_VERSION: u32 = 1;
+/// The version of this encoding, recorded in corpus folders (`FORMAT`) and regression files.
+/// Version 1 drew byte vectors and byte strings as collections (a "one more?" coin before
+/// each byte); [`super::LegacySource`] reads its tapes.
+pub const ENCODING_VERSION: u32 = 2;
 
 /// Number of bytes a choice with largest index `max` reads.
 #[inline]
@@ -45,13 +52,20 @@ pub fn write_index(out: &mut Vec<u8>, max: u64, index: u64) {
     }
 }
 
-/// Encodes the unforced choices of a tape as bytes (trailing zeros dropped).
+/// Encodes the unforced choices of a tape as bytes (trailing zeros dropped, but never a
+/// payload run's: a bytes source clips a run's length to the bytes left).
 pub fn encode(choices: &[Choice]) -> Vec<u8> {
     let mut out = Vec::with_capacity(choices.len() * 2);
+    let mut keep = 0;
     for c in choices.iter().filter(|c| !c.forced) {
         write_index(&mut out, c.max, c.index);
+        if c.in_run {
+            keep = out.len();
+        }
     }
-    trim_zeros(&mut out);
+    while out.len() > keep && out.last() == Some(&0) {
+        out.pop();
+    }
     out
 }
 

@@ -42,6 +42,11 @@ pub enum Kind {
     /// A constrained generator's instantiation: one choice per open integer, within the
     /// bounds the filter's constraints left it.
     Solution,
+    /// A payload run ([`super::Tape::draw_payload`]): a [`Kind::Length`] choice, then one
+    /// byte choice per byte. Deleting bytes from it means lowering the length with them.
+    Payload,
+    /// The length choice at the start of a [`Kind::Payload`] run.
+    Length,
 }
 
 /// The parts of a generator with a hand-written neighbourhood.
@@ -80,6 +85,8 @@ impl Kind {
             Kind::Skeleton => 11,
             Kind::Decisions => 12,
             Kind::Solution => 13,
+            Kind::Payload => 14,
+            Kind::Length => 15,
             Kind::Neighbour(p) => {
                 16 + match p {
                     NeighbourPart::Span => 0,

@@ -10,11 +10,13 @@
 //!
 //! This module depends on nothing else in the crate.
 //!
-//! # Byte encoding, version 1
+//! # Byte encoding, version 2
 //!
 //! See [`encoding`]: a choice with `max + 1` options reads `ceil(bits(max) / 8)` bytes
 //! big-endian, index = raw mod (max + 1); past the end, the stream reads as zeros, so a short
-//! input is a simple value. Forced choices read no bytes.
+//! input is a simple value. Forced choices read no bytes. A payload run (byte vectors) is a
+//! length, then the raw bytes; a length past the input's end reads as the rest of the
+//! input. Version 1 (no payload runs) is read by [`LegacySource`].
 
 pub mod builtin;
 mod bytes_source;
@@ -22,6 +24,7 @@ mod choice;
 pub mod encoding;
 mod kind;
 mod label;
+mod legacy_source;
 mod mixed;
 mod random_source;
 mod replay_source;
@@ -39,6 +42,7 @@ pub use encoding::ENCODING_VERSION;
 pub use kind::{Kind, NeighbourPart};
 pub(crate) use label::mix as mix_hashes;
 pub use label::{Label, PointId};
+pub use legacy_source::LegacySource;
 pub use mixed::{HashesMap, HashesSet, PassThrough};
 pub use random_source::{RandomSource, coin_threshold};
 pub use replay_source::{Fallback, ReplaySource};

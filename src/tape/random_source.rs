@@ -12,6 +12,8 @@ pub struct RandomSource {
     /// Spare random bits for coins and bias decisions, so most draws cost one RNG call.
     pool: u64,
     pool_bits: u32,
+    /// Payload lengths explore their whole range half the time ([`RandomSource::exploring`]).
+    explore: bool,
 }
 
 impl RandomSource {
@@ -22,7 +24,18 @@ impl RandomSource {
             rng: Rng::new(seed),
             pool: 0,
             pool_bits: 0,
+            explore: false,
         }
+    }
+
+    /// The same source, drawing payload lengths ([`Hint::Length`]) from their whole range
+    /// half the time: log-uniform between the minimum and the maximum (a bit length, then a
+    /// uniform length of that many bits), so long inputs are as common as short ones. What
+    /// the coverage-guided engines use; `cargo test` keeps the geometric lengths of
+    /// collections.
+    pub fn exploring(mut self) -> RandomSource {
+        self.explore = true;
+        self
     }
 
     /// The RNG, for strategies that mix random draws with their own.
@@ -49,7 +62,44 @@ impl RandomSource {
         match hint {
             Hint::Coin(p) => self.coin(coin_threshold(p)),
             Hint::Int if max > 255 => self.int(max),
+            Hint::Length { p_more, .. } => self.length(max, p_more),
             _ => self.rng.below_or_eq(max),
+        }
+    }
+
+    /// A payload run's extra length in `0..=max`: geometric with `p_more` per element (by
+    /// inversion, one RNG call), or when exploring, half the time log-uniform.
+    #[inline(never)]
+    fn length(&mut self, max: u64, p_more: f64) -> u64 {
+        if self.explore && self.bits(1) == 1 {
+            let bits = 64 - max.leading_zeros() as u64;
+            let k = self.rng.below_or_eq(bits);
+            let top = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+            return self.rng.below_or_eq(top.min(max));
+        }
+        if p_more <= 0.0 {
+            return 0;
+        }
+        if p_more >= 1.0 {
+            return max;
+        }
+        // P(extra >= k) = p^k: extra = floor(ln(u) / ln(p)) for u uniform in (0, 1].
+        let u = ((self.rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
+        let extra = (u.ln() / p_more.ln()).floor();
+        if extra >= max as f64 { max } else { extra as u64 }
+    }
+
+    /// Appends `len` random bytes (uniform, as `pick(255, _)` makes them) to `out`.
+    #[inline]
+    pub fn fill_bytes(&mut self, len: usize, out: &mut Vec<u8>) {
+        out.reserve(len);
+        let mut left = len;
+        while left >= 8 {
+            out.extend_from_slice(&self.rng.next_u64().to_le_bytes());
+            left -= 8;
+        }
+        if left > 0 {
+            out.extend_from_slice(&self.rng.next_u64().to_le_bytes()[..left]);
         }
     }
 
@@ -129,6 +179,10 @@ impl Source for RandomSource {
         Some(self)
     }
     fn is_random(&self) -> bool {
+        true
+    }
+    fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
+        self.fill_bytes(len, out);
         true
     }
 }

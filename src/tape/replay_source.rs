@@ -63,4 +63,18 @@ impl Source for ReplaySource {
     fn needs_context(&self) -> bool {
         false
     }
+    fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
+        for _ in 0..len {
+            let i = self.pos;
+            self.pos += 1;
+            out.push(match self.indices.get(i) {
+                Some(&index) => (index % 256) as u8,
+                None => match &mut self.fallback {
+                    Fallback::Simplest => 0,
+                    Fallback::Random(rng) => rng.below_or_eq(255) as u8,
+                },
+            });
+        }
+        true
+    }
 }

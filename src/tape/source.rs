@@ -12,6 +12,17 @@ pub enum Hint {
     Int,
     /// A boolean (`max == 1`) whose index 1 should come with this probability.
     Coin(f64),
+    /// The length of a payload run ([`super::Tape::draw_payload`]) of at least `min`
+    /// elements, as its index `length - min`. A random source draws a geometric number of
+    /// extra elements, each with probability `p_more` (the distribution of a collection's
+    /// "one more?" coins); a [`super::BytesSource`] clips the length to the bytes left in
+    /// its input.
+    Length {
+        /// Probability of each further element past `min`.
+        p_more: f64,
+        /// Fewest elements.
+        min: u64,
+    },
 }
 
 /// An open span on the path from the root to the current draw.
@@ -87,6 +98,16 @@ pub trait Source {
     fn close_span(&mut self, position: usize) {
         let _ = position;
     }
+
+    /// Appends the `len` bytes of a payload run to `out` in one call, each the index a
+    /// [`Source::draw`] of a choice with largest index 255 and [`Hint::Int`] would give,
+    /// and returns `true`; or returns `false` (appending nothing) to be asked byte by byte.
+    /// Only asked by tapes that pass no draw context to this source (sources that ignore
+    /// it: bytes, replay, random).
+    fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
+        let _ = (len, out);
+        false
+    }
 }
 
 /// The pointer types a source is passed by: every method forwards to the pointee.
@@ -113,6 +134,9 @@ macro_rules! forward {
             }
             fn close_span(&mut self, position: usize) {
                 (**self).close_span(position)
+            }
+            fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
+                (**self).fill_run(len, out)
             }
         }
     )*};

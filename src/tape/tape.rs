@@ -324,8 +324,115 @@ impl<'s> Tape<'s> {
                 max,
                 index,
                 forced,
+                in_run: false,
             });
             self.labels.push(label);
+        }
+    }
+
+    /// Draws a payload run of `min..=max` bytes into `out` (appended): one length choice
+    /// ([`Hint::Length`] with `p_more`, index `length - min`), then one choice with largest
+    /// index 255 per byte (index = the byte), inside a [`builtin::PAYLOAD`] span. Encoded,
+    /// that is the length's bytes then the raw bytes, so a byte mutation of the encoding is
+    /// a mutation of the value; a bytes source clips the length to the input's end. Byte
+    /// choices count against the size budget like any other (overrun:
+    /// [`Reject::Overrun`], nothing appended past the budget). Running out: `min` zero
+    /// bytes.
+    ///
+    /// [`builtin::PAYLOAD`]: super::builtin::PAYLOAD
+    pub fn draw_payload(
+        &mut self,
+        min: usize,
+        max: usize,
+        p_more: f64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Reject> {
+        use super::builtin::{PAYLOAD, PAYLOAD_BYTE, PAYLOAD_LEN};
+        let fast = self.is_fast();
+        let depth = self.depth();
+        if !fast {
+            self.start_span(PAYLOAD);
+        }
+        let r = (|| {
+            let spread = (max - min) as u64;
+            let hint = Hint::Length {
+                p_more,
+                min: min as u64,
+            };
+            let extra = if spread == 0 {
+                self.force(PAYLOAD_LEN, 0, 0)?
+            } else {
+                self.draw(PAYLOAD_LEN, spread, hint)?
+            };
+            let len = min + extra as usize;
+            if len > self.max_choices.saturating_sub(self.drawn) {
+                return Err(Reject::Overrun);
+            }
+            self.run_bytes(PAYLOAD_BYTE, len, out);
+            Ok(())
+        })();
+        if !fast {
+            self.close_to(depth);
+        }
+        r
+    }
+
+    /// The `len` byte choices of a payload run (the budget was checked), appended to `out`:
+    /// in one call to the source where it allows ([`Source::fill_run`]), then counted,
+    /// traced and recorded as the byte-by-byte draws they stand for.
+    fn run_bytes(&mut self, label: Label, len: usize, out: &mut Vec<u8>) {
+        let start = out.len();
+        let filled = match &mut self.origin {
+            Origin::Fast(src) => {
+                src.fill_bytes(len, out);
+                true
+            }
+            Origin::Plain(src) | Origin::Steered(src) => src.fill_run(len, out),
+            // A random source ignores the context whatever it says: the same bytes as on
+            // the fast path, so a test case re-run with recording is the same value.
+            Origin::Context(src) => {
+                (src.is_random() || !src.needs_context()) && src.fill_run(len, out)
+            }
+        };
+        if !filled {
+            for _ in 0..len {
+                // A source that reads the context sees each byte as its own draw.
+                let i = self.draw(label, 255, Hint::Int).unwrap_or(0);
+                out.push(i as u8);
+            }
+            self.mark_run(len);
+            return;
+        }
+        let point = PointId(mix(self.path, label.hash()));
+        for k in start..out.len() {
+            let index = u64::from(out[k]);
+            if let Some(t) = &mut self.trace {
+                t.push(index);
+            }
+            if let Some(c) = &mut self.capture {
+                c.push(index);
+            }
+            self.count_draw(index);
+            if self.recording {
+                self.choices.push(Choice {
+                    point,
+                    max: 255,
+                    index,
+                    forced: false,
+                    in_run: true,
+                });
+                self.labels.push(label);
+            }
+        }
+    }
+
+    /// Marks the last `len` recorded choices as bytes of a payload run.
+    fn mark_run(&mut self, len: usize) {
+        if self.recording {
+            let n = self.choices.len();
+            for c in &mut self.choices[n.saturating_sub(len)..] {
+                c.in_run = true;
+            }
         }
     }
 

@@ -64,6 +64,7 @@ mod tests {
                     max,
                     index: 0,
                     forced: false,
+                    in_run: false,
                 })
                 .collect(),
             ..Recording::default()

@@ -79,6 +79,7 @@ mod tests {
             max,
             index,
             forced,
+            in_run: false,
         }
     }
 

@@ -78,6 +78,7 @@ mod tests {
             max: 1,
             index: 1,
             forced: false,
+            in_run: false,
         };
         Kept {
             recording: Recording {
