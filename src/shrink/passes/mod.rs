@@ -13,6 +13,7 @@ mod promote;
 mod redistribute;
 mod reorder;
 mod reshape;
+mod runs;
 mod zero;
 
 pub(super) use redistribute::lower_common_offset;
@@ -45,6 +46,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "delete_spans",
         tier: Tier::Structure,
         run: delete::delete_spans,
+    },
+    Pass {
+        name: "delete_run_bytes",
+        tier: Tier::Structure,
+        run: runs::delete_run_bytes,
     },
     Pass {
         name: "promote_children",

@@ -1,0 +1,69 @@
+//! Payload runs (byte vectors): a length choice, then one choice per byte. Deleting bytes
+//! means lowering the length with them, which no span deletion does (the bytes are not
+//! spans of their own), so this pass edits both together.
+
+use super::super::Shrinker;
+use super::super::search::find_integer;
+use crate::tape::{Choice, Kind};
+
+/// `base` with `n` bytes deleted from the run whose length choice is at `at`, starting at
+/// byte position `from` (a choice index), and the length lowered by `n`.
+fn cut(base: &[Choice], at: usize, from: usize, n: usize) -> Vec<Choice> {
+    let mut v = Vec::with_capacity(base.len() - n);
+    v.extend_from_slice(&base[..at]);
+    let mut len = base[at];
+    len.index -= n as u64;
+    v.push(len);
+    v.extend_from_slice(&base[at + 1..from]);
+    v.extend_from_slice(&base[from + n..]);
+    v
+}
+
+/// Deletes bytes from every payload run: first the longest tail that can go (a binary
+/// search, `O(log n)` calls), then from each position blocks of 1, 2, 3, 4, then doubling
+/// bytes ([`find_integer`]), as [`super::delete::delete_spans`] deletes list elements.
+pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    while k < s.spans().len() && !s.stopped() {
+        let span = s.spans()[k];
+        k += 1;
+        if span.label.kind() != Kind::Payload || span.end <= span.start + 1 {
+            continue;
+        }
+        let at = span.start;
+        if s.choices()[at].forced || s.choices()[at].index == 0 {
+            continue;
+        }
+        // The tail: the most bytes that can go from the end.
+        let base = s.choices().to_vec();
+        let (first, end) = (at + 1, span.end);
+        let most = (base[at].index as usize).min(end - first);
+        find_integer(|n| {
+            let n = n as usize;
+            n <= most && s.consider(&cut(&base, at, end - n, n))
+        });
+        // Blocks from each position, front to back; the run shrinks under us, so its end
+        // is read again after each success.
+        let mut pos = at + 1;
+        loop {
+            if s.stopped() {
+                return;
+            }
+            let base = s.choices().to_vec();
+            let Some(span) = s.spans().iter().find(|t| t.start == at && t.label.kind() == Kind::Payload).copied() else {
+                break;
+            };
+            if pos >= span.end || base[at].index == 0 {
+                break;
+            }
+            let room = (span.end - pos).min(base[at].index as usize);
+            let gone = find_integer(|n| {
+                let n = n as usize;
+                n <= room && s.consider(&cut(&base, at, pos, n))
+            });
+            if gone == 0 {
+                pos += 1;
+            }
+        }
+    }
+}

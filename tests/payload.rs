@@ -1,0 +1,113 @@
+//! Payload runs (every byte vector): the encoding is a length then the raw bytes, a length
+//! past the input's end reads as the rest of the input, byte strings shrink to their
+//! minimum, and version-1 tapes (a coin before each byte) still read as the values they
+//! were.
+
+mod common;
+
+use common::shrunk;
+use tapefuzz::prelude::*;
+use tapefuzz::tape::{BytesSource, LegacySource, Tape, encoding};
+
+fn decode<G: Gen>(g: &G, bytes: &[u8]) -> G::Value {
+    let mut src = BytesSource::new(bytes);
+    g.generate(&mut Tape::new(&mut src, false)).unwrap()
+}
+
+#[test]
+fn a_run_is_its_length_then_its_bytes() {
+    let g = bytes(0..=4096);
+    assert_eq!(decode(&g, &[0, 2, 7, 8, 9]), vec![7, 8]);
+    assert_eq!(decode(&g, &[]), Vec::<u8>::new());
+    // Past the end: the rest of the input, never padding.
+    assert_eq!(decode(&g, &[0x10, 0x00, 1, 2, 3]), vec![1, 2, 3]);
+    // A minimum is kept (zeros past the end).
+    assert_eq!(decode(&bytes(4..=10), &[9, 1]), vec![1, 0, 0, 0]);
+    // The same for every byte vector of every u8.
+    assert_eq!(decode(&vecs(ints::<u8>(..), 0..=300), &[0, 3, 1, 2, 3, 4]), vec![1, 2, 3]);
+    assert_eq!(decode(&any::<Vec<u8>>(), &[2, 5, 6]), vec![5, 6]);
+    // A run in the middle: what follows reads after its bytes.
+    let pair = (bytes(0..=10), ints::<u8>(..));
+    assert_eq!(decode(&pair, &[2, 5, 6, 42]), (vec![5, 6], 42));
+}
+
+#[test]
+fn encoding_keeps_a_runs_trailing_zeros() {
+    // A run whose last bytes are zeros, at the end of the tape: trimming them would make the
+    // decoder clip the run.
+    let g = (ints::<u8>(..), bytes(0..=100));
+    for value in [vec![0, 0, 0], vec![1, 0], vec![], vec![0]] {
+        let mut src = tapefuzz::tape::ReplaySource::new(
+            std::iter::once(3u64)
+                .chain(std::iter::once(value.len() as u64))
+                .chain(value.iter().map(|&b| u64::from(b)))
+                .collect(),
+            tapefuzz::tape::Fallback::Simplest,
+        );
+        let mut tape = Tape::recording(&mut src);
+        let v = g.generate(&mut tape).unwrap();
+        let rec = tape.finish();
+        let bytes = encoding::encode(&rec.choices);
+        assert_eq!(decode(&g, &bytes), v, "{bytes:?}");
+        assert_eq!(v.1, value);
+    }
+}
+
+#[test]
+fn byte_strings_shrink_to_their_minimum() {
+    let needle = shrunk("payload::needle", bytes(0..=200).average(60.0), |v: Vec<u8>| {
+        !v.windows(3).any(|w| w == b"ab\x01") && v.iter().filter(|&&b| b == b'a').count() < 3
+    });
+    assert_eq!(needle, "[97, 97, 97]");
+    let long = shrunk("payload::long", bytes(0..=200), |v: Vec<u8>| v.len() < 12);
+    assert_eq!(long, "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]");
+    let sum = shrunk("payload::sum", vecs(ints::<u8>(..), 0..=50).average(20.0), |v: Vec<u8>| {
+        v.iter().map(|&b| u32::from(b)).sum::<u32>() <= 300
+    });
+    assert_eq!(sum, "[46, 255]");
+}
+
+#[test]
+fn version_one_tapes_read_as_they_did() {
+    // Version 1 drew a coin before each byte: [more, byte, more, byte, …, no more].
+    let g = (bytes(0..=10), ints::<u16>(..));
+    let v1 = [1, b'h', 1, b'i', 0, 0x01, 0x02];
+    let mut src = LegacySource::new(&v1);
+    let mut tape = Tape::recording(&mut src);
+    let v = g.generate(&mut tape).unwrap();
+    assert_eq!(v, (b"hi".to_vec(), 0x0102));
+    // Its recording, encoded, is the version-2 tape of the same value.
+    let v2 = encoding::encode(&tape.finish().choices);
+    assert_eq!(v2, [2, b'h', b'i', 0x01, 0x02]);
+    assert_eq!(decode(&g, &v2), v);
+    // Minimum sizes were forced coins (no byte read), the maximum too.
+    let g = bytes(2..=3);
+    let mut src = LegacySource::new(&[7, 8, 1, 9, 5]);
+    assert_eq!(
+        g.generate(&mut Tape::new(&mut src, false)).unwrap(),
+        vec![7, 8, 9]
+    );
+}
+
+#[test]
+fn random_lengths_keep_the_collection_distribution() {
+    // The mean length of a random `bytes(0..=100)` is about 5, as for any collection.
+    let g = bytes(0..=100);
+    let mut total = 0usize;
+    let n = 20_000;
+    for seed in 0..n {
+        let mut src = tapefuzz::tape::RandomSource::new(seed);
+        total += g.generate(&mut Tape::new(&mut src, false)).unwrap().len();
+    }
+    let mean = total as f64 / n as f64;
+    assert!((4.6..5.4).contains(&mean), "mean {mean}");
+    // Exploring (the coverage-guided engines): long inputs are common (half the lengths
+    // log-uniform: 1 in 20 at least 50 bytes long, where a geometric length with mean 5 is
+    // that long about once in 10,000).
+    let mut long = 0;
+    for seed in 0..n {
+        let mut src = tapefuzz::tape::RandomSource::new(seed).exploring();
+        long += (g.generate(&mut Tape::new(&mut src, false)).unwrap().len() >= 50) as u32;
+    }
+    assert!(long > n as u32 / 40, "{long} of {n} at least 50 bytes long");
+}
