@@ -111,3 +111,74 @@ fn random_lengths_keep_the_collection_distribution() {
     }
     assert!(long > n as u32 / 40, "{long} of {n} at least 50 bytes long");
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tapefuzz-payload-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_corpus_of_the_old_encoding_replays_as_before_and_is_migrated() {
+    use std::collections::BTreeSet;
+    use tapefuzz::corpus::{Corpus, Folder, sha1_name};
+    let root = temp_dir("migrate");
+    let dir = root.join("old");
+    std::fs::create_dir_all(dir.join("corpus")).unwrap();
+    std::fs::create_dir_all(dir.join("regressions")).unwrap();
+    std::fs::write(
+        dir.join("FORMAT"),
+        "tapefuzz corpus 2\ncorpus/<sha1>           raw tape bytes (libFuzzer's format and naming)\nregressions/<sha1>.txt  one text file per shrunk failure, replayed first\n",
+    )
+    .unwrap();
+    // Version-1 tapes of (bytes, u8): a coin before each byte, then the integer.
+    let old = [
+        (vec![1, b'o', 1, b'k', 0, 9], (b"ok".to_vec(), 9u8)),
+        (vec![0, 200], (vec![], 200)),
+        (vec![1, 0, 1, 0, 1, 0], (vec![0, 0, 0], 0)),
+    ];
+    for (tape, _) in &old {
+        std::fs::write(dir.join("corpus").join(sha1_name(tape)), tape).unwrap();
+    }
+    // A regression of the first version: the value it failed on was [1, 2, 3].
+    std::fs::write(
+        dir.join("regressions/old.txt"),
+        "tapefuzz regression 1\nproperty: old\nvalue: ([1, 2, 3], 0)\ntape: 01010102010300\n",
+    )
+    .unwrap();
+    let g = (bytes(0..=10), ints::<u8>(..));
+    let seen = std::sync::Mutex::new(Vec::new());
+    let report = Property::new("old")
+        .corpora(&root)
+        .tests(0)
+        .run(g.clone(), |v: (Vec<u8>, u8)| {
+            seen.lock().unwrap().push(v.clone());
+            v.0 != [1, 2, 3]
+        });
+    // The regression fails first, on the value it was saved with.
+    assert!(!report.passed());
+    assert_eq!(seen.lock().unwrap()[0], (vec![1, 2, 3], 0));
+    // The corpus is in the new encoding now: same values, new tapes, new marker.
+    let fmt = std::fs::read_to_string(dir.join("FORMAT")).unwrap();
+    assert!(fmt.starts_with("tapefuzz corpus 3"), "{fmt}");
+    let mut corpus = Corpus::open(&dir);
+    let values: BTreeSet<(Vec<u8>, u8)> = corpus
+        .load(Folder::Corpus)
+        .iter()
+        .map(|e| decode(&g, &e.bytes))
+        .collect();
+    let want: BTreeSet<(Vec<u8>, u8)> = old.iter().map(|(_, v)| v.clone()).collect();
+    assert_eq!(values, want);
+    // Running again replays them as they are.
+    let seen = std::sync::Mutex::new(BTreeSet::new());
+    let again = Property::new("old")
+        .corpora(&root)
+        .tests(0)
+        .run(g, |v: (Vec<u8>, u8)| {
+            seen.lock().unwrap().insert(v.clone());
+            v.0 != [1, 2, 3]
+        });
+    assert!(!again.passed());
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 /// Entries larger than this are reported and skipped (left on disk).
 pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
-/// The folder's format marker: the file `FORMAT` at its root, written once.
-pub const FORMAT: &str = "tapefuzz corpus 2\n\
-corpus/<sha1>           raw tape bytes (libFuzzer's format and naming)\n\
+/// The folder's format marker: the file `FORMAT` at its root, written once (and once more
+/// when [`Corpus::finish_migration`] moves a folder to this version). Format 3 holds tapes
+/// of the byte encoding's version 2 in `corpus/`; format 2 held version-1 tapes.
+pub const FORMAT: &str = "tapefuzz corpus 3\n\
+corpus/<sha1>           raw tape bytes, encoding 2 (libFuzzer's format and naming)\n\
 regressions/<sha1>.txt  one text file per shrunk failure, replayed first\n";
 
 /// The two folders of a corpus.
@@ -44,6 +46,9 @@ pub struct Entry {
     /// What its regression file said (`None` for a `corpus/` entry, and for a regression
     /// saved as raw bytes by an earlier layout).
     pub regression: Option<Regression>,
+    /// The version of the byte encoding its bytes are in: a regression file says it; a
+    /// `corpus/` entry is in its folder's ([`Corpus::encoding`]).
+    pub encoding: u32,
 }
 
 /// A property's corpus: `root/corpus/` and `root/regressions/`.
@@ -100,14 +105,20 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
 /// [`super::REGRESSION_HEADER`]), otherwise the file's raw bytes (a `corpus/` entry, a
 /// libFuzzer crash). At most [`MAX_ENTRY_BYTES`]; errors name the path.
 pub fn read_tape(path: &Path) -> Result<Vec<u8>, String> {
+    read_tape_versioned(path).map(|(tape, _)| tape)
+}
+
+/// [`read_tape`], with the version of the byte encoding the tape is in: a regression file's
+/// own, the current one for anything else.
+pub fn read_tape_versioned(path: &Path) -> Result<(Vec<u8>, u32), String> {
     let bytes = read_bounded(path, MAX_ENTRY_BYTES)?;
-    if !bytes.starts_with(super::REGRESSION_HEADER.as_bytes()) {
-        return Ok(bytes);
+    if !bytes.starts_with(super::regression::REGRESSION_PREFIX.as_bytes()) {
+        return Ok((bytes, crate::tape::ENCODING_VERSION));
     }
     std::str::from_utf8(&bytes)
         .map_err(|_| "not UTF-8 text".to_string())
         .and_then(Regression::parse)
-        .map(|r| r.tape)
+        .map(|r| (r.tape, r.encoding))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -222,6 +233,7 @@ impl Corpus {
                     path,
                     bytes,
                     regression: None,
+                    encoding: self.encoding(),
                 });
                 continue;
             }
@@ -232,6 +244,7 @@ impl Corpus {
                 Ok(r) => out.push(Entry {
                     path,
                     bytes: r.tape.clone(),
+                    encoding: r.encoding,
                     regression: Some(r),
                 }),
                 Err(e) => self.warn(format!("{}: {e}; skipped", path.display())),
@@ -269,6 +282,51 @@ impl Corpus {
         Ok(dir)
     }
 
+    /// The version of the byte encoding of the tapes in `corpus/`: the current one
+    /// ([`crate::tape::ENCODING_VERSION`]) for a folder of format 3 and for one that has no
+    /// `corpus/` entries yet; 1 for format 2 and for a folder with entries and no `FORMAT`
+    /// (the earliest layout).
+    pub fn encoding(&self) -> u32 {
+        match fs::read_to_string(self.root.join("FORMAT")) {
+            Ok(text) if text.starts_with("tapefuzz corpus 2") => 1,
+            Ok(_) => crate::tape::ENCODING_VERSION,
+            Err(_) => {
+                let has_entries = fs::read_dir(self.folder(Folder::Corpus))
+                    .map(|mut rd| rd.next().is_some())
+                    .unwrap_or(false);
+                if has_entries { 1 } else { crate::tape::ENCODING_VERSION }
+            }
+        }
+    }
+
+    /// Migration of a `corpus/` entry to the current encoding: saves `bytes` (the entry's
+    /// tape re-encoded) and removes the old file when its name differs. Errors name the
+    /// path; the old file stays when the new one could not be written.
+    pub fn migrate_entry(&mut self, old: &Entry, bytes: &[u8]) -> io::Result<()> {
+        let new = self.corpus_path(bytes);
+        if new == old.path {
+            return Ok(());
+        }
+        if fs::read(&new).ok().as_deref() != Some(bytes) {
+            write_atomic(&new, bytes)?;
+        }
+        match fs::remove_file(&old.path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(with_path(e, &old.path)),
+        }
+    }
+
+    /// Ends a migration: every `corpus/` entry has been re-encoded
+    /// ([`Corpus::migrate_entry`]), so the folder's `FORMAT` now says the current version.
+    /// A migration cut short before this (a kill) leaves entries of both versions under the
+    /// old marker; the next run reads the new ones as old, which makes them other inputs,
+    /// never failures that are not real (a corpus entry claims nothing), and migrates again.
+    pub fn finish_migration(&mut self) -> io::Result<()> {
+        create_dir_durably(&self.root)?;
+        write_atomic(&self.root.join("FORMAT"), FORMAT.as_bytes())
+    }
+
     /// Writes the `FORMAT` marker once (a concurrent writer may have written it: fine).
     fn mark_format(&self) -> io::Result<()> {
         create_dir_durably(&self.root)?;
@@ -283,6 +341,15 @@ impl Corpus {
     /// Saving the same bytes again is harmless. Errors name the path.
     pub fn save(&mut self, bytes: &[u8]) -> io::Result<PathBuf> {
         self.mark_format()?;
+        if self.encoding() != crate::tape::ENCODING_VERSION {
+            // A tape of today among tapes of an older encoding would be read as one of them.
+            return Err(with_path(
+                io::Error::other(
+                    "the folder holds tapes of an older encoding: a run of the property migrates it first",
+                ),
+                &self.root.join("FORMAT"),
+            ));
+        }
         let path = self.corpus_path(bytes);
         if fs::read(&path).ok().as_deref() != Some(bytes) {
             write_atomic(&path, bytes)?;

@@ -1,7 +1,7 @@
 //! Regressions as text a person reads in `git diff`: one small file per shrunk failure.
 //!
 //! ```text
-//! tapefuzz regression 1
+//! tapefuzz regression 2
 //! property: sorted_insert
 //! generator: 5d1f0c6a93e2b447
 //! value: ([0], -1)
@@ -21,8 +21,14 @@
 
 use std::fmt::Write as _;
 
-/// The first line of every regression file.
-pub const REGRESSION_HEADER: &str = "tapefuzz regression 1";
+/// The first line of every regression file this build writes. The number is the version of
+/// the byte encoding of its tape ([`crate::tape::ENCODING_VERSION`]); files that say
+/// `tapefuzz regression 1` hold version-1 tapes, which still replay (see
+/// [`Regression::encoding`]).
+pub const REGRESSION_HEADER: &str = "tapefuzz regression 2";
+
+/// The first line every regression file starts with, whatever its version.
+pub const REGRESSION_PREFIX: &str = "tapefuzz regression ";
 
 /// A saved failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +45,9 @@ pub struct Regression {
     pub isolate: bool,
     /// The tape's bytes.
     pub tape: Vec<u8>,
+    /// The version of the byte encoding the tape is in (the file's first line): 2 for
+    /// files this build writes, 1 for earlier ones (read with [`crate::tape::LegacySource`]).
+    pub encoding: u32,
 }
 
 fn escape(s: &str) -> String {
@@ -68,7 +77,7 @@ fn unescape(s: &str) -> String {
 impl Regression {
     /// The file's text.
     pub fn to_text(&self) -> String {
-        let mut t = format!("{REGRESSION_HEADER}\n");
+        let mut t = format!("{REGRESSION_PREFIX}{}\n", self.encoding);
         let _ = writeln!(t, "property: {}", escape(&self.property));
         let _ = writeln!(t, "generator: {:016x}", self.generator);
         if let Some(v) = &self.value {
@@ -88,13 +97,14 @@ impl Regression {
     /// text gives a regression or an error, never a panic).
     pub fn parse(text: &str) -> Result<Regression, String> {
         let mut lines = text.lines();
-        match lines.next() {
-            Some(REGRESSION_HEADER) => {}
-            Some(h) if h.starts_with("tapefuzz regression ") => {
-                return Err(format!("unsupported format `{h}` (this build reads 1)"));
+        let encoding = match lines.next() {
+            Some("tapefuzz regression 1") => 1,
+            Some(REGRESSION_HEADER) => 2,
+            Some(h) if h.starts_with(REGRESSION_PREFIX) => {
+                return Err(format!("unsupported format `{h}` (this build reads 1 and 2)"));
             }
             _ => return Err(format!("not a regression file (no `{REGRESSION_HEADER}`)")),
-        }
+        };
         let mut r = Regression {
             property: String::new(),
             generator: 0,
@@ -102,6 +112,7 @@ impl Regression {
             failure: None,
             isolate: false,
             tape: Vec::new(),
+            encoding,
         };
         let mut tape = None;
         for (n, line) in lines.enumerate() {
@@ -164,6 +175,7 @@ mod tests {
             failure: Some("panicked: two\nlines \\ here".into()),
             isolate: true,
             tape: vec![1, 0, 255],
+            encoding: crate::tape::ENCODING_VERSION,
         };
         let text = r.to_text();
         assert_eq!(text.lines().count(), 7, "{text}");
@@ -184,5 +196,9 @@ mod tests {
         assert!(Regression::parse(&format!("{REGRESSION_HEADER}\ntape: 0")).is_err());
         let minimal = Regression::parse(&format!("{REGRESSION_HEADER}\nfuture: x\ntape: 07\n"));
         assert_eq!(minimal.unwrap().tape, vec![7]);
+        // A file of the first version: its tape is in encoding 1, and it says so again.
+        let old = Regression::parse("tapefuzz regression 1\ntape: 0107\n").unwrap();
+        assert_eq!((old.encoding, old.tape.clone()), (1, vec![1, 7]));
+        assert!(old.to_text().starts_with("tapefuzz regression 1\n"));
     }
 }

@@ -196,8 +196,11 @@ pub fn import(
     bytes: &[u8],
     found: Found,
     config: &Config,
-    corpus: Option<&mut Corpus>,
+    mut corpus: Option<&mut Corpus>,
 ) -> Option<Failure> {
+    if let Some(c) = corpus.as_deref_mut() {
+        super::migrate_corpus(c, &mut *subject, config.max_choices);
+    }
     let mut src = BytesSource::new(bytes);
     let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
     let status = timed(config.timeout, &mut *subject)(&mut tape);
@@ -220,6 +223,7 @@ impl Failure {
             failure: self.described.message.clone(),
             isolate: self.isolated,
             tape: self.bytes.clone(),
+            encoding: crate::tape::ENCODING_VERSION,
         };
         match corpus.save_regression(&regression) {
             Ok(p) => self.saved = Some(p),

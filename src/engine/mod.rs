@@ -8,6 +8,7 @@ mod config;
 mod events;
 mod failure;
 mod health;
+mod migrate;
 pub mod observability;
 mod observer;
 mod progress;
@@ -26,6 +27,7 @@ pub use events::{
     note_representation, note_timing, observing,
 };
 pub use failure::{CONFIRM_ATTEMPTS, Described, import, settle, settle_isolated};
+pub use migrate::{migrate_corpus, reencode};
 pub use observer::{Identity, Observer};
 pub use report::{Best, Failure, Found, Improvement, RunReport, Stop};
 pub use run::{TestFn, run};

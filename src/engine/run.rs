@@ -297,6 +297,11 @@ pub fn run(
             }
         }
     });
+    if let Some(c) = corpus.as_deref_mut() {
+        report
+            .warnings
+            .extend(super::migrate_corpus(c, &mut *subject, config.max_choices));
+    }
     let mut statistics = config.stats.then(Statistics::default);
     // Events and timings are noted only from here to the end of the run.
     let _collecting = Collecting::start(config.stats, log.is_some());
@@ -382,8 +387,16 @@ pub fn run(
             && let Some(c) = corpus.as_deref_mut()
         {
             'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
-                for entry in c.load(folder) {
+                for mut entry in c.load(folder) {
                     report.replayed += 1;
+                    // A regression saved before the current encoding replays as the value
+                    // it was saved as.
+                    entry.bytes = super::reencode(
+                        &mut *runner.subject,
+                        &entry.bytes,
+                        entry.encoding,
+                        config.max_choices,
+                    );
                     if entry.regression.as_ref().is_some_and(|r| r.isolate) {
                         let isolated = runner.subject.isolated(&entry.bytes, config.timeout);
                         if isolated.is_none_or(|i| i.status == Status::Interesting) {

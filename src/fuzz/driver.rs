@@ -25,7 +25,7 @@ pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
             .map(|p| p.display().to_string())
             .unwrap_or_else(|_| "tapefuzz".into()),
     ];
-    if let Some(corpus) = property.open_corpus() {
+    if let Some(corpus) = property.open_corpus_migrated(test) {
         match corpus.ensure_folders() {
             Ok(dir) => argv.push(dir.display().to_string()),
             Err(e) => fail(&format!("cannot create the corpus folder: {e}")),

@@ -230,6 +230,20 @@ impl Property {
             .map(|d| Corpus::open(d).property(self.name.clone()))
     }
 
+    /// Opens this property's corpus (if it has one) migrated to the current tape encoding
+    /// (`corpus/` entries saved by an older version re-encoded through `test`'s generator:
+    /// [`crate::engine::migrate_corpus`]). What a tool that reads the folder by itself
+    /// (libFuzzer) needs first; runs do it on their own.
+    pub fn open_corpus_migrated(&self, test: &dyn Test) -> Option<Corpus> {
+        let mut corpus = self.open_corpus()?;
+        let mut subject = PropertySubject {
+            property: self,
+            test,
+        };
+        engine::migrate_corpus(&mut corpus, &mut subject, self.config.max_choices);
+        Some(corpus)
+    }
+
     /// Runs a test through the engine and describes the shrunk failure, if any.
     pub fn run_test(&self, test: &dyn Test) -> Report {
         self.run_test_observed(test, &mut engine::Identity)
