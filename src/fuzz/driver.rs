@@ -9,11 +9,16 @@
 //! crashing input where `-artifact_prefix` says). Without the `libfuzzer` feature, the
 //! command stops the process with an error saying how to build for it.
 //!
+//! Unless a `-max_len=` is given, libFuzzer's longest input is the generator's own
+//! ([`max_input_len`]: `bytes(0..=4096)` reads at most 4,098 bytes), not libFuzzer's
+//! default of 4,096.
+//!
 //! Limits: `-jobs`/`-fork`/`-workers` re-run the executable with libFuzzer's flags, which a
 //! test harness does not take (run several `cargo tapefuzz fuzz` instead); tape features
 //! (`TAPEFUZZ_FEATURES`) are counted by [`fuzz_target!`](crate::fuzz_target) targets only.
 
 use crate::property::{Property, Report, Test};
+use crate::tape::{DrawContext, Source, Status, Tape, encoding};
 use std::path::PathBuf;
 
 /// Runs libFuzzer on `property` with the arguments `args` (libFuzzer's flags and corpus
@@ -31,8 +36,43 @@ pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
             Err(e) => fail(&format!("cannot create the corpus folder: {e}")),
         }
     }
-    argv.extend(args.iter().map(|a| a.display().to_string()));
+    let given: Vec<String> = args.iter().map(|a| a.display().to_string()).collect();
+    if !given.iter().any(|a| a.starts_with("-max_len=")) {
+        if let Some(n) = max_input_len(test) {
+            argv.push(format!("-max_len={}", n.max(1)));
+        }
+    }
+    argv.extend(given);
     linked::run(test, argv)
+}
+
+/// The longest input the property's generator reads: every choice at its largest index
+/// (every collection and payload run at its maximum length), encoded. `None` when that
+/// overruns the size budget (a recursive or unbounded generator) or passes 1 MiB: libFuzzer
+/// keeps its own default then.
+pub fn max_input_len(test: &dyn Test) -> Option<usize> {
+    struct Largest;
+    impl Source for Largest {
+        fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+            ctx.max
+        }
+        fn needs_context(&self) -> bool {
+            false
+        }
+    }
+    let mut src = Largest;
+    let mut tape = Tape::recording(&mut src);
+    if test.generate_only(&mut tape) == Status::Overrun {
+        return None;
+    }
+    let n: usize = tape
+        .finish()
+        .choices
+        .iter()
+        .filter(|c| !c.forced)
+        .map(|c| encoding::width(c.max))
+        .sum();
+    (n <= 1 << 20).then_some(n)
 }
 
 fn fail(message: &str) -> ! {

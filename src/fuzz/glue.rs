@@ -175,7 +175,25 @@ pub fn mutate(
         return bytes(data, size, max_size);
     }
     let realign = rng.below_or_eq(REALIGN_OF - 1) < REALIGN_SHARE;
+    let run_edit = rng.below_or_eq(RUN_OF - 1) < RUN_SHARE;
     let edited = with_recording(test, &data[..size], |base| {
+        if run_edit {
+            // libFuzzer's own mutations (its comparison table and dictionary included) on
+            // the bytes of one payload run, the length set to match.
+            let mut via_libfuzzer = |b: &mut Vec<u8>, most: usize| {
+                let len = b.len();
+                let room = most.min(max_size).max(len);
+                if room == 0 {
+                    return;
+                }
+                b.resize(room, 0);
+                let n = bytes(&mut b[..], len, room);
+                b.truncate(n);
+            };
+            if let Some(c) = crate::mutate::edit_run(base, &mut rng, &mut via_libfuzzer) {
+                return Some(encoding::encode(&c));
+            }
+        }
         if realign {
             return realigned_move(test, base, &mut rng);
         }
@@ -191,6 +209,14 @@ pub fn mutate(
         _ => bytes(data, size, max_size),
     }
 }
+
+/// Of the tape mutations of a tape with payload runs (byte vectors), [`RUN_SHARE`] in
+/// [`RUN_OF`] apply libFuzzer's byte mutator to the bytes of one run
+/// ([`crate::mutate::edit_run`]); the others, and every tape mutation of a tape without runs,
+/// use the structure operators below.
+pub const RUN_SHARE: u64 = 3;
+/// See [`RUN_SHARE`].
+pub const RUN_OF: u64 = 4;
 
 /// Of the tape mutations, [`REALIGN_SHARE`] in [`REALIGN_OF`] move one choice and realign
 /// the rest by span path ([`realigned_move`]); the others use the [`Mutator`]'s operators.

@@ -11,7 +11,9 @@
 mod mutator;
 mod neighbour;
 mod operator;
+mod runs;
 
 pub use mutator::Mutator;
 pub use neighbour::{Aligned, Neighbour, Neighbourhood};
 pub use operator::{Operator, nudge};
+pub use runs::{Run, edit_run, mutate_bytes, runs, with_run_bytes};

@@ -1,0 +1,202 @@
+//! Payload runs edited as the byte strings they are.
+
+use crate::tape::{Choice, Kind, Recording, Rng};
+
+/// One payload run of a recording: where its length choice is, its bytes, and the bounds of
+/// its length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Position of the length choice; the bytes follow it.
+    pub at: usize,
+    /// The run's bytes.
+    pub bytes: Vec<u8>,
+    /// Fewest bytes the run may have.
+    pub min: usize,
+    /// Most bytes the run may have.
+    pub max: usize,
+}
+
+/// The payload runs of `rec` ([`crate::tape::Tape::draw_payload`]), in tape order.
+pub fn runs(rec: &Recording) -> Vec<Run> {
+    rec.spans
+        .iter()
+        .filter(|s| s.label.kind() == Kind::Payload && s.end > s.start)
+        .filter_map(|s| {
+            let len = rec.choices[s.start];
+            let bytes: Vec<u8> = rec.choices[s.start + 1..s.end]
+                .iter()
+                .map(|c| c.index as u8)
+                .collect();
+            let min = bytes.len().checked_sub(len.index as usize)?;
+            let max = min.saturating_add(usize::try_from(len.max).unwrap_or(usize::MAX));
+            Some(Run {
+                at: s.start,
+                bytes,
+                min,
+                max,
+            })
+        })
+        .collect()
+}
+
+/// `rec`'s choices with the run at `run.at` holding `bytes` instead (clamped to the run's
+/// bounds: cut at its maximum, zero-padded to its minimum), the length choice set to match.
+pub fn with_run_bytes(rec: &Recording, run: &Run, bytes: &[u8]) -> Vec<Choice> {
+    let mut bytes = bytes[..bytes.len().min(run.max)].to_vec();
+    if bytes.len() < run.min {
+        bytes.resize(run.min, 0);
+    }
+    let end = run.at + 1 + run.bytes.len();
+    let mut out = Vec::with_capacity(rec.choices.len() + bytes.len());
+    out.extend_from_slice(&rec.choices[..run.at]);
+    let mut len = rec.choices[run.at];
+    len.index = (bytes.len() - run.min) as u64;
+    out.push(len);
+    let point = rec
+        .choices
+        .get(run.at + 1)
+        .map_or(len.point, |c| c.point);
+    out.extend(bytes.iter().map(|&b| Choice {
+        point,
+        max: 255,
+        index: u64::from(b),
+        forced: false,
+        in_run: true,
+    }));
+    out.extend_from_slice(&rec.choices[end..]);
+    out
+}
+
+/// A mutant of `rec` that edits one of its payload runs (picked at random) with
+/// `mutate_bytes`, which gets the run's bytes and its maximum length and edits them in
+/// place (libFuzzer's byte mutator, or [`mutate_bytes`]). `None` when `rec` has no run.
+pub fn edit_run(
+    rec: &Recording,
+    rng: &mut Rng,
+    mutate: &mut dyn FnMut(&mut Vec<u8>, usize),
+) -> Option<Vec<Choice>> {
+    let all = runs(rec);
+    if all.is_empty() {
+        return None;
+    }
+    let run = &all[rng.below_or_eq(all.len() as u64 - 1) as usize];
+    let mut bytes = run.bytes.clone();
+    mutate(&mut bytes, run.max);
+    Some(with_run_bytes(rec, run, &bytes))
+}
+
+/// A byte-string mutation of libFuzzer's kinds, for engines without libFuzzer: flip a bit,
+/// set a byte (often to an interesting value), insert or erase a block, duplicate a block,
+/// or copy in one of `words` (comparison operands, magic strings) over or between the
+/// bytes. Keeps `bytes` within `max` bytes.
+pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mut Rng) {
+    const INTERESTING: [u8; 8] = [0, 1, 0x7f, 0x80, 0xff, b'0', b'a', b' '];
+    let n = bytes.len();
+    let at = |rng: &mut Rng, n: usize| rng.below_or_eq(n as u64) as usize;
+    match rng.below_or_eq(7) {
+        0 if n > 0 => {
+            let i = at(rng, n - 1);
+            bytes[i] ^= 1 << rng.below_or_eq(7);
+        }
+        1 if n > 0 => {
+            let i = at(rng, n - 1);
+            bytes[i] = if rng.next_u64() & 1 == 0 {
+                INTERESTING[rng.below_or_eq(7) as usize]
+            } else {
+                rng.below_or_eq(255) as u8
+            };
+        }
+        2 if n > 0 => {
+            let i = at(rng, n - 1);
+            let k = 1 + at(rng, (n - i).min(16) - 1);
+            bytes.drain(i..i + k);
+        }
+        3 | 4 if !words.is_empty() => {
+            let w = &words[rng.below_or_eq(words.len() as u64 - 1) as usize];
+            let i = at(rng, n);
+            if rng.next_u64() & 1 == 0 {
+                // Over the bytes at `i` (growing the run where it ends).
+                let end = (i + w.len()).max(n);
+                bytes.resize(end, 0);
+                bytes[i..i + w.len()].copy_from_slice(w);
+            } else {
+                bytes.splice(i..i, w.iter().copied());
+            }
+        }
+        5 if n > 0 => {
+            let i = at(rng, n - 1);
+            let k = 1 + at(rng, (n - i).min(32) - 1);
+            let block = bytes[i..i + k].to_vec();
+            let j = at(rng, n);
+            bytes.splice(j..j, block);
+        }
+        _ => {
+            let i = at(rng, n);
+            let k = 1 + at(rng, 7);
+            let fill: Vec<u8> = (0..k).map(|_| rng.below_or_eq(255) as u8).collect();
+            bytes.splice(i..i, fill);
+        }
+    }
+    bytes.truncate(max);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generators::{Gen, bytes, ints};
+    use crate::tape::{BytesSource, ReplaySource, Tape, encoding};
+
+    fn record(data: &[u8]) -> Recording {
+        let g = (ints::<u8>(..), bytes(2..=10), ints::<u8>(..));
+        let mut src = BytesSource::new(data);
+        let mut t = Tape::recording(&mut src);
+        g.generate(&mut t).unwrap();
+        t.finish()
+    }
+
+    #[test]
+    fn runs_are_found_with_their_bounds_and_rewritten() {
+        let rec = record(&[7, 1, 5, 6, 8, 9]);
+        let all = runs(&rec);
+        assert_eq!(
+            all,
+            [Run {
+                at: 1,
+                bytes: vec![5, 6, 8],
+                min: 2,
+                max: 10
+            }]
+        );
+        let g = (ints::<u8>(..), bytes(2..=10), ints::<u8>(..));
+        let value = |choices: &[Choice]| {
+            let mut src = ReplaySource::of(choices);
+            g.generate(&mut Tape::new(&mut src, false)).unwrap()
+        };
+        let edited = with_run_bytes(&rec, &all[0], b"GIF89a");
+        assert_eq!(value(&edited), (7, b"GIF89a".to_vec(), 9));
+        // Clamped to the bounds, and what follows the run keeps its value.
+        assert_eq!(value(&with_run_bytes(&rec, &all[0], &[1])), (7, vec![1, 0], 9));
+        assert_eq!(value(&with_run_bytes(&rec, &all[0], &[3; 20])).1, vec![3; 10]);
+        // The encoding of an edit decodes to it.
+        let bytes = encoding::encode(&edited);
+        let mut src = BytesSource::new(&bytes);
+        assert_eq!(
+            g.generate(&mut Tape::new(&mut src, false)).unwrap(),
+            (7, b"GIF89a".to_vec(), 9)
+        );
+    }
+
+    #[test]
+    fn byte_mutations_stay_within_the_maximum() {
+        let mut rng = Rng::new(3);
+        let words = vec![b"MAGIC".to_vec()];
+        let mut seen_word = false;
+        for _ in 0..2000 {
+            let mut b = vec![1, 2, 3, 4];
+            mutate_bytes(&mut b, 6, &words, &mut rng);
+            assert!(b.len() <= 6);
+            seen_word |= b.windows(5).any(|w| w == b"MAGIC");
+        }
+        assert!(seen_word);
+    }
+}
