@@ -47,11 +47,11 @@ impl Search for FixedListSearch {
     }
 }
 
-/// Lists of bytes: a "more" coin, then the byte, per element.
+/// Lists of bytes: one payload run, the length then the bytes.
 fn list(bytes: &[u64]) -> Vec<u64> {
-    let mut v: Vec<u64> = bytes.iter().flat_map(|&b| [1, b]).collect();
-    v.push(0);
-    v
+    std::iter::once(bytes.len() as u64)
+        .chain(bytes.iter().copied())
+        .collect()
 }
 
 fn strategy() -> FixedList {

@@ -91,7 +91,7 @@ fn coverage_feedback_finds_what_random_testing_does_not() {
         );
         assert_eq!(
             report.run.failure.as_ref().unwrap().bytes,
-            &[1, 0xC0, 1, 0xFF, 1, 0xEE, 1, 0x42]
+            &[4, 0xC0, 0xFF, 0xEE, 0x42]
         );
         let s = report.summary("greybox", "greybox");
         assert_eq!(s.features, Some(3));

@@ -182,3 +182,41 @@ fn a_corpus_of_the_old_encoding_replays_as_before_and_is_migrated() {
     assert!(!again.passed());
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn text_is_a_run_of_its_utf8_bytes() {
+    let g = strings(CharClass::any(), 0..=50);
+    assert_eq!(decode(&g, b"\x03_ZN"), "_ZN");
+    // Random text is the class's characters as before, and its tape is their UTF-8.
+    for seed in 0..200 {
+        let mut src = tapefuzz::tape::RandomSource::new(seed);
+        let mut tape = Tape::recording(&mut src);
+        let s = g.generate(&mut tape).unwrap();
+        let bytes = encoding::encode(&tape.finish().choices);
+        assert_eq!(bytes.get(1..).unwrap_or_default(), s.as_bytes());
+        assert_eq!(decode(&g, &bytes), s);
+        let mut fast = tapefuzz::tape::RandomSource::new(seed);
+        assert_eq!(g.generate(&mut Tape::new(&mut fast, false)).unwrap(), s);
+    }
+    // A class other than `any` repairs what is outside it into it, within the bounds.
+    let digits = strings(CharClass::digits(), 2..=3);
+    assert_eq!(decode(&digits, &[1, b'9', b'x', b'y']), "90");
+    assert_eq!(decode(&digits, &[]), "00");
+}
+
+#[test]
+fn text_shrinks_and_old_text_tapes_read_as_they_did() {
+    let s = shrunk("payload::text", strings(CharClass::any(), 0..=40).average(20.0), |s: String| {
+        !s.contains("ab")
+    });
+    assert_eq!(s, "\"ab\"");
+    // Version 1: a coin before each character, then its index in the class ('a' is 10 in
+    // `alphanumeric`, 'b' is 11).
+    let g = (strings(CharClass::alphanumeric(), 0..=5), ints::<u8>(..));
+    let mut src = LegacySource::new(&[1, 10, 1, 11, 0, 7]);
+    let mut tape = Tape::recording(&mut src);
+    let v = g.generate(&mut tape).unwrap();
+    assert_eq!(v, ("ab".to_string(), 7));
+    let v2 = encoding::encode(&tape.finish().choices);
+    assert_eq!(decode(&g, &v2), v);
+}

@@ -121,6 +121,10 @@ fn empty_input_is_the_simplest_value() {
     );
     assert_eq!(
         value_from_bytes(&strings(CharClass::any(), 1..=3), &[]),
+        Ok("\0".into())
+    );
+    assert_eq!(
+        value_from_bytes(&strings(CharClass::alphanumeric(), 1..=3), &[]),
         Ok("0".into())
     );
     assert_eq!(value_from_bytes(&option(bools()), &[]), Ok(None));

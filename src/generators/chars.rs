@@ -101,6 +101,12 @@ impl CharClass {
         unreachable!("index below class size")
     }
 
+    /// Whether `c` is in the class.
+    pub fn contains(&self, c: char) -> bool {
+        let c = c as u32;
+        self.ranges.iter().any(|&(a, b)| a <= c && c <= b)
+    }
+
     /// Draws one character from the class (see [`chars`]).
     #[inline]
     pub fn draw(&self, tape: &mut Tape<'_>) -> Result<char, Reject> {

@@ -28,6 +28,13 @@ pub trait Gen {
     {
         size.fill(self, tape, out)
     }
+
+    /// The character class this generator draws from, when it is exactly one (a
+    /// [`super::CharClass`]): [`super::strings`] then draws its text as one payload run of
+    /// UTF-8 bytes. `None` for every other generator.
+    fn char_class(&self) -> Option<&super::CharClass> {
+        None
+    }
 }
 
 impl<G: Gen + ?Sized> Gen for &G {

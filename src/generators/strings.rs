@@ -1,7 +1,7 @@
 //! Strings.
 
 use super::{CharClass, Gen, SizeRange};
-use crate::tape::{Reject, Tape};
+use crate::tape::{Hint, RandomSource, Reject, Tape, TextRun};
 
 /// Strings; see [`strings`] and [`string_of`].
 #[derive(Clone, Debug)]
@@ -10,9 +10,45 @@ pub struct Strings<G> {
     size: SizeRange,
 }
 
-/// Strings of `size` characters from `class`. Simplicity order: fewer characters first, then
-/// each character in the class's order (shortest: the minimum length of the class's first
-/// character). Running out: as for collections, with the class's first character.
+/// Strings of `size` characters from `class`.
+///
+/// On the tape the text is one **payload run of its UTF-8 bytes** (a length, then the
+/// bytes, as [`super::bytes`]): libFuzzer's byte mutations and the comparison log's
+/// keywords (`"Set-Cookie"`, `"_ZN"`) are edits of the text itself. The bytes are read
+/// back into a string of the class by a fixed repair:
+///
+/// 1. valid UTF-8 sequences are their characters; each byte of an invalid sequence (a stray
+///    continuation byte, a cut or overlong sequence, a surrogate) is the character with
+///    that byte's value (Latin-1: byte `0xE9` is `é`);
+/// 2. a character outside `class` becomes `class`'s character at the index of its code
+///    point (modulo the class's size): for [`CharClass::digits`], `'a'` (97) is `'7'`,
+///    and a zero byte is the class's first character;
+/// 3. the text is cut to the most characters `size` allows, and padded with the class's
+///    first character to the fewest.
+///
+/// The run holds from `min` to `4 · max` bytes. A random source makes the characters as
+/// before (each from the class, small indices favoured; the count as any collection's) and
+/// writes their bytes. Simplicity order: fewer bytes, then lower bytes: the simplest text
+/// of [`CharClass::any`] is `"\0"`s (where the class's own order starts at `'0'`), of
+/// other classes the class's first character. Running out: the minimum length of zero
+/// bytes, repaired.
+///
+/// ```
+/// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::Strings;
+/// use tapefuzz::tape::{BytesSource, Tape};
+///
+/// let text = |g: &Strings<CharClass>, tape: &[u8]| {
+///     g.generate(&mut Tape::new(&mut BytesSource::new(tape), false)).unwrap()
+/// };
+/// // At most 50 characters: at most 200 bytes, so the length is one byte.
+/// let any = strings(CharClass::any(), 0..=50);
+/// assert_eq!(text(&any, b"\x05Hello"), "Hello");
+/// assert_eq!(text(&any, b"\xffHello"), "Hello"); // past the end: the rest
+/// assert_eq!(text(&any, b"\x02\xc3\xa9"), "é"); // UTF-8
+/// assert_eq!(text(&any, b"\x01\xe9"), "é"); // a stray byte: Latin-1
+/// assert_eq!(text(&strings(CharClass::digits(), 0..=10), b"\x03a1\x00"), "710");
+/// ```
 pub fn strings(class: CharClass, size: impl Into<SizeRange>) -> Strings<CharClass> {
     Strings {
         chars: class,
@@ -34,11 +70,62 @@ impl Gen for CharClass {
     fn generate(&self, tape: &mut Tape<'_>) -> Result<char, Reject> {
         self.draw(tape)
     }
+    fn char_class(&self) -> Option<&CharClass> {
+        Some(self)
+    }
+}
+
+/// The string of `class` that the bytes `raw` stand for, with `min..=max` characters (the
+/// repair [`strings`] documents).
+pub fn repair_text(raw: &[u8], class: &CharClass, min: usize, max: usize) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut count = 0;
+    let mut push = |c: char, out: &mut String| {
+        if count < max {
+            let c = if class.contains(c) {
+                c
+            } else {
+                class.at(c as u64)
+            };
+            out.push(c);
+            count += 1;
+        }
+    };
+    let mut rest = raw;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                s.chars().for_each(|c| push(c, &mut out));
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                // `good` is valid UTF-8 (`valid_up_to`).
+                std::str::from_utf8(good)
+                    .unwrap_or_default()
+                    .chars()
+                    .for_each(|c| push(c, &mut out));
+                let n = e.error_len().unwrap_or(bad.len()).max(1);
+                for &b in &bad[..n] {
+                    push(char::from(b), &mut out);
+                }
+                rest = &bad[n..];
+            }
+        }
+    }
+    while count < min {
+        out.push(class.at(0));
+        count += 1;
+    }
+    out
 }
 
 impl<G: Gen<Value = char>> Gen for Strings<G> {
     type Value = String;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<String, Reject> {
+        if let Some(class) = self.chars.char_class() {
+            return text(class, &self.size, tape);
+        }
         let mut s = String::new();
         self.size.repeat(tape, |t| {
             s.push(self.chars.generate(t)?);
@@ -46,4 +133,33 @@ impl<G: Gen<Value = char>> Gen for Strings<G> {
         })?;
         Ok(s)
     }
+}
+
+/// A string of `class` drawn as one payload run of UTF-8 bytes (see [`strings`]).
+fn text(class: &CharClass, size: &SizeRange, tape: &mut Tape<'_>) -> Result<String, Reject> {
+    let (min, max) = (size.min, size.max);
+    let p = size.p_more();
+    let spec = TextRun {
+        bytes_min: min,
+        bytes_max: max.saturating_mul(4),
+        p_more: p,
+        elements: (min as u64, max as u64, class.len() - 1),
+    };
+    let mut raw = Vec::new();
+    let mut random = |src: &mut RandomSource, out: &mut Vec<u8>| {
+        let extra = src.pick((max - min) as u64, Hint::Length { p_more: p, min: min as u64 });
+        let mut utf8 = [0u8; 4];
+        for _ in 0..(min as u64).saturating_add(extra) {
+            let c = class.at(src.pick(class.len() - 1, Hint::Int));
+            out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+        }
+    };
+    let legacy = |indices: &[u64], out: &mut Vec<u8>| {
+        let mut utf8 = [0u8; 4];
+        for &i in indices {
+            out.extend_from_slice(class.at(i).encode_utf8(&mut utf8).as_bytes());
+        }
+    };
+    tape.draw_text(&spec, &mut raw, &mut random, &legacy)?;
+    Ok(repair_text(&raw, class, min, max))
 }

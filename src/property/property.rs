@@ -294,8 +294,8 @@ impl Property {
     ///
     /// let test = property(vecs(ints::<u8>(..), 0..=10), |v: Vec<u8>| v.len() < 3);
     /// let p = Property::new("import_doc").no_corpus();
-    /// // Four elements: three "more" coins and values, then the end coin.
-    /// let crash = [1, 9, 1, 9, 1, 9, 1, 9, 0];
+    /// // Four bytes: the length, then the bytes.
+    /// let crash = [4, 9, 9, 9, 9];
     /// let report = p.import(&test, &crash, "crash-1").expect("it fails");
     /// assert_eq!(report.value.as_deref(), Some("[0, 0, 0]"));
     /// ```

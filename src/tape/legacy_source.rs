@@ -29,27 +29,35 @@ impl<'a> LegacySource<'a> {
     }
 }
 
+impl LegacySource<'_> {
+    /// A version-1 collection: a coin before each element (forced below `min` and at
+    /// `most`), then the element's index.
+    fn collection(&mut self, min: u64, most: u64, element_max: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        loop {
+            let count = out.len() as u64;
+            let more = if count < min {
+                true
+            } else if count >= most {
+                false
+            } else {
+                read_index(self.bytes, &mut self.pos, 1) == 1
+            };
+            if !more {
+                return out;
+            }
+            out.push(read_index(self.bytes, &mut self.pos, element_max));
+        }
+    }
+}
+
 impl Source for LegacySource<'_> {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         if let Hint::Length { min, .. } = ctx.hint {
-            self.pending.clear();
             let most = min.saturating_add(ctx.max);
-            let mut count = 0u64;
-            loop {
-                let more = if count < min {
-                    true
-                } else if count >= most {
-                    false
-                } else {
-                    read_index(self.bytes, &mut self.pos, 1) == 1
-                };
-                if !more {
-                    break;
-                }
-                self.pending
-                    .push_back(read_index(self.bytes, &mut self.pos, 255) as u8);
-                count += 1;
-            }
+            let elements = self.collection(min, most, 255);
+            let count = elements.len() as u64;
+            self.pending = elements.into_iter().map(|b| b as u8).collect();
             return count - min;
         }
         if ctx.max == 255
@@ -67,5 +75,8 @@ impl Source for LegacySource<'_> {
             out.push(self.pending.pop_front().unwrap_or(0));
         }
         true
+    }
+    fn legacy_collection(&mut self, min: u64, max: u64, element_max: u64) -> Option<Vec<u64>> {
+        Some(self.collection(min, max, element_max))
     }
 }

@@ -50,5 +50,5 @@ pub use rng::Rng;
 pub use source::{DrawContext, Hint, OpenSpan, Source};
 pub use span::Span;
 pub use status::{Reject, Status};
-pub use tape::{DEFAULT_MAX_CHOICES, Recording, Tape};
+pub use tape::{DEFAULT_MAX_CHOICES, Recording, Tape, TextRun};
 pub use trace::Trace;

@@ -108,6 +108,15 @@ pub trait Source {
         let _ = (len, out);
         false
     }
+
+    /// For a reader of the byte encoding's version 1 ([`super::LegacySource`]): the element
+    /// indices of a collection of `min..=max` elements, each with largest index
+    /// `element_max`, read as version 1 laid it out (a "one more?" coin before each). Asked
+    /// by [`super::Tape::draw_text`] before its run; every other source answers `None`.
+    fn legacy_collection(&mut self, min: u64, max: u64, element_max: u64) -> Option<Vec<u64>> {
+        let _ = (min, max, element_max);
+        None
+    }
 }
 
 /// The pointer types a source is passed by: every method forwards to the pointee.
@@ -137,6 +146,9 @@ macro_rules! forward {
             }
             fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
                 (**self).fill_run(len, out)
+            }
+            fn legacy_collection(&mut self, min: u64, max: u64, element_max: u64) -> Option<Vec<u64>> {
+                (**self).legacy_collection(min, max, element_max)
             }
         }
     )*};

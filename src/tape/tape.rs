@@ -34,6 +34,21 @@ enum Origin<'s> {
     Context(&'s mut dyn Source),
 }
 
+/// A text run's shape ([`Tape::draw_text`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextRun {
+    /// Fewest bytes.
+    pub bytes_min: usize,
+    /// Most bytes.
+    pub bytes_max: usize,
+    /// Probability of each further element past the minimum, for a source that draws the
+    /// length ([`Hint::Length`]).
+    pub p_more: f64,
+    /// How version 1 of the encoding laid the text out: a collection of `(min, max)`
+    /// elements with largest index `.2` (a character class's size less one).
+    pub elements: (u64, u64, u64),
+}
+
 /// Default size budget: a test case that draws more choices than this overruns.
 pub const DEFAULT_MAX_CHOICES: usize = 64 * 1024;
 
@@ -377,6 +392,132 @@ impl<'s> Tape<'s> {
         r
     }
 
+    /// Draws a run of text bytes into `out` (appended): a payload run of
+    /// `spec.bytes_min..=spec.bytes_max` bytes ([`Tape::draw_payload`]'s layout and
+    /// encoding) that a string generator reads as UTF-8. What the run holds depends on the
+    /// source:
+    /// - a random source: the bytes `random` writes (the generator's own distribution of
+    ///   characters, encoded), cut to `bytes_max` and zero-padded to `bytes_min`, recorded
+    ///   as if drawn;
+    /// - a reader of version-1 tapes ([`Source::legacy_collection`]): `legacy` turns the
+    ///   element indices that version laid out (`spec.elements`) into the bytes;
+    /// - any other source (bytes, replay, the steering searches): a length and the bytes
+    ///   themselves, drawn.
+    ///
+    /// Overrun and running out: as [`Tape::draw_payload`].
+    pub fn draw_text(
+        &mut self,
+        spec: &TextRun,
+        out: &mut Vec<u8>,
+        random: &mut dyn FnMut(&mut RandomSource, &mut Vec<u8>),
+        legacy: &dyn Fn(&[u64], &mut Vec<u8>),
+    ) -> Result<(), Reject> {
+        use super::builtin::{PAYLOAD, PAYLOAD_BYTE, PAYLOAD_LEN};
+        let fast = self.is_fast();
+        let depth = self.depth();
+        if !fast {
+            self.start_span(PAYLOAD);
+        }
+        let (min, max) = (spec.bytes_min, spec.bytes_max);
+        let r = (|| {
+            if self.drawn >= self.max_choices {
+                return Err(Reject::Overrun);
+            }
+            let mut given = Vec::new();
+            let have = match &mut self.origin {
+                Origin::Fast(src) => {
+                    random(src, &mut given);
+                    true
+                }
+                Origin::Context(src) if src.is_random() => {
+                    let src = src.as_random().expect("is_random");
+                    random(src, &mut given);
+                    true
+                }
+                Origin::Plain(src) | Origin::Steered(src) | Origin::Context(src) => {
+                    match src.legacy_collection(
+                        spec.elements.0,
+                        spec.elements.1,
+                        spec.elements.2,
+                    ) {
+                        Some(indices) => {
+                            legacy(&indices, &mut given);
+                            true
+                        }
+                        None => false,
+                    }
+                }
+            };
+            if !have {
+                let spread = (max - min) as u64;
+                let hint = Hint::Length {
+                    p_more: spec.p_more,
+                    min: min as u64,
+                };
+                let extra = if spread == 0 {
+                    self.force(PAYLOAD_LEN, 0, 0)?
+                } else {
+                    self.draw(PAYLOAD_LEN, spread, hint)?
+                };
+                let len = min + extra as usize;
+                if len > self.max_choices.saturating_sub(self.drawn) {
+                    return Err(Reject::Overrun);
+                }
+                self.run_bytes(PAYLOAD_BYTE, len, out);
+                return Ok(());
+            }
+            given.truncate(max);
+            if given.len() < min {
+                given.resize(min, 0);
+            }
+            let extra = (given.len() - min) as u64;
+            if max == min {
+                self.force(PAYLOAD_LEN, 0, 0)?;
+            } else {
+                self.given(PAYLOAD_LEN, (max - min) as u64, extra, false);
+            }
+            if given.len() > self.max_choices.saturating_sub(self.drawn) {
+                return Err(Reject::Overrun);
+            }
+            let start = out.len();
+            out.extend_from_slice(&given);
+            self.record_run(PAYLOAD_BYTE, start, out);
+            Ok(())
+        })();
+        if !fast {
+            self.close_to(depth);
+        }
+        r
+    }
+
+    /// Counts, traces and records a choice the tape decided itself (a random source's
+    /// text run, a migrated one) as if the source had drawn it.
+    fn given(&mut self, label: Label, max: u64, index: u64, in_run: bool) {
+        if let Some(t) = &mut self.trace {
+            t.push(index);
+        }
+        if let Some(c) = &mut self.capture {
+            c.push(index);
+        }
+        match self.origin {
+            Origin::Context(_) => {
+                let point = PointId(mix(self.path, label.hash()));
+                self.count_draw(index);
+                if self.recording {
+                    self.choices.push(Choice {
+                        point,
+                        max,
+                        index,
+                        forced: false,
+                        in_run,
+                    });
+                    self.labels.push(label);
+                }
+            }
+            _ => self.count_draw(index),
+        }
+    }
+
     /// The `len` byte choices of a payload run (the budget was checked), appended to `out`:
     /// in one call to the source where it allows ([`Source::fill_run`]), then counted,
     /// traced and recorded as the byte-by-byte draws they stand for.
@@ -403,9 +544,14 @@ impl<'s> Tape<'s> {
             self.mark_run(len);
             return;
         }
+        self.record_run(label, start, out);
+    }
+
+    /// Counts, traces and records `out[start..]` as the byte choices of a payload run.
+    fn record_run(&mut self, label: Label, start: usize, out: &[u8]) {
         let point = PointId(mix(self.path, label.hash()));
-        for k in start..out.len() {
-            let index = u64::from(out[k]);
+        for &b in &out[start..] {
+            let index = u64::from(b);
             if let Some(t) = &mut self.trace {
                 t.push(index);
             }

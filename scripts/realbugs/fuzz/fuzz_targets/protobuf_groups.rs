@@ -2,5 +2,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    cbor_nesting::entry(data);
+    protobuf_groups::entry(data);
 });
