@@ -64,6 +64,15 @@ pub fn string_of<G: Gen<Value = char>>(chars: G, size: impl Into<SizeRange>) -> 
     }
 }
 
+impl<G> Strings<G> {
+    /// Aims for `average` characters from a random source (bounds unchanged; clamped to
+    /// them), as [`super::Vecs::average`].
+    pub fn average(mut self, average: f64) -> Self {
+        self.size = self.size.with_average(average);
+        self
+    }
+}
+
 impl Gen for CharClass {
     type Value = char;
     #[inline]
