@@ -27,6 +27,7 @@ impl<'c> CoverageObserver<'c> {
 impl Observer for CoverageObserver<'_> {
     fn before(&mut self) {
         self.coverage.reset();
+        super::cmplog::clear();
     }
 
     fn after(&mut self, _fingerprint: u64) {

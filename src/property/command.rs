@@ -252,6 +252,9 @@ fn run(property: &Property, test: &dyn Test) -> Report {
                 .strategy_named("greybox")
                 .unwrap_or_else(|e| fatal(&e.to_string()));
         }
+        // The comparisons the code under test makes (integers and byte strings) go to the
+        // comparison log, which the greybox search reads after each test case.
+        crate::coverage::cmplog::enable(true);
         let mut observer = crate::coverage::CoverageObserver::new(&mut counters);
         property.run_engine(test, &mut observer)
     } else {

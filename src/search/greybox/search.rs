@@ -4,7 +4,11 @@ use super::{Kept, Options, Queue, mutant};
 use crate::coverage::{Feature, FeatureMap};
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
 use crate::env::{ConfigError, Env};
-use crate::tape::{Fallback, RandomSource, Recording, ReplaySource, Rng, Status, encoding};
+use crate::coverage::cmplog::{self, Comparison};
+use crate::mutate::{edit_run, mutate_bytes};
+use crate::tape::{
+    Choice, Fallback, RandomSource, Recording, ReplaySource, Rng, Status, encoding,
+};
 use std::sync::Arc;
 
 /// The search of [`Options`]: `warmup` random tapes, then mostly mutants of kept tapes.
@@ -32,6 +36,80 @@ pub struct GreyboxSearch {
     generated: bool,
     /// The status the pending [`Verdict::Record`] was for.
     pending: Status,
+    /// Operands the code under test compared ([`crate::coverage::cmplog`]), most recent
+    /// last: what input-to-state mutations write into choices and payload runs.
+    dictionary: Dictionary,
+}
+
+/// Comparison operands gathered over the run (bounded; a new one pushes out the oldest).
+#[derive(Default)]
+struct Dictionary {
+    ints: Vec<(u64, u64)>,
+    words: Vec<Vec<u8>>,
+    scratch: Vec<Comparison>,
+}
+
+/// How many integer pairs and byte strings the dictionary keeps.
+const DICTIONARY: usize = 512;
+
+impl Dictionary {
+    /// Adds what the comparison log holds after a test case.
+    fn gather(&mut self) {
+        if !cmplog::enabled() {
+            return;
+        }
+        self.scratch.clear();
+        cmplog::take(&mut self.scratch);
+        for c in self.scratch.drain(..) {
+            match c {
+                Comparison::Int { a, b, .. } => {
+                    if !self.ints.contains(&(a, b)) {
+                        if self.ints.len() >= DICTIONARY {
+                            self.ints.remove(0);
+                        }
+                        self.ints.push((a, b));
+                    }
+                }
+                Comparison::Bytes { a, b } => {
+                    for w in [a, b] {
+                        if !self.words.contains(&w) {
+                            if self.words.len() >= DICTIONARY {
+                                self.words.remove(0);
+                            }
+                            self.words.push(w);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Input-to-state on `choices`: for a compared pair `(a, b)`, a free choice whose index
+    /// is one operand gets the other (or, for integers of the byte widths, the operand's
+    /// bytes written over a payload run's bytes where the other operand's bytes are).
+    /// Whether anything changed.
+    fn apply(&self, choices: &mut [Choice], rng: &mut Rng) -> bool {
+        if self.ints.is_empty() {
+            return false;
+        }
+        for _ in 0..4 {
+            let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
+            let (from, to) = if rng.next_u64() & 1 == 0 { (a, b) } else { (b, a) };
+            let hits: Vec<usize> = (0..choices.len())
+                .filter(|&i| {
+                    let c = &choices[i];
+                    !c.forced && c.index == from && to <= c.max
+                })
+                .collect();
+            if hits.is_empty() {
+                continue;
+            }
+            let i = hits[rng.below_or_eq(hits.len() as u64 - 1) as usize];
+            choices[i].index = to;
+            return true;
+        }
+        false
+    }
 }
 
 impl GreyboxSearch {
@@ -49,6 +127,7 @@ impl GreyboxSearch {
             random: RandomSource::new(0),
             generated: true,
             pending: Status::Valid,
+            dictionary: Dictionary::default(),
         }
     }
 
@@ -122,12 +201,26 @@ impl Search for GreyboxSearch {
         let parent = self.queue.pick(&mut self.rng);
         let donor = self.queue.pick(&mut self.rng);
         let donor = (donor != parent).then(|| self.queue.get(donor));
-        let choices = mutant(
-            &self.options.mutator,
-            self.queue.get(parent),
-            donor,
-            &mut self.rng,
-        );
+        let base = self.queue.get(parent);
+        let words = &self.dictionary.words;
+        let rng = &mut self.rng;
+        // Half the mutants of a tape with payload runs edit one run as bytes (libFuzzer's
+        // kinds of edits, the comparison log's byte strings among them).
+        let mut bytes_rng = Rng::new(rng.next_u64());
+        let mut choices = match (rng.next_u64() & 1 == 0)
+            .then(|| {
+                edit_run(base, rng, &mut |b, most| {
+                    mutate_bytes(b, most, words, &mut bytes_rng)
+                })
+            })
+            .flatten()
+        {
+            Some(c) => c,
+            None => mutant(&self.options.mutator, base, donor, rng),
+        };
+        if rng.below_or_eq(3) == 0 {
+            self.dictionary.apply(&mut choices, rng);
+        }
         let indices = choices
             .iter()
             .filter(|c| !c.forced)
@@ -138,6 +231,7 @@ impl Search for GreyboxSearch {
     }
 
     fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
+        self.dictionary.gather();
         self.collect_novel(outcome);
         if outcome.status == Status::Interesting || !self.worth_keeping(outcome.status) {
             return Verdict::Continue;
