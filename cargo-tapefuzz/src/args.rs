@@ -53,6 +53,8 @@ pub struct Args {
     /// `--no-debug-assertions` (fuzz, greybox): instrumented crates without debug
     /// assertions and overflow checks.
     pub no_debug_assertions: bool,
+    /// `import` run by `fuzz`: its answer lines go to stderr (stdout lists crash files).
+    pub answers_to_stderr: bool,
 }
 
 /// Every flag, for the error on an unknown one.

@@ -339,6 +339,8 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
                 }
                 if command == "shrink" {
                     println!("{}", line["value"].as_str().unwrap_or("<no value>"));
+                } else if args.answers_to_stderr {
+                    eprintln!("{line}");
                 } else {
                     println!("{line}");
                 }
@@ -375,13 +377,18 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
         "fuzz takes one property; libFuzzer's flags go after `--`",
     )?;
     let found = property(args, Build::Fuzz)?;
+    // A folder of this run's own: two runs at once never take each other's crashes, and a
+    // crash found again (same name) is this run's crash all the same.
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
     let artifacts = build::target_dir(args)?
         .join("tapefuzz")
         .join("artifacts")
-        .join(found.name.replace("::", "."));
+        .join(found.name.replace("::", "."))
+        .join(format!("{}-{stamp}", std::process::id()));
     std::fs::create_dir_all(&artifacts)
         .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
-    let before = crashes(&artifacts);
     let mut flags = vec![format!("-artifact_prefix={}/", artifacts.display())];
     if let Some(s) = args.seconds {
         flags.push(format!("-max_total_time={}", s.ceil().max(1.0) as u64));
@@ -406,11 +413,9 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
             return Err(e.to_string());
         }
     }
-    let new: Vec<PathBuf> = crashes(&artifacts)
-        .into_iter()
-        .filter(|c| !before.contains(c))
-        .collect();
+    let new = crashes(&artifacts);
     if new.is_empty() {
+        let _ = std::fs::remove_dir(&artifacts);
         if !answer.status.success() {
             return Err(format!("libFuzzer ended with {}", answer.status));
         }
@@ -420,15 +425,23 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     for c in &new {
         println!("{}", c.display());
     }
+    let shown: Vec<String> = new.iter().map(|c| c.display().to_string()).collect();
     eprintln!(
-        "cargo-tapefuzz: {} crash file(s); shrink them into regressions with:\n  cargo tapefuzz import {} {}",
+        "cargo-tapefuzz: {} crash file(s); shrinking them into regressions (cargo tapefuzz import {} {})",
         new.len(),
         found.name,
-        new.iter()
-            .map(|c| c.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+        shown.join(" ")
     );
+    // The crash shrunk and saved as a regression, as `import` does: `cargo test` replays it.
+    let mut import = args.clone();
+    import.positional = std::iter::once(found.name.clone()).chain(shown).collect();
+    import.passthrough.clear();
+    import.seconds = None;
+    // stdout lists the crash files; the import's answers go with its report.
+    import.answers_to_stderr = true;
+    if let Err(e) = files(&import, "import") {
+        eprintln!("cargo-tapefuzz: the crash could not be imported: {e}");
+    }
     Ok(1)
 }
 
