@@ -278,8 +278,37 @@ fn replay(property: &Property, test: &dyn Test) -> Report {
         emit(&summary_line(&report, "replay", "blackbox"));
         return report;
     }
+    let timeout = property.config_ref().timeout;
     each_file(property, test, |_, test, file, bytes| {
+        // A tape that hangs is a failure after the timeout (`TAPEFUZZ_TIMEOUT_MS`), not a
+        // replay that never ends: it cannot be stopped, so the process says so and exits.
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        if let Some(limit) = timeout {
+            let (done, file) = (done.clone(), file.to_path_buf());
+            std::thread::spawn(move || {
+                let start = std::time::Instant::now();
+                while start.elapsed() < limit {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    if done.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                }
+                emit(&json!({
+                    "type": "replay",
+                    "file": file,
+                    "status": "Interesting",
+                    "value": null,
+                    "failure": format!("timed out: ran over the timeout ({limit:?})"),
+                }));
+                eprintln!(
+                    "tapefuzz: {} ran over the timeout ({limit:?}); ending the replay",
+                    file.display()
+                );
+                std::process::exit(crate::engine::HANG_EXIT_CODE);
+            });
+        }
         let (e, _) = explain_bytes(test, bytes);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
         let fails = e.status == Status::Interesting;
         emit(&json!({
             "type": "replay",
