@@ -24,7 +24,10 @@ fn a_run_is_its_length_then_its_bytes() {
     // A minimum is kept (zeros past the end).
     assert_eq!(decode(&bytes(4..=10), &[9, 1]), vec![1, 0, 0, 0]);
     // The same for every byte vector of every u8.
-    assert_eq!(decode(&vecs(ints::<u8>(..), 0..=300), &[0, 3, 1, 2, 3, 4]), vec![1, 2, 3]);
+    assert_eq!(
+        decode(&vecs(ints::<u8>(..), 0..=300), &[0, 3, 1, 2, 3, 4]),
+        vec![1, 2, 3]
+    );
     assert_eq!(decode(&any::<Vec<u8>>(), &[2, 5, 6]), vec![5, 6]);
     // A run in the middle: what follows reads after its bytes.
     let pair = (bytes(0..=10), ints::<u8>(..));
@@ -55,15 +58,21 @@ fn encoding_keeps_a_runs_trailing_zeros() {
 
 #[test]
 fn byte_strings_shrink_to_their_minimum() {
-    let needle = shrunk("payload::needle", bytes(0..=200).average(60.0), |v: Vec<u8>| {
-        !v.windows(3).any(|w| w == b"ab\x01") && v.iter().filter(|&&b| b == b'a').count() < 3
-    });
+    let needle = shrunk(
+        "payload::needle",
+        bytes(0..=200).average(60.0),
+        |v: Vec<u8>| {
+            !v.windows(3).any(|w| w == b"ab\x01") && v.iter().filter(|&&b| b == b'a').count() < 3
+        },
+    );
     assert_eq!(needle, "[97, 97, 97]");
     let long = shrunk("payload::long", bytes(0..=200), |v: Vec<u8>| v.len() < 12);
     assert_eq!(long, "[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]");
-    let sum = shrunk("payload::sum", vecs(ints::<u8>(..), 0..=50).average(20.0), |v: Vec<u8>| {
-        v.iter().map(|&b| u32::from(b)).sum::<u32>() <= 300
-    });
+    let sum = shrunk(
+        "payload::sum",
+        vecs(ints::<u8>(..), 0..=50).average(20.0),
+        |v: Vec<u8>| v.iter().map(|&b| u32::from(b)).sum::<u32>() <= 300,
+    );
     assert_eq!(sum, "[46, 255]");
 }
 

@@ -105,12 +105,7 @@ fn chars_and_strings() {
 
 #[test]
 fn collections() {
-    pin!(
-        bytes(0..=4),
-        "Ok([2])",
-        "Ok([])",
-        "Ok([])"
-    );
+    pin!(bytes(0..=4), "Ok([2])", "Ok([])", "Ok([])");
     pin!(
         vecs(ints::<u8>(..), 2..=3),
         "Ok([2, 3, 255])",

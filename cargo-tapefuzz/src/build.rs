@@ -279,7 +279,9 @@ pub fn reachable_crates(args: &Args) -> Result<Vec<String>, String> {
     while let Some(id) = todo.pop() {
         let Some(node) = nodes.get(id) else { continue };
         for dep in node["deps"].as_array().into_iter().flatten() {
-            let Some(pkg) = dep["pkg"].as_str() else { continue };
+            let Some(pkg) = dep["pkg"].as_str() else {
+                continue;
+            };
             // Build dependencies run on the host, never in the test process.
             let runtime = dep["dep_kinds"]
                 .as_array()
@@ -297,10 +299,13 @@ pub fn reachable_crates(args: &Args) -> Result<Vec<String>, String> {
         let member = members.contains(id);
         for t in p["targets"].as_array().into_iter().flatten() {
             let kinds = &t["kind"];
-            let lib = kinds
-                .as_array()
-                .is_some_and(|a| a.iter().any(|k| k.as_str().is_some_and(|k| k.ends_with("lib"))));
-            if (member || lib) && let Some(n) = t["name"].as_str() {
+            let lib = kinds.as_array().is_some_and(|a| {
+                a.iter()
+                    .any(|k| k.as_str().is_some_and(|k| k.ends_with("lib")))
+            });
+            if (member || lib)
+                && let Some(n) = t["name"].as_str()
+            {
                 names.push(n.replace('-', "_"));
             }
         }
@@ -417,7 +422,8 @@ impl Unit {
 
     /// A library or a test harness: code that runs inside the test process.
     fn runs_in_process(&self) -> bool {
-        self.test || (!self.types.is_empty() && self.types.iter().all(|t| t == "lib" || t == "rlib"))
+        self.test
+            || (!self.types.is_empty() && self.types.iter().all(|t| t == "lib" || t == "rlib"))
     }
 
     /// A plain executable (not a test harness): it may not link tapefuzz, so it gets the
@@ -511,9 +517,14 @@ fn stub_object(rustc: &std::ffi::OsStr, path: &Path, target: Option<&str>) -> Re
     let tmp = dir.join(format!("sancov-stub-{unique}.o"));
     std::fs::write(&src, STUB_SOURCE).map_err(|e| format!("{}: {e}", src.display()))?;
     let mut cmd = Command::new(rustc);
-    cmd.args(["--crate-type=lib", "--emit=obj", "--edition=2021", "-Cpanic=abort"])
-        .arg("-Ccodegen-units=1")
-        .args(["--crate-name", "tapefuzz_sancov_stub", "-Copt-level=1"]);
+    cmd.args([
+        "--crate-type=lib",
+        "--emit=obj",
+        "--edition=2021",
+        "-Cpanic=abort",
+    ])
+    .arg("-Ccodegen-units=1")
+    .args(["--crate-name", "tapefuzz_sancov_stub", "-Copt-level=1"]);
     if let Some(t) = target {
         cmd.args(["--target", t]);
     }
@@ -565,8 +576,12 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
     };
     let unit = Unit::read(rest);
     let spec = std::env::var(INSTRUMENT_VAR).unwrap_or_else(|_| "all".into());
-    let dir = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
-    let root = std::env::var_os(ROOT_VAR).map(PathBuf::from).unwrap_or_default();
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let root = std::env::var_os(ROOT_VAR)
+        .map(PathBuf::from)
+        .unwrap_or_default();
     let instrument = unit.for_target
         && unit.runs_in_process()
         && !NEVER.contains(&unit.name.as_str())
@@ -585,16 +600,17 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
         let assertions = std::env::var_os(NO_ASSERT_VAR).is_none();
         cmd.args(sancov_flags(build, assertions));
     }
-    if unit.for_target && unit.is_plain_executable() {
-        if let Some(stub) = std::env::var_os(STUB_VAR).map(PathBuf::from) {
-            if let Err(e) = stub_object(rustc, &stub, target_of(rest).as_deref()) {
-                eprintln!("cargo-tapefuzz: {e}");
-                return 2;
-            }
-            let mut arg = std::ffi::OsString::from("-Clink-arg=");
-            arg.push(&stub);
-            cmd.arg(arg);
+    if unit.for_target
+        && unit.is_plain_executable()
+        && let Some(stub) = std::env::var_os(STUB_VAR).map(PathBuf::from)
+    {
+        if let Err(e) = stub_object(rustc, &stub, target_of(rest).as_deref()) {
+            eprintln!("cargo-tapefuzz: {e}");
+            return 2;
         }
+        let mut arg = std::ffi::OsString::from("-Clink-arg=");
+        arg.push(&stub);
+        cmd.arg(arg);
     }
     match cmd.status() {
         Ok(s) => s.code().unwrap_or(1),
@@ -619,7 +635,9 @@ mod tests {
 
     #[test]
     fn units_read_off_rustc_arguments() {
-        let lib = unit("--crate-name der --edition=2021 src/lib.rs --crate-type lib --target x86_64-unknown-linux-gnu");
+        let lib = unit(
+            "--crate-name der --edition=2021 src/lib.rs --crate-type lib --target x86_64-unknown-linux-gnu",
+        );
         assert!(lib.for_target && lib.runs_in_process() && !lib.is_plain_executable());
         let host = unit("--crate-name proc_macro2 --crate-type lib");
         assert!(!host.for_target);

@@ -294,7 +294,11 @@ impl Corpus {
                 let has_entries = fs::read_dir(self.folder(Folder::Corpus))
                     .map(|mut rd| rd.next().is_some())
                     .unwrap_or(false);
-                if has_entries { 1 } else { crate::tape::ENCODING_VERSION }
+                if has_entries {
+                    1
+                } else {
+                    crate::tape::ENCODING_VERSION
+                }
             }
         }
     }

@@ -12,7 +12,8 @@ mod regression;
 
 pub use atomic::{clean_stale_temps, create_dir_durably, is_temp_name, write_atomic};
 pub use corpus::{
-    Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, read_bounded, read_tape, read_tape_versioned, sha1_name,
+    Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, read_bounded, read_tape, read_tape_versioned,
+    sha1_name,
 };
 pub use flight::{Crashed, CrashedInput, FLIGHT_SLOTS, Flight, FlightView};
 pub use regression::{REGRESSION_HEADER, Regression};

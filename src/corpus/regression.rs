@@ -101,7 +101,9 @@ impl Regression {
             Some("tapefuzz regression 1") => 1,
             Some(REGRESSION_HEADER) => 2,
             Some(h) if h.starts_with(REGRESSION_PREFIX) => {
-                return Err(format!("unsupported format `{h}` (this build reads 1 and 2)"));
+                return Err(format!(
+                    "unsupported format `{h}` (this build reads 1 and 2)"
+                ));
             }
             _ => return Err(format!("not a regression file (no `{REGRESSION_HEADER}`)")),
         };

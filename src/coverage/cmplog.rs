@@ -316,7 +316,10 @@ mod tests {
             (b"abcdefgh", b"abcdefgh"),
             (b"abcdefgz", b"abcdefga"),
             (b"abcdefghij", b"abcdefghik"),
-            (b"\x00\x01\x02\x03\x04\x05\x06\x07\x08", b"\x01\x00\x02\x03\x04\x05\x06\x07\x08"),
+            (
+                b"\x00\x01\x02\x03\x04\x05\x06\x07\x08",
+                b"\x01\x00\x02\x03\x04\x05\x06\x07\x08",
+            ),
             (b"\xff", b"\x01"),
         ];
         for (a, b) in cases {

@@ -37,10 +37,10 @@ pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
         }
     }
     let given: Vec<String> = args.iter().map(|a| a.display().to_string()).collect();
-    if !given.iter().any(|a| a.starts_with("-max_len=")) {
-        if let Some(n) = max_input_len(test) {
-            argv.push(format!("-max_len={}", n.max(1)));
-        }
+    if !given.iter().any(|a| a.starts_with("-max_len="))
+        && let Some(n) = max_input_len(test)
+    {
+        argv.push(format!("-max_len={}", n.max(1)));
     }
     argv.extend(given);
     linked::run(test, argv)

@@ -156,7 +156,13 @@ fn text(class: &CharClass, size: &SizeRange, tape: &mut Tape<'_>) -> Result<Stri
     };
     let mut raw = Vec::new();
     let mut random = |src: &mut RandomSource, out: &mut Vec<u8>| {
-        let extra = src.pick((max - min) as u64, Hint::Length { p_more: p, min: min as u64 });
+        let extra = src.pick(
+            (max - min) as u64,
+            Hint::Length {
+                p_more: p,
+                min: min as u64,
+            },
+        );
         let mut utf8 = [0u8; 4];
         for _ in 0..(min as u64).saturating_add(extra) {
             let c = class.at(src.pick(class.len() - 1, Hint::Int));

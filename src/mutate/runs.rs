@@ -52,10 +52,7 @@ pub fn with_run_bytes(rec: &Recording, run: &Run, bytes: &[u8]) -> Vec<Choice> {
     let mut len = rec.choices[run.at];
     len.index = (bytes.len() - run.min) as u64;
     out.push(len);
-    let point = rec
-        .choices
-        .get(run.at + 1)
-        .map_or(len.point, |c| c.point);
+    let point = rec.choices.get(run.at + 1).map_or(len.point, |c| c.point);
     out.extend(bytes.iter().map(|&b| Choice {
         point,
         max: 255,
@@ -175,8 +172,14 @@ mod tests {
         let edited = with_run_bytes(&rec, &all[0], b"GIF89a");
         assert_eq!(value(&edited), (7, b"GIF89a".to_vec(), 9));
         // Clamped to the bounds, and what follows the run keeps its value.
-        assert_eq!(value(&with_run_bytes(&rec, &all[0], &[1])), (7, vec![1, 0], 9));
-        assert_eq!(value(&with_run_bytes(&rec, &all[0], &[3; 20])).1, vec![3; 10]);
+        assert_eq!(
+            value(&with_run_bytes(&rec, &all[0], &[1])),
+            (7, vec![1, 0], 9)
+        );
+        assert_eq!(
+            value(&with_run_bytes(&rec, &all[0], &[3; 20])).1,
+            vec![3; 10]
+        );
         // The encoding of an edit decodes to it.
         let bytes = encoding::encode(&edited);
         let mut src = BytesSource::new(&bytes);

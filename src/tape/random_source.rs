@@ -86,7 +86,11 @@ impl RandomSource {
         // P(extra >= k) = p^k: extra = floor(ln(u) / ln(p)) for u uniform in (0, 1].
         let u = ((self.rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
         let extra = (u.ln() / p_more.ln()).floor();
-        if extra >= max as f64 { max } else { extra as u64 }
+        if extra >= max as f64 {
+            max
+        } else {
+            extra as u64
+        }
     }
 
     /// Appends `len` random bytes (uniform, as `pick(255, _)` makes them) to `out`.

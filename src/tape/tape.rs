@@ -435,11 +435,7 @@ impl<'s> Tape<'s> {
                     true
                 }
                 Origin::Plain(src) | Origin::Steered(src) | Origin::Context(src) => {
-                    match src.legacy_collection(
-                        spec.elements.0,
-                        spec.elements.1,
-                        spec.elements.2,
-                    ) {
+                    match src.legacy_collection(spec.elements.0, spec.elements.1, spec.elements.2) {
                         Some(indices) => {
                             legacy(&indices, &mut given);
                             true

@@ -1,14 +1,12 @@
 //! The coverage-guided queue as a search.
 
 use super::{Kept, Options, Queue, mutant};
+use crate::coverage::cmplog::{self, Comparison};
 use crate::coverage::{Feature, FeatureMap};
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
 use crate::env::{ConfigError, Env};
-use crate::coverage::cmplog::{self, Comparison};
 use crate::mutate::{edit_run, mutate_bytes};
-use crate::tape::{
-    Choice, Fallback, RandomSource, Recording, ReplaySource, Rng, Status, encoding,
-};
+use crate::tape::{Choice, Fallback, RandomSource, Recording, ReplaySource, Rng, Status, encoding};
 use std::sync::Arc;
 
 /// The search of [`Options`]: `warmup` random tapes, then mostly mutants of kept tapes.
@@ -94,7 +92,11 @@ impl Dictionary {
         }
         for _ in 0..4 {
             let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
-            let (from, to) = if rng.next_u64() & 1 == 0 { (a, b) } else { (b, a) };
+            let (from, to) = if rng.next_u64() & 1 == 0 {
+                (a, b)
+            } else {
+                (b, a)
+            };
             let hits: Vec<usize> = (0..choices.len())
                 .filter(|&i| {
                     let c = &choices[i];

@@ -50,7 +50,12 @@ pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
                 return;
             }
             let base = s.choices().to_vec();
-            let Some(span) = s.spans().iter().find(|t| t.start == at && t.label.kind() == Kind::Payload).copied() else {
+            let Some(span) = s
+                .spans()
+                .iter()
+                .find(|t| t.start == at && t.label.kind() == Kind::Payload)
+                .copied()
+            else {
                 break;
             };
             if pos >= span.end || base[at].index == 0 {
