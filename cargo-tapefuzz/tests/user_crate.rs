@@ -3,7 +3,9 @@
 //! files that each hold a property named `roundtrip`. It lists them, runs one, runs `ci`
 //! with a JUnit report, explains a saved tape, runs the greybox engine on the other, fuzzes
 //! one property with libFuzzer (a bug
-//! planted by `DEMO_BUG=1`), imports the crash, and checks that `cargo test` then fails
+//! planted by `DEMO_BUG=1`; the crash is shrunk into a regression at once), fuzzes a
+//! property whose bug sits in a local dependency (instrumented by default; `--instrument
+//! workspace` leaves it out), imports the crash again, and checks that `cargo test` then fails
 //! first on the imported, shrunk regression — and that the two properties never shared a
 //! corpus.
 
@@ -34,10 +36,24 @@ fn scratch_crate() -> PathBuf {
             std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).unwrap();
         }
     }
+    // A dependency outside the crate (a published crate stands there in real life).
+    let dep = dir.with_extension("dep");
+    std::fs::create_dir_all(dep.join("src")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/demo-dep/src/lib.rs"),
+        dep.join("src/lib.rs"),
+    )
+    .unwrap();
+    std::fs::write(
+        dep.join("Cargo.toml"),
+        "[package]\nname = \"demo-dep\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+    )
+    .unwrap();
     let manifest = format!(
         "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-         [dependencies]\ntapefuzz = {{ path = {:?} }}\n\n[workspace]\n",
-        workspace().display().to_string()
+         [dependencies]\ntapefuzz = {{ path = {:?} }}\ndemo-dep = {{ path = {:?} }}\n\n[workspace]\n",
+        workspace().display().to_string(),
+        dep.display().to_string()
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     dir
@@ -203,6 +219,41 @@ fn a_users_crate_end_to_end() {
     let crashes: Vec<String> = stdout(&fuzz).lines().map(str::to_string).collect();
     assert!(!crashes.is_empty());
 
+    // `fuzz` shrank the crash into a regression already.
+    let err = String::from_utf8_lossy(&fuzz.stderr);
+    assert!(err.contains("imported into"), "{err}");
+
+    // A bug in a dependency: its code is instrumented too, so libFuzzer is guided past the
+    // dependency's magic header and finds the overflow (on by default, as under cargo-fuzz).
+    let dep = demo.tapefuzz(
+        &["fuzz", "x3::in_dependency", "--", "-max_total_time=120", "-seed=1"],
+        false,
+    );
+    let err = String::from_utf8_lossy(&dep.stderr);
+    assert_eq!(dep.status.code(), Some(1), "not found in 120 s: {err}");
+    assert!(err.contains("attempt to add with overflow"), "{err}");
+    let counters = |e: &str| -> Option<u64> {
+        let l = e.lines().find(|l| l.contains("inline 8-bit counters"))?;
+        l.split('(').nth(1)?.split_whitespace().next()?.parse().ok()
+    };
+    // Narrowed to the workspace, the dependency has no counters: fewer edges.
+    let narrow = demo.tapefuzz(
+        &[
+            "fuzz",
+            "x3::in_dependency",
+            "--instrument",
+            "workspace",
+            "--",
+            "-runs=0",
+        ],
+        false,
+    );
+    let (all, workspace_only) = (
+        counters(&err).expect("counters of the default build"),
+        counters(&String::from_utf8_lossy(&narrow.stderr)).expect("counters of the narrow build"),
+    );
+    assert!(all > workspace_only, "{all} counters with the dependency, {workspace_only} without");
+
     let mut import = vec!["import", "x1::roundtrip"];
     import.extend(crashes.iter().map(String::as_str));
     let imported = demo.tapefuzz(&import, true);
@@ -243,4 +294,5 @@ fn a_users_crate_end_to_end() {
     assert!(fixed.status.success(), "{}", stdout(&fixed));
 
     let _ = std::fs::remove_dir_all(&demo.dir);
+    let _ = std::fs::remove_dir_all(demo.dir.with_extension("dep"));
 }

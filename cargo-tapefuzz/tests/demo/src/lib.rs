@@ -24,3 +24,9 @@ pub fn decode(runs: &[(u8, u8)]) -> Vec<u8> {
     }
     out
 }
+
+/// The records of `data` in `demo-dep`'s format (its sum), a dependency's code reached
+/// through the crate.
+pub fn parse_records(data: &[u8]) -> u32 {
+    demo_dep::parse(data)
+}
