@@ -173,14 +173,14 @@ fn a_users_crate_end_to_end() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     assert!(
         lines
             .iter()
             .all(|l| l["strategy"] == "rl" && l["failures"] == 0)
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("tests=\"2\" failures=\"0\""), "{xml}");
+    assert!(xml.contains("tests=\"3\" failures=\"0\""), "{xml}");
     for c in [&c1, &c2] {
         let saved = std::fs::read_dir(Path::new(c).join("corpus"))
             .unwrap()
@@ -226,7 +226,13 @@ fn a_users_crate_end_to_end() {
     // A bug in a dependency: its code is instrumented too, so libFuzzer is guided past the
     // dependency's magic header and finds the overflow (on by default, as under cargo-fuzz).
     let dep = demo.tapefuzz(
-        &["fuzz", "x3::in_dependency", "--", "-max_total_time=120", "-seed=1"],
+        &[
+            "fuzz",
+            "x3::in_dependency",
+            "--",
+            "-max_total_time=120",
+            "-seed=1",
+        ],
         false,
     );
     let err = String::from_utf8_lossy(&dep.stderr);
@@ -252,7 +258,10 @@ fn a_users_crate_end_to_end() {
         counters(&err).expect("counters of the default build"),
         counters(&String::from_utf8_lossy(&narrow.stderr)).expect("counters of the narrow build"),
     );
-    assert!(all > workspace_only, "{all} counters with the dependency, {workspace_only} without");
+    assert!(
+        all > workspace_only,
+        "{all} counters with the dependency, {workspace_only} without"
+    );
 
     let mut import = vec!["import", "x1::roundtrip"];
     import.extend(crashes.iter().map(String::as_str));

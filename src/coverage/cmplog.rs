@@ -64,6 +64,18 @@ static ENABLED: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     static LOG: RefCell<Log> = RefCell::new(Log::default());
+    /// Set while the log itself runs: a comparison it makes (a `memcmp` inside the
+    /// allocator, say) is not logged, and never recurses.
+    static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` unless the log is already running on this thread.
+fn guarded(f: impl FnOnce()) {
+    let free = BUSY.try_with(|b| !b.replace(true)).unwrap_or(false);
+    if free {
+        f();
+        let _ = BUSY.try_with(|b| b.set(false));
+    }
 }
 
 /// Turns recording on or off (off by default: the callbacks then return at once).
@@ -113,6 +125,10 @@ pub fn log_int(width: u8, a: u64, b: u64) {
     if a == b || !enabled() {
         return;
     }
+    guarded(|| log_int_now(width, a, b));
+}
+
+fn log_int_now(width: u8, a: u64, b: u64) {
     let _ = LOG.try_with(|l| {
         if let Ok(mut l) = l.try_borrow_mut() {
             if l.ints.len() < PAIRS {
@@ -130,7 +146,9 @@ pub fn log_int(width: u8, a: u64, b: u64) {
 /// shorter length). Equal strings and strings shorter than 2 bytes are not logged.
 pub fn log_bytes(a: &[u8], b: &[u8]) {
     let n = a.len().min(b.len()).min(STRING_BYTES);
-    if n < 2 || a[..n] == b[..n] || !enabled() {
+    // Not `==` on the slices: that is `bcmp`, which the instrumented builds route here.
+    // SAFETY: both have at least `n` bytes.
+    if n < 2 || unsafe { compare(a.as_ptr(), b.as_ptr(), n) } == 0 || !enabled() {
         return;
     }
     let _ = LOG.try_with(|l| {
@@ -220,7 +238,7 @@ mod hooks {
                         std::slice::from_raw_parts(b as *const u8, n),
                     )
                 };
-                super::log_bytes(x, y);
+                super::guarded(|| super::log_bytes(x, y));
             }
         }
         r

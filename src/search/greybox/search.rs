@@ -56,29 +56,42 @@ impl Dictionary {
         if !cmplog::enabled() {
             return;
         }
-        self.scratch.clear();
-        cmplog::take(&mut self.scratch);
-        for c in self.scratch.drain(..) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        cmplog::take(&mut scratch);
+        for c in scratch.drain(..) {
             match c {
-                Comparison::Int { a, b, .. } => {
+                Comparison::Int { width, a, b } => {
                     if !self.ints.contains(&(a, b)) {
                         if self.ints.len() >= DICTIONARY {
                             self.ints.remove(0);
                         }
                         self.ints.push((a, b));
-                    }
-                }
-                Comparison::Bytes { a, b } => {
-                    for w in [a, b] {
-                        if !self.words.contains(&w) {
-                            if self.words.len() >= DICTIONARY {
-                                self.words.remove(0);
+                        // A wide constant compared with bytes read off the input (a magic
+                        // number loaded as one integer) is a word for the byte runs too.
+                        if width >= 2 {
+                            let w = usize::from(width.min(8));
+                            for x in [a, b] {
+                                self.add_word(x.to_le_bytes()[..w].to_vec());
                             }
-                            self.words.push(w);
                         }
                     }
                 }
+                Comparison::Bytes { a, b } => {
+                    self.add_word(a);
+                    self.add_word(b);
+                }
             }
+        }
+        self.scratch = scratch;
+    }
+
+    fn add_word(&mut self, w: Vec<u8>) {
+        if !self.words.contains(&w) {
+            if self.words.len() >= DICTIONARY {
+                self.words.remove(0);
+            }
+            self.words.push(w);
         }
     }
 
@@ -90,6 +103,7 @@ impl Dictionary {
         if self.ints.is_empty() {
             return false;
         }
+        // A compared integer that some choice holds: set it to the other operand.
         for _ in 0..4 {
             let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
             let (from, to) = if rng.next_u64() & 1 == 0 {
@@ -109,6 +123,33 @@ impl Dictionary {
             let i = hits[rng.below_or_eq(hits.len() as u64 - 1) as usize];
             choices[i].index = to;
             return true;
+        }
+        // Input-to-state on the bytes of payload runs: where a compared integer's bytes
+        // (little-endian, as loaded from the input) stand, the other operand's go.
+        for _ in 0..4 {
+            let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
+            let (from, to) = if rng.next_u64() & 1 == 0 {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            for width in [8usize, 4, 2] {
+                if width < 8 && (from >> (8 * width) != 0 || to >> (8 * width) != 0) {
+                    continue;
+                }
+                let (f, t) = (&from.to_le_bytes()[..width], &to.to_le_bytes()[..width]);
+                let at = choices.windows(width).position(|w| {
+                    w.iter()
+                        .zip(f)
+                        .all(|(c, &x)| c.in_run && c.index == u64::from(x))
+                });
+                if let Some(at) = at {
+                    for (c, &x) in choices[at..at + width].iter_mut().zip(t) {
+                        c.index = u64::from(x);
+                    }
+                    return true;
+                }
+            }
         }
         false
     }
