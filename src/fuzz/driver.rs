@@ -11,7 +11,8 @@
 //!
 //! Unless a `-max_len=` is given, libFuzzer's longest input is the generator's own
 //! ([`max_input_len`]: `bytes(0..=4096)` reads at most 4,098 bytes), not libFuzzer's
-//! default of 4,096.
+//! default of 4,096; and `-len_control=100` (libFuzzer's default for a plain target, which
+//! it drops when a custom mutator is present) lets inputs grow from short ones.
 //!
 //! Limits: `-jobs`/`-fork`/`-workers` re-run the executable with libFuzzer's flags, which a
 //! test harness does not take (run several `cargo tapefuzz fuzz` instead); tape features
@@ -41,6 +42,12 @@ pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
         && let Some(n) = max_input_len(test)
     {
         argv.push(format!("-max_len={}", n.max(1)));
+    }
+    // libFuzzer turns its length control off when a custom mutator is present; on, as for a
+    // plain target, inputs grow from short ones (cheap to run, and simple) as coverage stops
+    // growing, instead of starting at the longest.
+    if !given.iter().any(|a| a.starts_with("-len_control=")) {
+        argv.push("-len_control=100".into());
     }
     argv.extend(given);
     linked::run(test, argv)
