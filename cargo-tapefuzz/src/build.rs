@@ -315,6 +315,10 @@ pub fn reachable_crates(args: &Args) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
+/// A version of the wrapper's rules (which crates, which flags), part of the instrumented
+/// build folder's name.
+const WRAP_RULES: &str = "rules 2: integration tests not instrumented";
+
 /// Crates that never get coverage: tapefuzz's own (the engine's code is not the coverage
 /// that matters, and its hot path would slow down) and libFuzzer's bindings.
 const NEVER: [&str; 3] = ["tapefuzz", "tapefuzz_derive", "libfuzzer_sys"];
@@ -332,11 +336,16 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<String
     // cargo does not rebuild a crate when only the wrapper's choice for it changed: every
     // choice of crates (options, and the set a dependency change reaches) builds in a
     // folder of its own.
+    // The flags and the wrapper's rules count too: a new cargo-tapefuzz that instruments
+    // differently builds afresh.
+    let flags = sancov_flags(build.name(), !args.no_debug_assertions).join(" ");
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in spec
         .bytes()
         .chain([0, args.no_debug_assertions as u8, 0])
         .chain(reach.iter().flat_map(|r| r.bytes()))
+        .chain(flags.bytes())
+        .chain(WRAP_RULES.bytes())
     {
         h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
@@ -392,6 +401,8 @@ struct Unit {
     /// Compiled for the target (`--target` given): not a build script, a proc macro or one
     /// of their dependencies, which run on the host while cargo builds.
     for_target: bool,
+    /// The crate root's source file, as rustc was given it (`tests/x1.rs`, `src/lib.rs`).
+    source: String,
 }
 
 impl Unit {
@@ -414,15 +425,23 @@ impl Unit {
                 Some("--test") => u.test = true,
                 Some("--target") => u.for_target = true,
                 Some(s) if s.starts_with("--target=") => u.for_target = true,
+                Some(s) if s.ends_with(".rs") && !s.starts_with('-') => u.source = s.into(),
                 _ => {}
             }
         }
         u
     }
 
-    /// A library or a test harness: code that runs inside the test process.
+    /// Code under test that runs inside the test process: a library, or a library's or
+    /// binary's own unit tests. Not an integration test, bench or example harness
+    /// (`tests/x1.rs`): it holds the properties and tapefuzz's generic code instantiated for
+    /// them, whose edges are the tape's structure, not the code's — noise that a cargo-fuzz
+    /// target does not have.
     fn runs_in_process(&self) -> bool {
-        self.test
+        let harness = ["tests/", "benches/", "examples/"]
+            .iter()
+            .any(|d| self.source.starts_with(d) || self.source.contains(&format!("/{d}")));
+        (self.test && !harness)
             || (!self.types.is_empty() && self.types.iter().all(|t| t == "lib" || t == "rlib"))
     }
 
@@ -452,11 +471,15 @@ fn selected(spec: &str, name: &str, dir: &Path, root: &Path) -> bool {
 /// calls and `cfg(fuzzing)`, as cargo-fuzz; `greybox`: comparison tracing too, which the
 /// engine's comparison log reads).
 fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
+    // cargo-fuzz's flags (but the stack depth, whose thread-local only libFuzzer defines):
+    // the same edges in the same code.
     let mut v = vec![
         "-Cpasses=sancov-module",
         "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
         "-Cllvm-args=-sanitizer-coverage-pc-table",
         "-Cllvm-args=-sanitizer-coverage-trace-compares",
+        "-Cllvm-args=-simplifycfg-branch-fold-threshold=0",
+        "-Ccodegen-units=1",
         "--cfg",
         "fuzzing",
     ];
@@ -643,8 +666,13 @@ mod tests {
         assert!(!host.for_target);
         let bin = unit("--crate-name app --crate-type bin --target=x86_64-unknown-linux-gnu");
         assert!(bin.for_target && !bin.runs_in_process() && bin.is_plain_executable());
-        let test = unit("--crate-name app --test --target x");
+        let test = unit("--crate-name app --test src/lib.rs --target x");
         assert!(test.runs_in_process() && !test.is_plain_executable());
+        // An integration test holds properties, not the code under test.
+        let props = unit("--crate-name x1 --edition=2024 tests/x1.rs --test --target x");
+        assert!(!props.runs_in_process() && !props.is_plain_executable());
+        let abs = unit("--crate-name x1 /w/app/tests/x1.rs --test --target x");
+        assert!(!abs.runs_in_process());
         let pm = unit("--crate-name m --crate-type proc-macro");
         assert!(!pm.runs_in_process());
     }
