@@ -225,7 +225,8 @@ fn a_users_crate_end_to_end() {
 
     // A bug in a dependency: its code is instrumented too, so libFuzzer is guided past the
     // dependency's magic header and finds the overflow (on by default, as under cargo-fuzz).
-    let dep = demo.tapefuzz(
+    let dep = demo.command_env(
+        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
         &[
             "fuzz",
             "x3::in_dependency",
@@ -234,6 +235,7 @@ fn a_users_crate_end_to_end() {
             "-seed=1",
         ],
         false,
+        &[("DEMO_DEP_BUG", "1")],
     );
     let err = String::from_utf8_lossy(&dep.stderr);
     assert_eq!(dep.status.code(), Some(1), "not found in 120 s: {err}");
