@@ -177,12 +177,14 @@ pub fn mutate(
     let realign = rng.below_or_eq(REALIGN_OF - 1) < REALIGN_SHARE;
     let run_edit = rng.below_or_eq(RUN_OF - 1) < RUN_SHARE;
     let edited = with_recording(test, &data[..size], |base| {
-        if run_edit {
+        if run_edit || mostly_runs(base) {
             // libFuzzer's own mutations (its comparison table and dictionary included) on
             // the bytes of one payload run, the length set to match.
             let mut via_libfuzzer = |b: &mut Vec<u8>, most: usize| {
                 let len = b.len();
-                let room = most.min(max_size).max(len);
+                // The rest of the tape keeps its bytes: the run may take what is left.
+                let rest = size.saturating_sub(len);
+                let room = most.min(max_size.saturating_sub(rest)).max(len);
                 if room == 0 {
                     return;
                 }
@@ -212,8 +214,10 @@ pub fn mutate(
 
 /// Of the tape mutations of a tape with payload runs (byte vectors), [`RUN_SHARE`] in
 /// [`RUN_OF`] apply libFuzzer's byte mutator to the bytes of one run
-/// ([`crate::mutate::edit_run`]); the others, and every tape mutation of a tape without runs,
-/// use the structure operators below.
+/// ([`crate::mutate::edit_run`]) — all of them when runs hold most of the tape
+/// ([`mostly_runs`]: a raw-bytes property, where the structure operators would only drop or
+/// copy the whole payload); the others, and every tape mutation of a tape without runs, use
+/// the structure operators below.
 pub const RUN_SHARE: u64 = 3;
 /// See [`RUN_SHARE`].
 pub const RUN_OF: u64 = 4;
@@ -249,13 +253,43 @@ fn realigned_move(test: &dyn Test, base: &Recording, rng: &mut Rng) -> Option<Ve
     Some(encoding::encode(&tape.finish().choices))
 }
 
-/// libFuzzer's custom crossover: a span of `a` replaced by a span of `b` with the same label
-/// (any span when no label matches), written to `out`; returns its length (0 when nothing
-/// fits).
+/// Whether payload runs hold at least three quarters of `rec`'s choices.
+pub fn mostly_runs(rec: &Recording) -> bool {
+    let n = rec.choices.len();
+    n > 0 && 4 * rec.choices.iter().filter(|c| c.in_run).count() >= 3 * n
+}
+
+/// libFuzzer's custom crossover, written to `out`; returns its length (0 when nothing
+/// fits). When both tapes have payload runs, half the time (always when runs hold most of
+/// `a`) a run of `a` gets bytes of a run of `b` as libFuzzer crosses byte strings over: its
+/// head, then `b`'s tail, or a piece of `b` put in. Otherwise a span of `a` replaced by a
+/// span of `b` with the same label (any span when no label matches).
 pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
     let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x0063_726f_7373));
     let edited = with_recording(test, a, |base| {
         with_recording(test, b, |donor| {
+            let (mine, theirs) = (crate::mutate::runs(base), crate::mutate::runs(donor));
+            if !mine.is_empty()
+                && !theirs.is_empty()
+                && (mostly_runs(base) || rng.next_u64() & 1 == 0)
+            {
+                let run = &mine[rng.below_or_eq(mine.len() as u64 - 1) as usize];
+                let other = &theirs[rng.below_or_eq(theirs.len() as u64 - 1) as usize].bytes;
+                let at = |rng: &mut Rng, n: usize| rng.below_or_eq(n as u64) as usize;
+                let i = at(&mut rng, run.bytes.len());
+                let j = at(&mut rng, other.len());
+                let mut bytes = run.bytes[..i].to_vec();
+                if rng.next_u64() & 1 == 0 {
+                    bytes.extend_from_slice(&other[j..]);
+                } else {
+                    let k = at(&mut rng, other.len() - j);
+                    bytes.extend_from_slice(&other[j..j + k]);
+                    bytes.extend_from_slice(&run.bytes[i..]);
+                }
+                return Some(encoding::encode(&crate::mutate::with_run_bytes(
+                    base, run, &bytes,
+                )));
+            }
             Operator::SpliceSpan
                 .apply(base, Some(donor), &mut rng)
                 .map(|c| encoding::encode(&c))
