@@ -61,6 +61,18 @@ struct Log {
 }
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
+static AVAILABLE: AtomicBool = AtomicBool::new(false);
+
+/// Says that this process's code under test is instrumented for the log (what
+/// `cargo tapefuzz greybox` does): a search may then [`enable`] it when it wants operands.
+pub fn make_available() {
+    AVAILABLE.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`make_available`] was called.
+pub fn available() -> bool {
+    AVAILABLE.load(Ordering::Relaxed)
+}
 
 thread_local! {
     static LOG: RefCell<Log> = RefCell::new(Log::default());
@@ -78,7 +90,9 @@ fn guarded(f: impl FnOnce()) {
     }
 }
 
-/// Turns recording on or off (off by default: the callbacks then return at once).
+/// Turns recording on or off (off by default: the callbacks then return at once). Logging
+/// costs on every comparison, so a search turns it on for the test cases it learns from
+/// (the greybox search: one run of each tape it keeps, as LibAFL's CmpLog stage).
 pub fn enable(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
 }

@@ -252,9 +252,10 @@ fn run(property: &Property, test: &dyn Test) -> Report {
                 .strategy_named("greybox")
                 .unwrap_or_else(|e| fatal(&e.to_string()));
         }
-        // The comparisons the code under test makes (integers and byte strings) go to the
-        // comparison log, which the greybox search reads after each test case.
-        crate::coverage::cmplog::enable(true);
+        // The comparisons the code under test makes (integers and byte strings) can go to
+        // the comparison log: the greybox search turns it on for one run of each tape it
+        // keeps.
+        crate::coverage::cmplog::make_available();
         let mut observer = crate::coverage::CoverageObserver::new(&mut counters);
         property.run_engine(test, &mut observer)
     } else {

@@ -37,6 +37,10 @@ pub struct GreyboxSearch {
     /// Operands the code under test compared ([`crate::coverage::cmplog`]), most recent
     /// last: what input-to-state mutations write into choices and payload runs.
     dictionary: Dictionary,
+    /// Kept tapes not yet run with the comparison log on.
+    to_trace: Vec<usize>,
+    /// The last test case ran with the comparison log on.
+    tracing: bool,
 }
 
 /// Comparison operands gathered over the run (bounded; a new one pushes out the oldest).
@@ -44,6 +48,8 @@ pub struct GreyboxSearch {
 struct Dictionary {
     ints: Vec<(u64, u64)>,
     words: Vec<Vec<u8>>,
+    seen_ints: std::collections::HashSet<(u64, u64)>,
+    seen_words: std::collections::HashSet<Vec<u8>>,
     scratch: Vec<Comparison>,
 }
 
@@ -53,18 +59,16 @@ const DICTIONARY: usize = 512;
 impl Dictionary {
     /// Adds what the comparison log holds after a test case.
     fn gather(&mut self) {
-        if !cmplog::enabled() {
-            return;
-        }
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         cmplog::take(&mut scratch);
         for c in scratch.drain(..) {
             match c {
                 Comparison::Int { width, a, b } => {
-                    if !self.ints.contains(&(a, b)) {
+                    if self.seen_ints.insert((a, b)) {
                         if self.ints.len() >= DICTIONARY {
-                            self.ints.remove(0);
+                            let old = self.ints.remove(0);
+                            self.seen_ints.remove(&old);
                         }
                         self.ints.push((a, b));
                         // A wide constant compared with bytes read off the input (a magic
@@ -87,10 +91,12 @@ impl Dictionary {
     }
 
     fn add_word(&mut self, w: Vec<u8>) {
-        if !self.words.contains(&w) {
+        if !self.seen_words.contains(&w) {
             if self.words.len() >= DICTIONARY {
-                self.words.remove(0);
+                let old = self.words.remove(0);
+                self.seen_words.remove(&old);
             }
+            self.seen_words.insert(w.clone());
             self.words.push(w);
         }
     }
@@ -171,6 +177,8 @@ impl GreyboxSearch {
             generated: true,
             pending: Status::Valid,
             dictionary: Dictionary::default(),
+            to_trace: Vec::new(),
+            tracing: false,
         }
     }
 
@@ -197,6 +205,9 @@ impl GreyboxSearch {
     fn keep(&mut self, recording: Recording, status: Status) {
         for &f in &self.novel {
             self.map.add(Feature::from_code(f));
+        }
+        if cmplog::available() {
+            self.to_trace.push(self.queue.len());
         }
         self.queue.push(Kept {
             recording,
@@ -231,6 +242,18 @@ impl Search for GreyboxSearch {
         self.proposed += 1;
         self.generated = true;
         let i = self.proposed;
+        // A kept tape runs once more with the comparison log on: its operands are what
+        // input-to-state mutations of it (and of the others) write in.
+        if let Some(k) = self.to_trace.pop() {
+            self.tracing = true;
+            self.last_seed = None;
+            cmplog::enable(true);
+            let indices = self.queue.get(k).indices();
+            return Some(
+                Proposal::boxed(Box::new(ReplaySource::new(indices, Fallback::Simplest)))
+                    .recorded(),
+            );
+        }
         let random = self.queue.is_empty()
             || i <= self.options.warmup
             || self.rng.below_or_eq(self.options.random_one_in.max(1) - 1) == 0;
@@ -274,7 +297,11 @@ impl Search for GreyboxSearch {
     }
 
     fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
-        self.dictionary.gather();
+        if self.tracing {
+            cmplog::enable(false);
+            self.tracing = false;
+            self.dictionary.gather();
+        }
         self.collect_novel(outcome);
         if outcome.status == Status::Interesting || !self.worth_keeping(outcome.status) {
             return Verdict::Continue;
