@@ -810,6 +810,11 @@ fn stale(entry: &Entry, rec: &Recording, subject: &mut dyn Subject) -> Option<St
         .describe(&entry.bytes)
         .value
         .unwrap_or_else(|| "<no value>".into());
+    // Another structure that makes the same value (a tape of an older encoding, re-encoded:
+    // byte vectors were collections then) is the same test case.
+    if saved.value.as_deref() == Some(today.as_str()) {
+        return None;
+    }
     Some(format!(
         "{} was saved by another generator (structure {:016x}, now {:016x}): saved as `{}`, replays today as `{today}`; replayed anyway, but it may no longer reach the bug",
         entry.path.display(),
