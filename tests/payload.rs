@@ -242,3 +242,57 @@ fn text_shrinks_and_old_text_tapes_read_as_they_did() {
     let v2 = encoding::encode(&tape.finish().choices);
     assert_eq!(decode(&g, &v2), v);
 }
+
+#[test]
+fn a_raw_bytes_property_is_mutated_as_bytes() {
+    use tapefuzz::fuzz::{SingleRun, crossover, mutate, single_run};
+    use tapefuzz::property::property;
+    // Each test binary thread has its own layout cache: a thread per property.
+    let raw = std::thread::spawn(|| {
+        let test = property(bytes(0..=4096), |_v: Vec<u8>| true);
+        let layout = single_run(&test);
+        // Mutations that append a byte: the header follows the payload's new length.
+        let mut data = vec![0u8; 64];
+        data[..5].copy_from_slice(&[0, 3, b'a', b'b', b'c']);
+        let mut grown = 0;
+        for seed in 0..40 {
+            let mut d = data.clone();
+            let mut append = |b: &mut [u8], size: usize, max: usize| {
+                if size < max {
+                    b[size] = b'!';
+                    size + 1
+                } else {
+                    size
+                }
+            };
+            let n = mutate(&test, &mut d, 5, 64, seed, &mut append);
+            if n == 6 && d[..6] == [0, 4, b'a', b'b', b'c', b'!'] {
+                grown += 1;
+            }
+        }
+        // Crossover: a's head and b's tail under the new length.
+        let mut out = [0u8; 32];
+        let n = crossover(&test, &[0, 2, 1, 2], &[0, 2, 7, 8], &mut out, 5);
+        let v = decode(&bytes(0..=4096), &out[..n]);
+        (layout, grown, v)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(
+        raw.0,
+        Some(SingleRun {
+            header: 2,
+            min: 0,
+            max: 4096
+        })
+    );
+    assert!(raw.1 > 0, "no mutation went through the payload path");
+    assert!(raw.2.iter().all(|b| [1, 2, 7, 8].contains(b)), "{:?}", raw.2);
+    let mixed = std::thread::spawn(|| {
+        let test = property((ints::<u8>(..), bytes(0..=10)), |_v: (u8, Vec<u8>)| true);
+        single_run(&test)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(mixed, None);
+}

@@ -38,6 +38,12 @@ pub fn check_counting(
     // mutant again, up to `-mutate_depth` times): the mutator then finds its spans in
     // [`LAST`] instead of running the generator again. The buffers are reused, so recording
     // costs no allocation.
+    if features.is_none() && single_run(test).is_some() {
+        // A raw-bytes property: the mutator works on the bytes, no recording is needed.
+        let mut src = BytesSource::new(data);
+        let status = test.run(&mut Tape::new(&mut src, false));
+        return settle_status(test, data, status);
+    }
     let status = LAST.with(|last| {
         let mut last = last.borrow_mut();
         let mut src = BytesSource::new(data);
@@ -51,6 +57,11 @@ pub fn check_counting(
         last.data.extend_from_slice(data);
         status
     });
+    settle_status(test, data, status)
+}
+
+/// What [`check`] answers for `status`: keep, drop, or panic with the failure.
+fn settle_status(test: &dyn Test, data: &[u8], status: Status) -> bool {
     match status {
         Status::Valid => true,
         Status::Invalid | Status::Overrun => false,
@@ -64,6 +75,59 @@ pub fn check_counting(
             );
         }
     }
+}
+
+/// The layout of a property whose whole tape is one payload run (`data in bytes(..)`,
+/// `s in strings(..)`): the run's length choice takes `header` bytes, then come the bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SingleRun {
+    /// Bytes of the length choice (0 when the length is fixed).
+    pub header: usize,
+    /// Fewest bytes of the run.
+    pub min: usize,
+    /// Most bytes of the run.
+    pub max: usize,
+}
+
+/// The [`SingleRun`] layout of `rec`, if every span covers the whole tape and one of them is
+/// a payload run.
+fn layout_of(rec: &Recording) -> Option<SingleRun> {
+    let n = rec.choices.len();
+    if n == 0 || rec.spans.iter().any(|s| s.start != 0 || s.end != n) {
+        return None;
+    }
+    let run = crate::mutate::runs(rec).into_iter().next()?;
+    if run.at != 0 || run.bytes.len() + 1 != n {
+        return None;
+    }
+    let len = rec.choices[0];
+    let header = if len.forced { 0 } else { encoding::width(len.max) };
+    Some(SingleRun {
+        header,
+        min: run.min,
+        max: run.max,
+    })
+}
+
+/// Whether `test`'s tapes are one payload run and nothing else, found once per process by
+/// recording two probes (an empty input and a long one): then [`check`] runs without
+/// recording and [`mutate`] and [`crossover`] edit the input's bytes directly, as libFuzzer
+/// does a raw target's — the tape costs nothing but its length header.
+pub fn single_run(test: &dyn Test) -> Option<SingleRun> {
+    LAYOUT.with(|l| {
+        if let Some(known) = l.get() {
+            return known;
+        }
+        let probes: [&[u8]; 2] = [&[], &[0xff; 300]];
+        let mut found = probes.iter().map(|p| layout_of(&record(test, p)));
+        let first = found.next().flatten();
+        let known = match first {
+            Some(a) if found.all(|b| b == Some(a)) => Some(a),
+            _ => None,
+        };
+        l.set(Some(known));
+        known
+    })
 }
 
 /// The recording of `data`'s tape: its choices and spans (the generator only).
@@ -94,6 +158,7 @@ struct Recordings {
 const KEEP: usize = 4096;
 
 thread_local! {
+    static LAYOUT: std::cell::Cell<Option<Option<SingleRun>>> = const { std::cell::Cell::new(None) };
     static LAST: RefCell<Last> = RefCell::new(Last::default());
     static RECORDINGS: RefCell<Recordings> = RefCell::new(Recordings {
         map: HashMap::new(),
@@ -174,6 +239,9 @@ pub fn mutate(
     if rng.below_or_eq(SHARE_OF - 1) >= TAPE_SHARE {
         return bytes(data, size, max_size);
     }
+    if let Some(l) = single_run(test) {
+        return mutate_payload(l, data, size, max_size, bytes);
+    }
     let realign = rng.below_or_eq(REALIGN_OF - 1) < REALIGN_SHARE;
     let run_edit = rng.below_or_eq(RUN_OF - 1) < RUN_SHARE;
     let edited = with_recording(test, &data[..size], |base| {
@@ -210,6 +278,37 @@ pub fn mutate(
         }
         _ => bytes(data, size, max_size),
     }
+}
+
+/// A [`SingleRun`] input mutated as bytes: libFuzzer's mutator on the payload after the
+/// header, then the header set to the new length.
+fn mutate_payload(
+    l: SingleRun,
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    bytes: &mut dyn FnMut(&mut [u8], usize, usize) -> usize,
+) -> usize {
+    let h = l.header;
+    if data.len() < h || max_size <= h {
+        return bytes(data, size, max_size);
+    }
+    if size < h {
+        data[size..h].fill(0);
+    }
+    let len = size.max(h) - h;
+    let room = (max_size - h).min(l.max).max(len);
+    let n = bytes(&mut data[h..], len, room);
+    set_header(l, &mut data[..h], n);
+    h + n
+}
+
+/// Writes the length header of a [`SingleRun`] payload of `n` bytes (clamped to its bounds).
+fn set_header(l: SingleRun, header: &mut [u8], n: usize) {
+    let index = n.clamp(l.min, l.max) - l.min;
+    let mut out = Vec::with_capacity(header.len());
+    encoding::write_index(&mut out, (l.max - l.min) as u64, index as u64);
+    header.copy_from_slice(&out[..header.len()]);
 }
 
 /// Of the tape mutations of a tape with payload runs (byte vectors), [`RUN_SHARE`] in
@@ -266,6 +365,25 @@ pub fn mostly_runs(rec: &Recording) -> bool {
 /// span of `b` with the same label (any span when no label matches).
 pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
     let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x0063_726f_7373));
+    if let Some(l) = single_run(test) {
+        // Byte strings crossed over as libFuzzer does a raw target's: `a`'s head, then
+        // `b`'s tail, under a header of the new length.
+        let h = l.header;
+        if out.len() <= h {
+            return 0;
+        }
+        let (pa, pb) = (a.get(h..).unwrap_or_default(), b.get(h..).unwrap_or_default());
+        let i = rng.below_or_eq(pa.len() as u64) as usize;
+        let j = rng.below_or_eq(pb.len() as u64) as usize;
+        let n = (i + (pb.len() - j)).min(out.len() - h).min(l.max);
+        let mut payload = Vec::with_capacity(n);
+        payload.extend_from_slice(&pa[..i.min(n)]);
+        let rest = n - payload.len();
+        payload.extend_from_slice(&pb[j..j + rest]);
+        out[h..h + payload.len()].copy_from_slice(&payload);
+        set_header(l, &mut out[..h], payload.len());
+        return h + payload.len();
+    }
     let edited = with_recording(test, a, |base| {
         with_recording(test, b, |donor| {
             let (mine, theirs) = (crate::mutate::runs(base), crate::mutate::runs(donor));

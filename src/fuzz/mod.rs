@@ -21,6 +21,6 @@ mod macros;
 
 pub use features::{COUNTERS, FeatureCounters, Switch, index_bucket, tape_features};
 pub use glue::{
-    SHARE_OF, TAPE_SHARE, check, check_counting, crossover, feature_pc_table, feature_switch,
-    mutate, record,
+    RUN_OF, RUN_SHARE, SHARE_OF, SingleRun, TAPE_SHARE, check, check_counting, crossover,
+    feature_pc_table, feature_switch, mostly_runs, mutate, record, single_run,
 };
