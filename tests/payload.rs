@@ -287,7 +287,11 @@ fn a_raw_bytes_property_is_mutated_as_bytes() {
         })
     );
     assert!(raw.1 > 0, "no mutation went through the payload path");
-    assert!(raw.2.iter().all(|b| [1, 2, 7, 8].contains(b)), "{:?}", raw.2);
+    assert!(
+        raw.2.iter().all(|b| [1, 2, 7, 8].contains(b)),
+        "{:?}",
+        raw.2
+    );
     let mixed = std::thread::spawn(|| {
         let test = property((ints::<u8>(..), bytes(0..=10)), |_v: (u8, Vec<u8>)| true);
         single_run(&test)

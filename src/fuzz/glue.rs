@@ -101,7 +101,11 @@ fn layout_of(rec: &Recording) -> Option<SingleRun> {
         return None;
     }
     let len = rec.choices[0];
-    let header = if len.forced { 0 } else { encoding::width(len.max) };
+    let header = if len.forced {
+        0
+    } else {
+        encoding::width(len.max)
+    };
     Some(SingleRun {
         header,
         min: run.min,
@@ -372,7 +376,10 @@ pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32)
         if out.len() <= h {
             return 0;
         }
-        let (pa, pb) = (a.get(h..).unwrap_or_default(), b.get(h..).unwrap_or_default());
+        let (pa, pb) = (
+            a.get(h..).unwrap_or_default(),
+            b.get(h..).unwrap_or_default(),
+        );
         let i = rng.below_or_eq(pa.len() as u64) as usize;
         let j = rng.below_or_eq(pb.len() as u64) as usize;
         let n = (i + (pb.len() - j)).min(out.len() - h).min(l.max);
