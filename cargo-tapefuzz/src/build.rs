@@ -58,10 +58,13 @@ fn common(cmd: &mut Command, args: &Args) {
     }
 }
 
-/// The workspace's target folder (`cargo metadata`).
-pub fn target_dir(args: &Args) -> Result<PathBuf, String> {
+/// `cargo metadata` for the crate (`--no-deps` unless `deps`), as JSON.
+fn metadata(args: &Args, deps: bool) -> Result<Value, String> {
     let mut cmd = cargo();
-    cmd.args(["metadata", "--format-version", "1", "--no-deps"]);
+    cmd.args(["metadata", "--format-version", "1"]);
+    if !deps {
+        cmd.arg("--no-deps");
+    }
     if let Some(m) = &args.manifest_path {
         cmd.arg("--manifest-path").arg(m);
     }
@@ -72,12 +75,21 @@ pub fn target_dir(args: &Args) -> Result<PathBuf, String> {
     if !out.status.success() {
         return Err("cargo metadata failed (see above)".into());
     }
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("cargo metadata printed something else than JSON: {e}"))?;
-    v["target_directory"]
+    serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("cargo metadata printed something else than JSON: {e}"))
+}
+
+/// The path `key` of `cargo metadata`'s answer (`target_directory`, `workspace_root`).
+fn metadata_path(v: &Value, key: &str) -> Result<PathBuf, String> {
+    v[key]
         .as_str()
         .map(PathBuf::from)
-        .ok_or_else(|| "cargo metadata gave no target_directory".into())
+        .ok_or_else(|| format!("cargo metadata gave no {key}"))
+}
+
+/// The workspace's target folder (`cargo metadata`).
+pub fn target_dir(args: &Args) -> Result<PathBuf, String> {
+    metadata_path(&metadata(args, false)?, "target_directory")
 }
 
 fn host_triple() -> Result<String, String> {
@@ -154,7 +166,7 @@ fn finish(mut cmd: Command, args: &Args, build: Build) -> Result<Vec<TestBinary>
             .arg("--target")
             .arg(host_triple()?)
             .arg("--target-dir")
-            .arg(target_dir(args)?.join("tapefuzz").join(folder));
+            .arg(folder);
     }
     let out = cmd
         .stderr(Stdio::inherit())
@@ -221,7 +233,7 @@ const ROOT_VAR: &str = "CARGO_TAPEFUZZ_WORKSPACE_ROOT";
 const STUB_VAR: &str = "CARGO_TAPEFUZZ_STUB";
 /// A `RUSTC_WRAPPER` the user had set (sccache, say): called in turn.
 const INNER_VAR: &str = "CARGO_TAPEFUZZ_INNER_WRAPPER";
-/// The crates the tests reach without going through tapefuzz ([`reachable_crates`]),
+/// The crates the tests reach without going through tapefuzz ([`reachable_in`]),
 /// separated by commas: what `--instrument all` instruments.
 const REACH_VAR: &str = "CARGO_TAPEFUZZ_REACH";
 
@@ -234,21 +246,7 @@ const TAPEFUZZ_PACKAGES: [&str; 3] = ["tapefuzz", "tapefuzz-derive", "libfuzzer-
 /// members' own targets: the code a property can reach. tapefuzz's dependencies (serde,
 /// postcard…) count only when the user's crates depend on them too, so the instrumented
 /// build counts the same code a cargo-fuzz target of the crate would.
-pub fn reachable_crates(args: &Args) -> Result<Vec<String>, String> {
-    let mut cmd = cargo();
-    cmd.args(["metadata", "--format-version", "1"]);
-    if let Some(m) = &args.manifest_path {
-        cmd.arg("--manifest-path").arg(m);
-    }
-    let out = cmd
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-    if !out.status.success() {
-        return Err("cargo metadata failed (see above)".into());
-    }
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("cargo metadata printed something else than JSON: {e}"))?;
+fn reachable_in(v: &Value) -> Result<Vec<String>, String> {
     let packages: std::collections::HashMap<&str, &Value> = v["packages"]
         .as_array()
         .into_iter()
@@ -323,13 +321,17 @@ const WRAP_RULES: &str = "rules 2: integration tests not instrumented";
 /// that matters, and its hot path would slow down) and libFuzzer's bindings.
 const NEVER: [&str; 3] = ["tapefuzz", "tapefuzz_derive", "libfuzzer_sys"];
 
-/// The instrumented build's environment and its target folder's name: `build` plus a
-/// short hash of the options and of the crates they select, so changing `--instrument`
-/// or the dependencies rebuilds in a folder of its own instead of reusing stale objects.
-fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<String, String> {
+/// The instrumented build's environment and its target folder (in `target/tapefuzz/`,
+/// named `build` plus a short hash of the options and of the crates they select, so
+/// changing `--instrument` or the dependencies rebuilds in a folder of its own instead of
+/// reusing stale objects).
+fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<PathBuf, String> {
     let spec = args.instrument.as_deref().unwrap_or("all");
+    // One `cargo metadata` (with dependencies) gives the target folder, the workspace root
+    // and the crates the tests reach.
+    let meta = metadata(args, true)?;
     let reach = if spec == "all" {
-        Some(reachable_crates(args)?.join(","))
+        Some(reachable_in(&meta)?.join(","))
     } else {
         None
     };
@@ -350,7 +352,7 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<String
         h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
     let folder = format!("{}-{:08x}", build.name(), h as u32);
-    let target = target_dir(args)?.join("tapefuzz");
+    let target = metadata_path(&meta, "target_directory")?.join("tapefuzz");
     std::fs::create_dir_all(&target)
         .map_err(|e| format!("cannot create {}: {e}", target.display()))?;
     let me = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
@@ -362,7 +364,7 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<String
         .env_remove("RUSTC_WORKSPACE_WRAPPER")
         .env(WRAP_VAR, build.name())
         .env(INSTRUMENT_VAR, spec)
-        .env(ROOT_VAR, workspace_root(args)?)
+        .env(ROOT_VAR, metadata_path(&meta, "workspace_root")?)
         .env(STUB_VAR, target.join("sancov-stub.o"));
     if args.no_debug_assertions {
         cmd.env(NO_ASSERT_VAR, "1");
@@ -370,26 +372,7 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<String
     if let Some(reach) = reach {
         cmd.env(REACH_VAR, reach);
     }
-    Ok(folder)
-}
-
-/// The workspace's root folder (`cargo metadata`).
-fn workspace_root(args: &Args) -> Result<PathBuf, String> {
-    let mut cmd = cargo();
-    cmd.args(["metadata", "--format-version", "1", "--no-deps"]);
-    if let Some(m) = &args.manifest_path {
-        cmd.arg("--manifest-path").arg(m);
-    }
-    let out = cmd
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("cargo metadata printed something else than JSON: {e}"))?;
-    v["workspace_root"]
-        .as_str()
-        .map(PathBuf::from)
-        .ok_or_else(|| "cargo metadata gave no workspace_root".into())
+    Ok(target.join(folder))
 }
 
 /// What rustc is asked to build, read off its arguments.

@@ -362,30 +362,13 @@ impl<'s> Tape<'s> {
         p_more: f64,
         out: &mut Vec<u8>,
     ) -> Result<(), Reject> {
-        use super::builtin::{PAYLOAD, PAYLOAD_BYTE, PAYLOAD_LEN};
+        use super::builtin::PAYLOAD;
         let fast = self.is_fast();
         let depth = self.depth();
         if !fast {
             self.start_span(PAYLOAD);
         }
-        let r = (|| {
-            let spread = (max - min) as u64;
-            let hint = Hint::Length {
-                p_more,
-                min: min as u64,
-            };
-            let extra = if spread == 0 {
-                self.force(PAYLOAD_LEN, 0, 0)?
-            } else {
-                self.draw(PAYLOAD_LEN, spread, hint)?
-            };
-            let len = min + extra as usize;
-            if len > self.max_choices.saturating_sub(self.drawn) {
-                return Err(Reject::Overrun);
-            }
-            self.run_bytes(PAYLOAD_BYTE, len, out);
-            Ok(())
-        })();
+        let r = self.drawn_run(min, max, p_more, out);
         if !fast {
             self.close_to(depth);
         }
@@ -445,22 +428,7 @@ impl<'s> Tape<'s> {
                 }
             };
             if !have {
-                let spread = (max - min) as u64;
-                let hint = Hint::Length {
-                    p_more: spec.p_more,
-                    min: min as u64,
-                };
-                let extra = if spread == 0 {
-                    self.force(PAYLOAD_LEN, 0, 0)?
-                } else {
-                    self.draw(PAYLOAD_LEN, spread, hint)?
-                };
-                let len = min + extra as usize;
-                if len > self.max_choices.saturating_sub(self.drawn) {
-                    return Err(Reject::Overrun);
-                }
-                self.run_bytes(PAYLOAD_BYTE, len, out);
-                return Ok(());
+                return self.drawn_run(min, max, spec.p_more, out);
             }
             given.truncate(max);
             if given.len() < min {
@@ -484,6 +452,34 @@ impl<'s> Tape<'s> {
             self.close_to(depth);
         }
         r
+    }
+
+    /// A payload run's length and bytes, both drawn from the source (inside the run's span,
+    /// which the caller opened).
+    fn drawn_run(
+        &mut self,
+        min: usize,
+        max: usize,
+        p_more: f64,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Reject> {
+        use super::builtin::{PAYLOAD_BYTE, PAYLOAD_LEN};
+        let spread = (max - min) as u64;
+        let extra = if spread == 0 {
+            self.force(PAYLOAD_LEN, 0, 0)?
+        } else {
+            let hint = Hint::Length {
+                p_more,
+                min: min as u64,
+            };
+            self.draw(PAYLOAD_LEN, spread, hint)?
+        };
+        let len = min + extra as usize;
+        if len > self.max_choices.saturating_sub(self.drawn) {
+            return Err(Reject::Overrun);
+        }
+        self.run_bytes(PAYLOAD_BYTE, len, out);
+        Ok(())
     }
 
     /// Counts, traces and records a choice the tape decided itself (a random source's

@@ -101,6 +101,16 @@ impl Dictionary {
         }
     }
 
+    /// A compared pair at random, in a random direction (`(from, to)`); `ints` is not empty.
+    fn pair(&self, rng: &mut Rng) -> (u64, u64) {
+        let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
+        if rng.next_u64() & 1 == 0 {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
     /// Input-to-state on `choices`: for a compared pair `(a, b)`, a free choice whose index
     /// is one operand gets the other (or, for integers of the byte widths, the operand's
     /// bytes written over a payload run's bytes where the other operand's bytes are).
@@ -111,12 +121,7 @@ impl Dictionary {
         }
         // A compared integer that some choice holds: set it to the other operand.
         for _ in 0..4 {
-            let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
-            let (from, to) = if rng.next_u64() & 1 == 0 {
-                (a, b)
-            } else {
-                (b, a)
-            };
+            let (from, to) = self.pair(rng);
             let hits: Vec<usize> = (0..choices.len())
                 .filter(|&i| {
                     let c = &choices[i];
@@ -133,12 +138,7 @@ impl Dictionary {
         // Input-to-state on the bytes of payload runs: where a compared integer's bytes
         // (little-endian, as loaded from the input) stand, the other operand's go.
         for _ in 0..4 {
-            let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
-            let (from, to) = if rng.next_u64() & 1 == 0 {
-                (a, b)
-            } else {
-                (b, a)
-            };
+            let (from, to) = self.pair(rng);
             for width in [8usize, 4, 2] {
                 if width < 8 && (from >> (8 * width) != 0 || to >> (8 * width) != 0) {
                     continue;
