@@ -270,11 +270,10 @@ fn a_raw_bytes_property_is_mutated_as_bytes() {
                 grown += 1;
             }
         }
-        // Crossover: a's head and b's tail under the new length.
+        // Crossover is declined: libFuzzer's own, among its byte mutations, does it.
         let mut out = [0u8; 32];
         let n = crossover(&test, &[0, 2, 1, 2], &[0, 2, 7, 8], &mut out, 5);
-        let v = decode(&bytes(0..=4096), &out[..n]);
-        (layout, grown, v)
+        (layout, grown, n)
     })
     .join()
     .unwrap();
@@ -286,12 +285,8 @@ fn a_raw_bytes_property_is_mutated_as_bytes() {
             max: 4096
         })
     );
-    assert!(raw.1 > 0, "no mutation went through the payload path");
-    assert!(
-        raw.2.iter().all(|b| [1, 2, 7, 8].contains(b)),
-        "{:?}",
-        raw.2
-    );
+    assert_eq!(raw.1, 40, "a mutation did not go through the payload path");
+    assert_eq!(raw.2, 0);
     let mixed = std::thread::spawn(|| {
         let test = property((ints::<u8>(..), bytes(0..=10)), |_v: (u8, Vec<u8>)| true);
         single_run(&test)

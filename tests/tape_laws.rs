@@ -221,6 +221,13 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
         vecs(ints::<u8>(..), 0..=20)
             .map(|v| (v.into_iter().map(i64::from).collect(), 1))
             .boxed(),
+        // Payload runs after an odd number of draws (the other lane first).
+        (bools(), vecs(ints::<u8>(..), 0..=21), ints::<u32>(..))
+            .map(|(_, v, x)| (v.into_iter().map(i64::from).collect(), x))
+            .boxed(),
+        (bools(), strings(CharClass::any(), 0..=9))
+            .map(|(_, s)| (s.chars().map(|c| c as i64).collect(), 2))
+            .boxed(),
         (
             vecs(ints::<u64>(..), 0..=8).average(100.0),
             ints::<u32>(..),

@@ -228,7 +228,9 @@ fn cached(test: &dyn Test, data: &[u8]) -> Rc<Recording> {
 }
 
 /// libFuzzer's custom mutator: mutates `data[..size]` in place into at most `max_size` bytes
-/// and returns the new size. [`TAPE_SHARE`] in [`SHARE_OF`] calls apply a tape operator
+/// and returns the new size. A [`SingleRun`] input is always mutated by `bytes` on its
+/// payload, its length header then set to match. Otherwise [`TAPE_SHARE`] in [`SHARE_OF`]
+/// calls apply a tape operator
 /// (the result is the edited choices' encoding); the rest, and any tape edit that would not
 /// fit or changes nothing, call `bytes` (libFuzzer's `fuzzer_mutate`).
 pub fn mutate(
@@ -239,12 +241,14 @@ pub fn mutate(
     seed: u32,
     bytes: &mut dyn FnMut(&mut [u8], usize, usize) -> usize,
 ) -> usize {
+    if let Some(l) = single_run(test) {
+        // Every mutation is libFuzzer's, on the payload: one of the whole input would edit
+        // the length header, and the bytes past the length it then gives are dead.
+        return mutate_payload(l, data, size, max_size, bytes);
+    }
     let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x6d75_7461_7465));
     if rng.below_or_eq(SHARE_OF - 1) >= TAPE_SHARE {
         return bytes(data, size, max_size);
-    }
-    if let Some(l) = single_run(test) {
-        return mutate_payload(l, data, size, max_size, bytes);
     }
     let realign = rng.below_or_eq(REALIGN_OF - 1) < REALIGN_SHARE;
     let run_edit = rng.below_or_eq(RUN_OF - 1) < RUN_SHARE;
@@ -363,33 +367,17 @@ pub fn mostly_runs(rec: &Recording) -> bool {
 }
 
 /// libFuzzer's custom crossover, written to `out`; returns its length (0 when nothing
-/// fits). When both tapes have payload runs, half the time (always when runs hold most of
+/// fits, and always for a [`SingleRun`] property, whose crossovers are libFuzzer's own). When both tapes have payload runs, half the time (always when runs hold most of
 /// `a`) a run of `a` gets bytes of a run of `b` as libFuzzer crosses byte strings over: its
 /// head, then `b`'s tail, or a piece of `b` put in. Otherwise a span of `a` replaced by a
 /// span of `b` with the same label (any span when no label matches).
 pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
     let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x0063_726f_7373));
-    if let Some(l) = single_run(test) {
-        // Byte strings crossed over as libFuzzer does a raw target's: `a`'s head, then
-        // `b`'s tail, under a header of the new length.
-        let h = l.header;
-        if out.len() <= h {
-            return 0;
-        }
-        let (pa, pb) = (
-            a.get(h..).unwrap_or_default(),
-            b.get(h..).unwrap_or_default(),
-        );
-        let i = rng.below_or_eq(pa.len() as u64) as usize;
-        let j = rng.below_or_eq(pb.len() as u64) as usize;
-        let n = (i + (pb.len() - j)).min(out.len() - h).min(l.max);
-        let mut payload = Vec::with_capacity(n);
-        payload.extend_from_slice(&pa[..i.min(n)]);
-        let rest = n - payload.len();
-        payload.extend_from_slice(&pb[j..j + rest]);
-        out[h..h + payload.len()].copy_from_slice(&payload);
-        set_header(l, &mut out[..h], payload.len());
-        return h + payload.len();
+    if single_run(test).is_some() {
+        // Declined: libFuzzer then picks its custom mutator, whose byte mutations include
+        // libFuzzer's own crossover. A raw target's mix of mutations is kept that way; a
+        // custom crossover that accepted would be half of all of them.
+        return 0;
     }
     let edited = with_recording(test, a, |base| {
         with_recording(test, b, |donor| {

@@ -11,6 +11,8 @@ const CHAR: Label = crate::tape::builtin::CHAR;
 pub struct CharClass {
     ranges: Vec<(u32, u32)>,
     len: u64,
+    /// Whether the ranges cover every Unicode scalar value (then no text needs repair).
+    all: bool,
 }
 
 /// Printable ASCII in simplicity order: digits, lowercase, uppercase, then space and
@@ -36,7 +38,17 @@ impl CharClass {
         }
         let len = ranges.iter().map(|&(a, b)| (b - a + 1) as u64).sum();
         assert!(len > 0, "empty char class");
-        CharClass { ranges, len }
+        let mut sorted = ranges.clone();
+        sorted.sort_unstable();
+        // The first value not yet covered, walking the sorted ranges.
+        let mut next = 0u32;
+        for &(a, b) in &sorted {
+            if a <= next || (next == 0xD800 && a == 0xE000) {
+                next = next.max(b + 1);
+            }
+        }
+        let all = next > 0x10FFFF;
+        CharClass { ranges, len, all }
     }
 
     /// The characters of `s`, in the order given.
@@ -101,6 +113,11 @@ impl CharClass {
         unreachable!("index below class size")
     }
 
+    /// Whether `s`'s characters are all in the class (`true` for `""`).
+    pub fn contains_all(&self, s: &str) -> bool {
+        self.all || s.chars().all(|c| self.contains(c))
+    }
+
     /// Whether `c` is in the class.
     pub fn contains(&self, c: char) -> bool {
         let c = c as u32;
@@ -131,5 +148,21 @@ impl Gen for Chars {
     #[inline]
     fn generate(&self, tape: &mut Tape<'_>) -> Result<char, Reject> {
         self.0.draw(tape)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CharClass;
+
+    #[test]
+    fn contains_all_knows_a_class_of_every_scalar_value() {
+        assert!(CharClass::any().all);
+        assert!(CharClass::from_ranges(&[('\u{E000}', '\u{10FFFF}'), ('\0', '\u{D7FF}')]).all);
+        assert!(!CharClass::from_ranges(&[('\0', '\u{D7FE}'), ('\u{E000}', '\u{10FFFF}')]).all);
+        assert!(!CharClass::ascii().all);
+        assert!(CharClass::ascii().contains_all("a b\n"));
+        assert!(!CharClass::ascii().contains_all("é"));
+        assert!(CharClass::digits().contains_all(""));
     }
 }
