@@ -295,3 +295,29 @@ fn a_raw_bytes_property_is_mutated_as_bytes() {
     .unwrap();
     assert_eq!(mixed, None);
 }
+
+#[test]
+fn a_run_cap_cuts_runs_and_keeps_the_choices_after_them() {
+    use tapefuzz::tape::{Fallback, ReplaySource};
+    let g = (bytes(0..=100), ints::<u8>(..), bytes(2..=100));
+    // Run of 10 bytes, then 7, then a run of 2 + 5 bytes.
+    let mut indices: Vec<u64> = vec![10];
+    indices.extend(1..=10);
+    indices.push(7);
+    indices.push(5);
+    indices.extend(20..27);
+    let run = |cap: u64| {
+        let mut src = ReplaySource::new(indices.clone(), Fallback::Simplest).with_run_cap(cap);
+        g.generate(&mut Tape::recording(&mut src)).unwrap()
+    };
+    assert_eq!(run(3), (vec![1, 2, 3], 7, vec![20, 21, 22, 23, 24]));
+    assert_eq!(
+        run(u64::MAX),
+        (
+            (1..=10).collect::<Vec<u8>>(),
+            7,
+            (20..27).collect::<Vec<u8>>()
+        )
+    );
+    assert_eq!(run(0), (vec![], 7, vec![20, 21]));
+}

@@ -1,6 +1,6 @@
 //! Replays a recorded sequence of indices.
 
-use super::{DrawContext, Rng, Source};
+use super::{DrawContext, Hint, Rng, Source};
 
 /// What a [`ReplaySource`] does once its indices are used up.
 #[derive(Clone, Debug)]
@@ -18,6 +18,10 @@ pub struct ReplaySource {
     indices: Vec<u64>,
     pos: usize,
     fallback: Fallback,
+    /// Most bytes a payload run gets past its minimum ([`ReplaySource::with_run_cap`]).
+    run_cap: u64,
+    /// Bytes of the run being filled that the cap cut off: skipped after it.
+    skip: usize,
 }
 
 impl ReplaySource {
@@ -27,7 +31,18 @@ impl ReplaySource {
             indices,
             pos: 0,
             fallback,
+            run_cap: u64::MAX,
+            skip: 0,
         }
+    }
+
+    /// The same source, cutting every payload run to at most `cap` bytes past its minimum
+    /// (libFuzzer's `-len_control`, on the tape: a search keeps mutants short until they stop
+    /// finding anything). A cut run's other bytes are skipped, so the choices after the run
+    /// keep their indices. `u64::MAX` (the default) cuts nothing.
+    pub fn with_run_cap(mut self, cap: u64) -> ReplaySource {
+        self.run_cap = cap;
+        self
     }
 
     /// Replays the unforced choices of a recorded tape, then index 0.
@@ -51,14 +66,20 @@ impl Source for ReplaySource {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
         let i = self.pos;
         self.pos += 1;
-        match self.indices.get(i) {
+        let index = match self.indices.get(i) {
             Some(&index) if index <= ctx.max => index,
             Some(&index) => index % (ctx.max + 1),
             None => match &mut self.fallback {
                 Fallback::Simplest => 0,
                 Fallback::Random(rng) => rng.below_or_eq(ctx.max),
             },
+        };
+        if index > self.run_cap && matches!(ctx.hint, Hint::Length { .. }) {
+            // A payload length (its run follows, through `fill_run`).
+            self.skip = usize::try_from(index - self.run_cap).unwrap_or(usize::MAX);
+            return self.run_cap;
         }
+        index
     }
     fn needs_context(&self) -> bool {
         false
@@ -75,6 +96,7 @@ impl Source for ReplaySource {
                 },
             });
         }
+        self.pos = self.pos.saturating_add(std::mem::take(&mut self.skip));
         true
     }
 }

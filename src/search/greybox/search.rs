@@ -5,7 +5,7 @@ use crate::coverage::cmplog::{self, Comparison};
 use crate::coverage::{Feature, FeatureMap};
 use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
 use crate::env::{ConfigError, Env};
-use crate::mutate::{edit_run, mutate_bytes};
+use crate::mutate::{edit_run, mutate_bytes, runs};
 use crate::tape::{Choice, Fallback, RandomSource, Recording, ReplaySource, Rng, Status, encoding};
 use std::sync::Arc;
 
@@ -41,7 +41,16 @@ pub struct GreyboxSearch {
     to_trace: Vec<usize>,
     /// The last test case ran with the comparison log on.
     tracing: bool,
+    /// Length control: the most bytes a mutant's payload run gets past its minimum (set at
+    /// the first mutant), and the test case since which nothing was kept.
+    run_cap: Option<u64>,
+    stalled_since: u64,
 }
+
+/// libFuzzer's `-len_control` default: the run cap grows by `log2(cap)` once this many
+/// times `log2(cap)` test cases keep nothing, so inputs start short (fast, and simple) and
+/// grow only when short ones stop finding anything.
+const LEN_CONTROL: u64 = 100;
 
 /// Comparison operands gathered over the run (bounded; a new one pushes out the oldest).
 #[derive(Default)]
@@ -179,7 +188,28 @@ impl GreyboxSearch {
             dictionary: Dictionary::default(),
             to_trace: Vec::new(),
             tracing: false,
+            run_cap: None,
+            stalled_since: 0,
         }
+    }
+
+    /// The run cap for the next mutant: at first the longest run kept (at least 4 bytes),
+    /// then grown as [`LEN_CONTROL`] says.
+    fn run_cap(&mut self) -> u64 {
+        let cap = *self.run_cap.get_or_insert_with(|| {
+            let longest = self.queue.entries().iter().flat_map(|k| runs(&k.recording));
+            longest
+                .map(|r| r.bytes.len() as u64)
+                .max()
+                .unwrap_or(0)
+                .max(4)
+        });
+        let log = u64::from(cap.ilog2());
+        if self.proposed.saturating_sub(self.stalled_since) > LEN_CONTROL * log {
+            self.run_cap = Some(cap.saturating_add(log));
+            self.stalled_since = self.proposed;
+        }
+        cap
     }
 
     /// Collects the features of `outcome` that the map does not have into `self.novel`.
@@ -203,6 +233,7 @@ impl GreyboxSearch {
 
     /// Keeps `recording`, crediting it with the features in `self.novel`.
     fn keep(&mut self, recording: Recording, status: Status) {
+        self.stalled_since = self.proposed;
         for &f in &self.novel {
             self.map.add(Feature::from_code(f));
         }
@@ -293,7 +324,8 @@ impl Search for GreyboxSearch {
             .map(|c| c.index)
             .collect();
         let fallback = Fallback::Random(Rng::new(self.rng.next_u64()));
-        Some(Proposal::boxed(Box::new(ReplaySource::new(indices, fallback))).recorded())
+        let source = ReplaySource::new(indices, fallback).with_run_cap(self.run_cap());
+        Some(Proposal::boxed(Box::new(source)).recorded())
     }
 
     fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
