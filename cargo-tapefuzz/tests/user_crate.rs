@@ -173,14 +173,14 @@ fn a_users_crate_end_to_end() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
     assert!(
         lines
             .iter()
             .all(|l| l["strategy"] == "rl" && l["failures"] == 0)
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("tests=\"3\" failures=\"0\""), "{xml}");
+    assert!(xml.contains("tests=\"4\" failures=\"0\""), "{xml}");
     for c in [&c1, &c2] {
         let saved = std::fs::read_dir(Path::new(c).join("corpus"))
             .unwrap()
@@ -244,6 +244,26 @@ fn a_users_crate_end_to_end() {
         let l = e.lines().find(|l| l.contains("inline 8-bit counters"))?;
         l.split('(').nth(1)?.split_whitespace().next()?.parse().ok()
     };
+    // A reservation of gigabytes from a length field (Linux grants it untouched): found on
+    // stable, with no sanitizer, by libFuzzer's allocation limit through tapefuzz's malloc
+    // hooks, and saved as an `oom-` input.
+    let oom = demo.command_env(
+        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
+        &[
+            "fuzz",
+            "x3::reserves",
+            "--",
+            "-max_total_time=120",
+            "-seed=1",
+            "-malloc_limit_mb=512",
+        ],
+        false,
+        &[("DEMO_DEP_ALLOC", "1")],
+    );
+    let oom_err = String::from_utf8_lossy(&oom.stderr);
+    assert_eq!(oom.status.code(), Some(1), "not found in 120 s: {oom_err}");
+    assert!(oom_err.contains("out-of-memory (malloc("), "{oom_err}");
+
     // Narrowed to the workspace, the dependency has no counters: fewer edges.
     let narrow = demo.tapefuzz(
         &[

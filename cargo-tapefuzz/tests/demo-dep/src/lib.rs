@@ -1,7 +1,9 @@
 //! A small record format the demo crate depends on, standing for a published crate with a
 //! bug: a magic header, a count, then records; with `DEMO_DEP_BUG` set, a record's tag 0xAB
 //! at position 3 overflows a `u8` addition (an overflow panic with overflow checks on, as
-//! under cargo-fuzz).
+//! under cargo-fuzz); with `DEMO_DEP_ALLOC` set, a header's count reserves that many
+//! 64 KiB blocks up front (up to 4 GiB: a bug only an allocation limit catches, since Linux
+//! grants the reservation).
 
 /// The sum of the records of `data`, or 0 when it is not of this format.
 pub fn parse(data: &[u8]) -> u32 {
@@ -17,4 +19,20 @@ pub fn parse(data: &[u8]) -> u32 {
         total += u32::from(b);
     }
     total
+}
+
+/// Reserves room for the records of `data`: with `DEMO_DEP_ALLOC` set, 64 KiB a record
+/// of the header's count (the bug); otherwise what the data can hold. Returns the room.
+pub fn reserve(data: &[u8]) -> usize {
+    if data.len() < 10 || &data[..8] != b"TFZMAGIC" {
+        return 0;
+    }
+    let count = u16::from_be_bytes([data[8], data[9]]) as usize;
+    let room = if std::env::var_os("DEMO_DEP_ALLOC").is_some() {
+        count << 16
+    } else {
+        count.min(data.len())
+    };
+    let v: Vec<u8> = Vec::with_capacity(room);
+    std::hint::black_box(&v).capacity()
 }

@@ -30,3 +30,8 @@ pub fn decode(runs: &[(u8, u8)]) -> Vec<u8> {
 pub fn parse_records(data: &[u8]) -> u32 {
     demo_dep::parse(data)
 }
+
+/// Room reserved for the records of `data` (`demo-dep`'s `reserve`).
+pub fn reserve_records(data: &[u8]) -> usize {
+    demo_dep::reserve(data)
+}

@@ -7,3 +7,11 @@ tapefuzz::property! {
         demo::parse_records(&data);
     }
 }
+
+tapefuzz::property! {
+    // With `DEMO_DEP_ALLOC`, a header's count reserves up to 4 GiB in the dependency:
+    // libFuzzer's allocation limit reports it.
+    fn reserves(data in bytes(0..=64)) {
+        demo::reserve_records(&data);
+    }
+}
