@@ -55,6 +55,9 @@ pub struct Args {
     pub no_debug_assertions: bool,
     /// `import` run by `fuzz`: its answer lines go to stderr (stdout lists crash files).
     pub answers_to_stderr: bool,
+    /// A per-test-case timeout for the test binary (`TAPEFUZZ_TIMEOUT_MS`), set by `fuzz`
+    /// for the import of a `timeout-` input (not a flag).
+    pub timeout_ms: Option<u64>,
 }
 
 /// Every flag, for the error on an unknown one.

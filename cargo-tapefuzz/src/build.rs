@@ -462,6 +462,11 @@ fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
         "-Cllvm-args=-sanitizer-coverage-pc-table",
         "-Cllvm-args=-sanitizer-coverage-trace-compares",
         "-Cllvm-args=-simplifycfg-branch-fold-threshold=0",
+        // A comparison of byte strings (`==` on slices, `starts_with` of a magic number)
+        // stays a `bcmp`/`memcmp` call, whose operands libFuzzer's interceptors and the
+        // comparison log see; expanded into loads after the coverage pass (LLVM's
+        // ExpandMemCmp runs in code generation), it is traced by nothing.
+        "-Cllvm-args=-max-loads-per-memcmp=0",
         "-Ccodegen-units=1",
         "--cfg",
         "fuzzing",

@@ -76,6 +76,9 @@ fn settings(args: &Args) -> Vec<(String, String)> {
     if let Some(k) = args.keep {
         set("TAPEFUZZ_KEEP", k.to_string());
     }
+    if let Some(ms) = args.timeout_ms {
+        set("TAPEFUZZ_TIMEOUT_MS", ms.to_string());
+    }
     if let Some(c) = &args.corpora {
         set(
             "TAPEFUZZ_CORPORA",
@@ -310,6 +313,7 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
     let mut seen = 0;
     let mut failing = 0;
     let mut save_failed = 0;
+    let mut saved = 0;
     for line in &answer.lines {
         if let Some(e) = drive::error(line) {
             return Err(e.to_string());
@@ -340,6 +344,21 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
                 if command == "import" && !line["save_error"].is_null() {
                     save_failed += 1;
                 }
+                if !line["saved"].is_null() {
+                    saved += 1;
+                }
+                if line["report"].is_null() {
+                    // A tape that hung: answered by the watchdog, neither shrunk nor saved.
+                    eprintln!(
+                        "cargo-tapefuzz: {file}: {} (not shrunk{}; the input stays in {file})",
+                        line["failure"].as_str().unwrap_or("failed"),
+                        if command == "import" {
+                            ", not saved"
+                        } else {
+                            ""
+                        }
+                    );
+                }
                 if let Some(r) = line["report"].as_str() {
                     eprintln!("cargo-tapefuzz: {file}:\n{r}");
                 }
@@ -365,9 +384,9 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
         eprintln!("cargo-tapefuzz: {save_failed} shrunk failures could not be saved (see above)");
         return Ok(1);
     }
-    if command == "import" && failing > 0 {
+    if command == "import" && saved > 0 {
         eprintln!(
-            "cargo-tapefuzz: {failing} imported into {}/regressions: `cargo test` replays them first",
+            "cargo-tapefuzz: {saved} imported into {}/regressions: `cargo test` replays them first",
             found.corpus.as_deref().unwrap_or("the corpus")
         );
     }
@@ -445,6 +464,23 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     import.seconds = None;
     // stdout lists the crash files; the import's answers go with its report.
     import.answers_to_stderr = true;
+    // A hang replays under libFuzzer's own per-input timeout (its `-timeout`, 1,200 s by
+    // default), unless the environment sets one: the import reports it instead of hanging.
+    if std::env::var_os("TAPEFUZZ_TIMEOUT_MS").is_none()
+        && new.iter().any(|c| {
+            c.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("timeout-"))
+        })
+    {
+        let seconds = args
+            .passthrough
+            .iter()
+            .rev()
+            .find_map(|a| a.strip_prefix("-timeout=")?.parse::<u64>().ok())
+            .unwrap_or(1200);
+        import.timeout_ms = Some(seconds.max(1) * 1000);
+    }
     if let Err(e) = files(&import, "import") {
         eprintln!("cargo-tapefuzz: the crash could not be imported: {e}");
     }

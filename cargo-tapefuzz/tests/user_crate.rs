@@ -173,14 +173,14 @@ fn a_users_crate_end_to_end() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 4);
+    assert_eq!(lines.len(), 5);
     assert!(
         lines
             .iter()
             .all(|l| l["strategy"] == "rl" && l["failures"] == 0)
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("tests=\"4\" failures=\"0\""), "{xml}");
+    assert!(xml.contains("tests=\"5\" failures=\"0\""), "{xml}");
     for c in [&c1, &c2] {
         let saved = std::fs::read_dir(Path::new(c).join("corpus"))
             .unwrap()
@@ -263,6 +263,35 @@ fn a_users_crate_end_to_end() {
     let oom_err = String::from_utf8_lossy(&oom.stderr);
     assert_eq!(oom.status.code(), Some(1), "not found in 120 s: {oom_err}");
     assert!(oom_err.contains("out-of-memory (malloc("), "{oom_err}");
+
+    // A hang in the dependency: libFuzzer's `-timeout` fires although libFuzzer runs on a
+    // test thread, and the `timeout-` input is reported (it hangs again on import, which
+    // stops at the same timeout) instead of a run that never ends.
+    let hang = demo.command_env(
+        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
+        &[
+            "fuzz",
+            "x3::counts",
+            "--",
+            "-max_total_time=120",
+            "-seed=1",
+            "-timeout=2",
+        ],
+        false,
+        &[("DEMO_DEP_HANG", "1")],
+    );
+    let hang_err = String::from_utf8_lossy(&hang.stderr);
+    assert_eq!(
+        hang.status.code(),
+        Some(1),
+        "not found in 120 s: {hang_err}"
+    );
+    assert!(hang_err.contains("libFuzzer: timeout"), "{hang_err}");
+    assert!(
+        hang_err.contains("timed out: ran over the timeout (2s) (not shrunk, not saved"),
+        "{hang_err}"
+    );
+    assert!(stdout(&hang).contains("/timeout-"), "{}", stdout(&hang));
 
     // Narrowed to the workspace, the dependency has no counters: fewer edges.
     let narrow = demo.tapefuzz(

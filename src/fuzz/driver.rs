@@ -133,6 +133,12 @@ mod linked {
     }
 
     extern "C" fn one_input(data: *const u8, size: usize) -> c_int {
+        // libFuzzer has installed its signal handlers by its first input.
+        #[cfg(unix)]
+        {
+            static ALARM: std::sync::Once = std::sync::Once::new();
+            ALARM.call_once(crate::fuzz::alarm::forward_to_this_thread);
+        }
         let bytes: &[u8] = if size == 0 {
             &[]
         } else {

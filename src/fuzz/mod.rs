@@ -14,6 +14,8 @@
 //! **Tape features.** With `TAPEFUZZ_FEATURES=1` a fuzz target also reports what its valid
 //! inputs' tapes look like, as counters of its own ([`tape_features`]).
 
+#[cfg(all(feature = "libfuzzer", unix))]
+mod alarm;
 pub mod driver;
 mod features;
 mod glue;

@@ -281,35 +281,7 @@ fn replay(property: &Property, test: &dyn Test) -> Report {
     }
     let timeout = property.config_ref().timeout;
     each_file(property, test, |_, test, file, bytes| {
-        // A tape that hangs is a failure after the timeout (`TAPEFUZZ_TIMEOUT_MS`), not a
-        // replay that never ends: it cannot be stopped, so the process says so and exits.
-        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        if let Some(limit) = timeout {
-            let (done, file) = (done.clone(), file.to_path_buf());
-            std::thread::spawn(move || {
-                let start = std::time::Instant::now();
-                while start.elapsed() < limit {
-                    std::thread::sleep(std::time::Duration::from_millis(10));
-                    if done.load(std::sync::atomic::Ordering::Relaxed) {
-                        return;
-                    }
-                }
-                emit(&json!({
-                    "type": "replay",
-                    "file": file,
-                    "status": "Interesting",
-                    "value": null,
-                    "failure": format!("timed out: ran over the timeout ({limit:?})"),
-                }));
-                eprintln!(
-                    "tapefuzz: {} ran over the timeout ({limit:?}); ending the replay",
-                    file.display()
-                );
-                std::process::exit(crate::engine::HANG_EXIT_CODE);
-            });
-        }
-        let (e, _) = explain_bytes(test, bytes);
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (e, _) = watched(timeout, "replay", file, || explain_bytes(test, bytes));
         let fails = e.status == Status::Interesting;
         emit(&json!({
             "type": "replay",
@@ -320,6 +292,46 @@ fn replay(property: &Property, test: &dyn Test) -> Report {
         }));
         fails
     })
+}
+
+/// Runs `f` (one run of the tape in `file`) under the `timeout` (`TAPEFUZZ_TIMEOUT_MS`): a
+/// tape that hangs cannot be stopped, so past the timeout the process answers for `file` as
+/// a failure ("timed out", with `kind`'s answer type) and exits with
+/// [`crate::engine::HANG_EXIT_CODE`] instead of never ending. Without a timeout, just `f`.
+fn watched<R>(
+    timeout: Option<std::time::Duration>,
+    kind: &str,
+    file: &Path,
+    f: impl FnOnce() -> R,
+) -> R {
+    let Some(limit) = timeout else {
+        return f();
+    };
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (flag, file, kind) = (done.clone(), file.to_path_buf(), kind.to_string());
+    std::thread::spawn(move || {
+        let start = std::time::Instant::now();
+        while start.elapsed() < limit {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            if flag.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
+        }
+        let failure = format!("timed out: ran over the timeout ({limit:?})");
+        emit(&if kind == "replay" {
+            json!({"type": kind, "file": file, "status": "Interesting", "value": null, "failure": failure})
+        } else {
+            json!({"type": kind, "file": file, "fails": true, "value": null, "failure": failure, "saved": null})
+        });
+        eprintln!(
+            "tapefuzz: {} ran over the timeout ({limit:?}); ending the {kind}",
+            file.display()
+        );
+        std::process::exit(crate::engine::HANG_EXIT_CODE);
+    });
+    let r = f();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    r
 }
 
 /// Runs `one` on each tape file of the arguments (`true`: the property fails on it).
@@ -484,6 +496,11 @@ fn explain(_: &Property, test: &dyn Test, file: &Path, bytes: &[u8], part: &Part
 fn import(property: &Property, test: &dyn Test, file: &Path, bytes: &[u8], save: bool) -> bool {
     let mut config = property.config_ref().clone();
     config.save = save;
+    // A tape that hangs (libFuzzer's `timeout-…`) is answered as such, not shrunk: the first
+    // run is watched; once it has ended, shrinking runs as usual.
+    watched(config.timeout, "import", file, || {
+        explain_bytes(test, bytes)
+    });
     let p = property.clone().config(config);
     let Some(report) = p.import(test, bytes, file) else {
         emit(&json!({"type": "import", "file": file, "fails": false}));

@@ -3,7 +3,8 @@
 //! at position 3 overflows a `u8` addition (an overflow panic with overflow checks on, as
 //! under cargo-fuzz); with `DEMO_DEP_ALLOC` set, a header's count reserves that many
 //! 64 KiB blocks up front (up to 4 GiB: a bug only an allocation limit catches, since Linux
-//! grants the reservation).
+//! grants the reservation); with `DEMO_DEP_HANG` set, a record list that starts `LOOP`
+//! spins forever.
 
 /// The sum of the records of `data`, or 0 when it is not of this format.
 pub fn parse(data: &[u8]) -> u32 {
@@ -35,4 +36,20 @@ pub fn reserve(data: &[u8]) -> usize {
     };
     let v: Vec<u8> = Vec::with_capacity(room);
     std::hint::black_box(&v).capacity()
+}
+
+/// Counts the records of `data` that are not `LOOP`; with `DEMO_DEP_HANG` set, data that
+/// starts with `LOOP` never ends (the bug).
+pub fn count(data: &[u8]) -> usize {
+    let mut n = 0;
+    let mut rest = data;
+    while !rest.is_empty() {
+        if rest.starts_with(b"LOOP") && std::env::var_os("DEMO_DEP_HANG").is_some() {
+            std::hint::black_box(&mut n);
+            continue;
+        }
+        n += 1;
+        rest = &rest[1..];
+    }
+    n
 }

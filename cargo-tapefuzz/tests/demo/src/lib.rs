@@ -31,6 +31,11 @@ pub fn parse_records(data: &[u8]) -> u32 {
     demo_dep::parse(data)
 }
 
+/// The records of `data` counted (`demo-dep`'s `count`).
+pub fn count_records(data: &[u8]) -> usize {
+    demo_dep::count(data)
+}
+
 /// Room reserved for the records of `data` (`demo-dep`'s `reserve`).
 pub fn reserve_records(data: &[u8]) -> usize {
     demo_dep::reserve(data)

@@ -15,3 +15,11 @@ tapefuzz::property! {
         demo::reserve_records(&data);
     }
 }
+
+tapefuzz::property! {
+    // With `DEMO_DEP_HANG`, records that start `LOOP` hang the dependency: libFuzzer's
+    // `-timeout` reports it.
+    fn counts(data in bytes(0..=32)) {
+        demo::count_records(&data);
+    }
+}
