@@ -9,7 +9,10 @@
 //!
 //! **Mutation mix.** Of the mutator's calls, [`TAPE_SHARE`] in [`SHARE_OF`] apply one
 //! structure-aware tape operator ([`crate::mutate`]); the rest are libFuzzer's own byte
-//! mutations, which keep its comparison-guided and dictionary mutations available.
+//! mutations, which keep its comparison-guided and dictionary mutations available. A
+//! property whose tape is one payload run ([`SingleRun`]: `bytes(..)`, `strings(..)`) gets
+//! libFuzzer's mix unchanged: every mutation is libFuzzer's on the payload, and the custom
+//! crossover declines (libFuzzer's own crossover is one of its byte mutations).
 //!
 //! **Tape features.** With `TAPEFUZZ_FEATURES=1` a fuzz target also reports what its valid
 //! inputs' tapes look like, as counters of its own ([`tape_features`]).
