@@ -223,22 +223,29 @@ fn a_users_crate_end_to_end() {
     let err = String::from_utf8_lossy(&fuzz.stderr);
     assert!(err.contains("imported into"), "{err}");
 
+    // Bugs planted in a dependency (by an environment variable), each fuzzed for at most
+    // 120 s with seed 1 and `extra` libFuzzer flags: the run must end with a crash (exit 1).
+    let dependency_bug = |property: &str, var: &str, extra: &[&str]| -> (String, String) {
+        let mut args = vec!["fuzz", property, "--", "-max_total_time=120", "-seed=1"];
+        args.extend_from_slice(extra);
+        let run = demo.command_env(
+            env!("CARGO_BIN_EXE_cargo-tapefuzz"),
+            &args,
+            false,
+            &[(var, "1")],
+        );
+        let err = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert_eq!(
+            run.status.code(),
+            Some(1),
+            "{property}: not found in 120 s: {err}"
+        );
+        (stdout(&run), err)
+    };
+
     // A bug in a dependency: its code is instrumented too, so libFuzzer is guided past the
     // dependency's magic header and finds the overflow (on by default, as under cargo-fuzz).
-    let dep = demo.command_env(
-        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
-        &[
-            "fuzz",
-            "x3::in_dependency",
-            "--",
-            "-max_total_time=120",
-            "-seed=1",
-        ],
-        false,
-        &[("DEMO_DEP_BUG", "1")],
-    );
-    let err = String::from_utf8_lossy(&dep.stderr);
-    assert_eq!(dep.status.code(), Some(1), "not found in 120 s: {err}");
+    let (_, err) = dependency_bug("x3::in_dependency", "DEMO_DEP_BUG", &[]);
     assert!(err.contains("attempt to add with overflow"), "{err}");
     let counters = |e: &str| -> Option<u64> {
         let l = e.lines().find(|l| l.contains("inline 8-bit counters"))?;
@@ -247,51 +254,19 @@ fn a_users_crate_end_to_end() {
     // A reservation of gigabytes from a length field (Linux grants it untouched): found on
     // stable, with no sanitizer, by libFuzzer's allocation limit through tapefuzz's malloc
     // hooks, and saved as an `oom-` input.
-    let oom = demo.command_env(
-        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
-        &[
-            "fuzz",
-            "x3::reserves",
-            "--",
-            "-max_total_time=120",
-            "-seed=1",
-            "-malloc_limit_mb=512",
-        ],
-        false,
-        &[("DEMO_DEP_ALLOC", "1")],
-    );
-    let oom_err = String::from_utf8_lossy(&oom.stderr);
-    assert_eq!(oom.status.code(), Some(1), "not found in 120 s: {oom_err}");
+    let (_, oom_err) = dependency_bug("x3::reserves", "DEMO_DEP_ALLOC", &["-malloc_limit_mb=512"]);
     assert!(oom_err.contains("out-of-memory (malloc("), "{oom_err}");
 
     // A hang in the dependency: libFuzzer's `-timeout` fires although libFuzzer runs on a
     // test thread, and the `timeout-` input is reported (it hangs again on import, which
     // stops at the same timeout) instead of a run that never ends.
-    let hang = demo.command_env(
-        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
-        &[
-            "fuzz",
-            "x3::counts",
-            "--",
-            "-max_total_time=120",
-            "-seed=1",
-            "-timeout=2",
-        ],
-        false,
-        &[("DEMO_DEP_HANG", "1")],
-    );
-    let hang_err = String::from_utf8_lossy(&hang.stderr);
-    assert_eq!(
-        hang.status.code(),
-        Some(1),
-        "not found in 120 s: {hang_err}"
-    );
+    let (hang_out, hang_err) = dependency_bug("x3::counts", "DEMO_DEP_HANG", &["-timeout=2"]);
     assert!(hang_err.contains("libFuzzer: timeout"), "{hang_err}");
     assert!(
         hang_err.contains("timed out: ran over the timeout (2s) (not shrunk, not saved"),
         "{hang_err}"
     );
-    assert!(stdout(&hang).contains("/timeout-"), "{}", stdout(&hang));
+    assert!(hang_out.contains("/timeout-"), "{hang_out}");
 
     // Narrowed to the workspace, the dependency has no counters: fewer edges.
     let narrow = demo.tapefuzz(

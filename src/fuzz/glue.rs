@@ -115,8 +115,8 @@ fn layout_of(rec: &Recording) -> Option<SingleRun> {
 
 /// Whether `test`'s tapes are one payload run and nothing else, found once per process by
 /// recording two probes (an empty input and a long one): then [`check`] runs without
-/// recording and [`mutate`] and [`crossover`] edit the input's bytes directly, as libFuzzer
-/// does a raw target's — the tape costs nothing but its length header.
+/// recording and [`mutate`] edits the input's bytes directly, as libFuzzer does a raw
+/// target's — the tape costs nothing but its length header.
 pub fn single_run(test: &dyn Test) -> Option<SingleRun> {
     LAYOUT.with(|l| {
         if let Some(known) = l.get() {
@@ -367,18 +367,19 @@ pub fn mostly_runs(rec: &Recording) -> bool {
 }
 
 /// libFuzzer's custom crossover, written to `out`; returns its length (0 when nothing
-/// fits, and always for a [`SingleRun`] property, whose crossovers are libFuzzer's own). When both tapes have payload runs, half the time (always when runs hold most of
-/// `a`) a run of `a` gets bytes of a run of `b` as libFuzzer crosses byte strings over: its
-/// head, then `b`'s tail, or a piece of `b` put in. Otherwise a span of `a` replaced by a
-/// span of `b` with the same label (any span when no label matches).
+/// fits, and always for a [`SingleRun`] property, whose crossovers are libFuzzer's own).
+/// When both tapes have payload runs, half the time (always when runs hold most of `a`) a
+/// run of `a` gets bytes of a run of `b` as libFuzzer crosses byte strings over: its head,
+/// then `b`'s tail, or a piece of `b` put in. Otherwise a span of `a` replaced by a span of
+/// `b` with the same label (any span when no label matches).
 pub fn crossover(test: &dyn Test, a: &[u8], b: &[u8], out: &mut [u8], seed: u32) -> usize {
-    let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x0063_726f_7373));
     if single_run(test).is_some() {
         // Declined: libFuzzer then picks its custom mutator, whose byte mutations include
         // libFuzzer's own crossover. A raw target's mix of mutations is kept that way; a
         // custom crossover that accepted would be half of all of them.
         return 0;
     }
+    let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x0063_726f_7373));
     let edited = with_recording(test, a, |base| {
         with_recording(test, b, |donor| {
             let (mine, theirs) = (crate::mutate::runs(base), crate::mutate::runs(donor));

@@ -281,7 +281,15 @@ fn replay(property: &Property, test: &dyn Test) -> Report {
     }
     let timeout = property.config_ref().timeout;
     each_file(property, test, |_, test, file, bytes| {
-        let (e, _) = watched(timeout, "replay", file, || explain_bytes(test, bytes));
+        let run = || explain_bytes(test, bytes);
+        let (e, _) = match timeout {
+            None => run(),
+            Some(limit) => {
+                let at = file.to_path_buf();
+                let answer = move |failure| json!({"type": "replay", "file": at, "status": "Interesting", "value": null, "failure": failure});
+                watched(limit, file, answer, run)
+            }
+        };
         let fails = e.status == Status::Interesting;
         emit(&json!({
             "type": "replay",
@@ -294,21 +302,18 @@ fn replay(property: &Property, test: &dyn Test) -> Report {
     })
 }
 
-/// Runs `f` (one run of the tape in `file`) under the `timeout` (`TAPEFUZZ_TIMEOUT_MS`): a
-/// tape that hangs cannot be stopped, so past the timeout the process answers for `file` as
-/// a failure ("timed out", with `kind`'s answer type) and exits with
-/// [`crate::engine::HANG_EXIT_CODE`] instead of never ending. Without a timeout, just `f`.
+/// Runs `f` (one run of the tape in `file`) under `limit` (`TAPEFUZZ_TIMEOUT_MS`): a tape
+/// that hangs cannot be stopped, so past the limit the process emits `answer(failure)` (the
+/// command's answer for `file`, failed as "timed out") and exits with
+/// [`crate::engine::HANG_EXIT_CODE`] instead of never ending.
 fn watched<R>(
-    timeout: Option<std::time::Duration>,
-    kind: &str,
+    limit: std::time::Duration,
     file: &Path,
+    answer: impl FnOnce(String) -> serde_json::Value + Send + 'static,
     f: impl FnOnce() -> R,
 ) -> R {
-    let Some(limit) = timeout else {
-        return f();
-    };
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (flag, file, kind) = (done.clone(), file.to_path_buf(), kind.to_string());
+    let (flag, file) = (done.clone(), file.to_path_buf());
     std::thread::spawn(move || {
         let start = std::time::Instant::now();
         while start.elapsed() < limit {
@@ -317,14 +322,11 @@ fn watched<R>(
                 return;
             }
         }
-        let failure = format!("timed out: ran over the timeout ({limit:?})");
-        emit(&if kind == "replay" {
-            json!({"type": kind, "file": file, "status": "Interesting", "value": null, "failure": failure})
-        } else {
-            json!({"type": kind, "file": file, "fails": true, "value": null, "failure": failure, "saved": null})
-        });
+        emit(&answer(format!(
+            "timed out: ran over the timeout ({limit:?})"
+        )));
         eprintln!(
-            "tapefuzz: {} ran over the timeout ({limit:?}); ending the {kind}",
+            "tapefuzz: {} ran over the timeout ({limit:?}); ending the command",
             file.display()
         );
         std::process::exit(crate::engine::HANG_EXIT_CODE);
@@ -496,11 +498,13 @@ fn explain(_: &Property, test: &dyn Test, file: &Path, bytes: &[u8], part: &Part
 fn import(property: &Property, test: &dyn Test, file: &Path, bytes: &[u8], save: bool) -> bool {
     let mut config = property.config_ref().clone();
     config.save = save;
-    // A tape that hangs (libFuzzer's `timeout-…`) is answered as such, not shrunk: the first
-    // run is watched; once it has ended, shrinking runs as usual.
-    watched(config.timeout, "import", file, || {
-        explain_bytes(test, bytes)
-    });
+    // A tape that hangs (libFuzzer's `timeout-…`) is answered as such, not shrunk: with a
+    // timeout, the first run is watched; once it has ended, shrinking runs as usual.
+    if let Some(limit) = config.timeout {
+        let at = file.to_path_buf();
+        let answer = move |failure| json!({"type": "import", "file": at, "fails": true, "value": null, "failure": failure, "saved": null});
+        watched(limit, file, answer, || explain_bytes(test, bytes));
+    }
     let p = property.clone().config(config);
     let Some(report) = p.import(test, bytes, file) else {
         emit(&json!({"type": "import", "file": file, "fails": false}));
