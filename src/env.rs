@@ -30,7 +30,7 @@ pub const CORE: &[&str] = &[
 
 /// Variables read elsewhere: the libFuzzer glue's tape-level features, a child process's
 /// request (a test case in isolation), a command of `cargo tapefuzz`
-/// ([`crate::property::command`]), the example harnesses' planted bug, the test script's
+/// ([`crate::serve`]), the example harnesses' planted bug, the test script's
 /// time budgets.
 pub const OTHER: &[&str] = &[
     "TAPEFUZZ_FEATURES",

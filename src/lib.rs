@@ -6,7 +6,7 @@
 //!
 //! # Quick start
 //!
-//! Declare properties with [`property!`] (each becomes a `#[test]`), or call [`check`](property::check) in a
+//! Declare properties with [`property!`] (each becomes a `#[test]`), or call [`check`](serve::check) in a
 //! `#[test]` of your own; `use tapefuzz::prelude::*` brings in everything both need:
 //!
 //! ```
@@ -52,7 +52,7 @@
 //!
 //! | you want to… | read |
 //! |---|---|
-//! | write a property | [`prelude`], [`property!`], [`check`](property::check), [`assume!`], [`ensure!`] |
+//! | write a property | [`prelude`], [`property!`], [`check`](serve::check), [`assume!`], [`ensure!`] |
 //! | configure a run: tests, seconds, seed, corpus folder, explicit examples | [`Property`](property::Property) (and [`engine::Config`] for every knob) |
 //! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map`; Synthia's pickers ([`markov`](generators::markov), [`grammar`](generators::grammar), [`knit`](generators::knit)…: [`generators::pickers`]) and mutators ([`mutated`](generators::mutated): [`generators::mutators`]) |
 //! | steer the search (targeted PBT, RL, greybox) | [`search`]: strategies by name with `TAPEFUZZ_STRATEGY=random\|sa\|rl\|greybox…` ([`search::registry`]); [`target`](property::target) / [`minimize`](property::minimize) for a utility to climb |
@@ -67,16 +67,26 @@
 //! From the command line, `cargo tapefuzz` (a cargo subcommand of this workspace: `cargo
 //! install --path cargo-tapefuzz`) drives the same properties in any crate: `cargo tapefuzz
 //! list | run | replay | explain | shrink | import | fuzz | greybox | ci`. It runs a
-//! property's own `#[test]` with a command in the environment ([`property::command`]), so a
+//! property's own `#[test]` with a command in the environment ([`serve`]), so a
 //! property written once runs under `cargo test`, campaigns, the greybox engine and
 //! libFuzzer with one corpus.
 //!
 //! # Layers
 //!
-//! Layers (dependencies point down): [`mod@property`] and [`fuzz`] → [`search`] (the
-//! strategies and their registry) and [`coverage`] → [`engine`] (one run loop over a
-//! `Search` and an `Observer`) → [`shrink`] and [`corpus`] → [`generators`] and [`mutate`]
-//! → [`tape`]. [`mod@env`] and [`settings`] read the environment, in one place.
+//! Dependencies point down. A module imports only from its own layer and the layers below
+//! it, and no two modules import each other, even through others: `tests/layers.rs` reads
+//! every `crate::` path in `src/` and checks both against this list.
+//!
+//! 6. Entry: [`serve`], [`conformance`] — where a property starts and what it serves.
+//! 5. Properties: [`mod@property`], [`fuzz`], [`stateful`] — a generator and a check as one
+//!    test, run by the engine, by libFuzzer, or as a state machine.
+//! 4. Searches: [`search`], [`settings`] — the strategies, their registry and settings.
+//! 3. Engine: [`engine`], [`coverage`] — one run loop over a `Search` and an `Observer`,
+//!    and where coverage comes from.
+//! 2. Values: [`generators`], [`mutate`], [`shrink`], [`corpus`], [`covering`],
+//!    [`explain`], [`provenance`] — what the tape makes, and what is done with tapes.
+//! 1. Base: [`tape`], [`mod@env`], [`junit`], [`summary`] — the tape itself, the environment,
+//!    and the report formats.
 //!
 //! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].
 #![deny(missing_docs)]
@@ -98,6 +108,7 @@ pub mod mutate;
 pub mod property;
 pub mod provenance;
 pub mod search;
+pub mod serve;
 pub mod settings;
 pub mod shrink;
 pub mod stateful;
@@ -106,7 +117,7 @@ pub mod tape;
 
 /// What a property test needs, and little else: the generator constructors and the
 /// generator traits ([`any`](generators::any) and [`Generate`](generators::Generate)
-/// included), [`check`](property::check), [`Property`](property::Property) and the
+/// included), [`check`](serve::check), [`Property`](property::Property) and the
 /// [`property!`](crate::property!) macro, [`target`](engine::target) /
 /// [`minimize`](engine::minimize), and the macros `assume!`, `ensure!`, `ensure_eq!`,
 /// `event!`, `one_of!`. Everything else (the tape, the engine, strategies, corpora) is reachable by
@@ -133,7 +144,8 @@ pub mod prelude {
         recursive, sampled_from, scramble, string_of, strings, tick, vec_deques, vecs, weighted,
         weighted_bools,
     };
-    pub use crate::property::{Fail, Property, check, minimize, target};
+    pub use crate::property::{Fail, Property, minimize, target};
+    pub use crate::serve::check;
     pub use crate::{assume, ensure, ensure_eq, event, one_of, property};
 }
 

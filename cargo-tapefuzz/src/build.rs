@@ -341,16 +341,12 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<PathBu
     // The flags and the wrapper's rules count too: a new cargo-tapefuzz that instruments
     // differently builds afresh.
     let flags = sancov_flags(build.name(), !args.no_debug_assertions).join(" ");
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in spec
+    let h = fnv(spec
         .bytes()
         .chain([0, args.no_debug_assertions as u8, 0])
         .chain(reach.iter().flat_map(|r| r.bytes()))
         .chain(flags.bytes())
-        .chain(WRAP_RULES.bytes())
-    {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-    }
+        .chain(WRAP_RULES.bytes()));
     let folder = format!("{}-{:08x}", build.name(), h as u32);
     let target = metadata_path(&meta, "target_directory")?.join("tapefuzz");
     std::fs::create_dir_all(&target)
@@ -365,7 +361,14 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<PathBu
         .env(WRAP_VAR, build.name())
         .env(INSTRUMENT_VAR, spec)
         .env(ROOT_VAR, metadata_path(&meta, "workspace_root")?)
-        .env(STUB_VAR, target.join("sancov-stub.o"));
+        // Named by its source: a stub from an older cargo-tapefuzz is never reused.
+        .env(
+            STUB_VAR,
+            target.join(format!(
+                "sancov-stub-{:08x}.o",
+                fnv(STUB_SOURCE.bytes()) as u32
+            )),
+        );
     if args.no_debug_assertions {
         cmd.env(NO_ASSERT_VAR, "1");
     }
@@ -454,8 +457,7 @@ fn selected(spec: &str, name: &str, dir: &Path, root: &Path) -> bool {
 /// calls and `cfg(fuzzing)`, as cargo-fuzz; `greybox`: comparison tracing too, which the
 /// engine's comparison log reads).
 fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
-    // cargo-fuzz's flags (but the stack depth, whose thread-local only libFuzzer defines):
-    // the same edges in the same code.
+    // cargo-fuzz's flags: the same edges in the same code.
     let mut v = vec![
         "-Cpasses=sancov-module",
         "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
@@ -473,6 +475,12 @@ fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
     ];
     if build == "fuzz" {
         v.push("-Cllvm-args=-sanitizer-coverage-level=4");
+        // The deepest stack a run reached is one of libFuzzer's features (cargo-fuzz sets it
+        // on Linux): an input that nests one level deeper is kept. Its thread-local,
+        // `__sancov_lowest_stack`, is libFuzzer's (and the stub's, for plain executables).
+        if cfg!(target_os = "linux") {
+            v.push("-Cllvm-args=-sanitizer-coverage-stack-depth");
+        }
     } else {
         v.push("-Cllvm-args=-sanitizer-coverage-level=3");
     }
@@ -480,6 +488,13 @@ fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
         v.extend(["-Cdebug-assertions=on", "-Coverflow-checks=on"]);
     }
     v
+}
+
+/// FNV-1a over `bytes`: a stable name for a choice of flags or a source.
+fn fnv(bytes: impl Iterator<Item = u8>) -> u64 {
+    bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 /// The weak, empty SanitizerCoverage callbacks, in assembly: a plain executable that links
@@ -506,6 +521,17 @@ weak_returns!(
     "__sanitizer_cov_trace_div8", "__sanitizer_cov_trace_gep",
     "__sanitizer_cov_trace_pc_indir", "__sanitizer_cov_trace_pc_guard",
     "__sanitizer_cov_trace_pc_guard_init"
+);
+// The thread-local the stack-depth instrumentation writes (initial-exec, as libFuzzer's).
+core::arch::global_asm!(
+    ".section .tbss,\"awT\",@nobits",
+    ".weak __sancov_lowest_stack",
+    ".type __sancov_lowest_stack,@object",
+    ".size __sancov_lowest_stack,8",
+    ".p2align 3",
+    "__sancov_lowest_stack:",
+    ".zero 8",
+    ".text",
 );
 "#;
 

@@ -6,6 +6,7 @@ use crate::drive::{self, Answer, Found, Request};
 use serde_json::Value;
 use std::path::PathBuf;
 use tapefuzz::junit;
+use tapefuzz::serve::{Command as Asked, Mode, PartRequest};
 
 /// Default campaign per property of `ci`, in seconds.
 const CI_SECONDS: f64 = 10.0;
@@ -85,23 +86,6 @@ fn settings(args: &Args) -> Vec<(String, String)> {
             drive::absolute(&c.display().to_string()),
         );
     }
-    // explain: the part and its graph files (paths made absolute: the test binary runs in
-    // the crate's folder).
-    if let Some(p) = &args.path {
-        set("TAPEFUZZ_EXPLAIN_PATH", p.clone());
-    }
-    if let Some(f) = &args.dot {
-        set(
-            "TAPEFUZZ_EXPLAIN_DOT",
-            drive::absolute(&f.display().to_string()),
-        );
-    }
-    if let Some(f) = &args.svg {
-        set(
-            "TAPEFUZZ_EXPLAIN_SVG",
-            drive::absolute(&f.display().to_string()),
-        );
-    }
     env
 }
 
@@ -178,19 +162,20 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
     if args.seconds.is_none() && args.tests.is_none() && args.valid_tests.is_none() {
         env.push(("TAPEFUZZ_TESTS".into(), RUN_TESTS.to_string()));
     }
-    if build == Build::Greybox {
-        env.push((
-            tapefuzz::property::command::MODE_VAR.into(),
-            "greybox".into(),
-        ));
-    }
+    let mode = if build == Build::Greybox {
+        Mode::Greybox
+    } else {
+        Mode::Blackbox
+    };
     let mut failed = false;
     for found in &chosen {
         let request = Request {
-            command: "run",
+            command: Asked::Run,
             property: Some(found),
             args: Vec::new(),
             env: env.clone(),
+            mode,
+            part: PartRequest::default(),
         };
         let (passed, _, _) = campaign(found, &request)?;
         failed |= !passed;
@@ -222,6 +207,8 @@ fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, Value, String
         property: request.property,
         args: request.args.clone(),
         env,
+        mode: request.mode,
+        part: request.part.clone(),
     };
     let first = answer.status;
     let answer = drive::drive(&found.binary, &again, false)?;
@@ -250,10 +237,12 @@ pub fn replay(args: &Args) -> Result<i32, String> {
     let found = property(args, Build::Plain)?;
     let files = absolute_files(args);
     let request = Request {
-        command: "replay",
+        command: Asked::Replay,
         property: Some(&found),
         args: files.clone(),
         env: settings(args),
+        mode: Mode::Blackbox,
+        part: PartRequest::default(),
     };
     let answer = drive::drive(&found.binary, &request, false)?;
     if files.is_empty() {
@@ -303,11 +292,25 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
     if files.is_empty() {
         return Err(format!("{command} needs at least one tape file"));
     }
+    let asked = Asked::named(command).ok_or_else(|| format!("`{command}` is not a command"))?;
+    // explain: the part and its graph files (paths made absolute: the test binary runs in
+    // the crate's folder).
+    let absolute = |f: &Option<PathBuf>| {
+        f.as_ref()
+            .map(|f| PathBuf::from(drive::absolute(&f.display().to_string())))
+    };
+    let part = PartRequest {
+        path: args.path.clone().filter(|p| !p.is_empty()),
+        dot: absolute(&args.dot),
+        svg: absolute(&args.svg),
+    };
     let request = Request {
-        command,
+        command: asked,
         property: Some(&found),
         args: files.clone(),
         env: settings(args),
+        mode: Mode::Blackbox,
+        part,
     };
     let answer = drive::drive(&found.binary, &request, false)?;
     let mut seen = 0;
@@ -427,10 +430,12 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
         artifacts.display()
     );
     let request = Request {
-        command: "fuzz",
+        command: Asked::Fuzz,
         property: Some(&found),
         args: flags,
         env,
+        mode: Mode::Blackbox,
+        part: PartRequest::default(),
     };
     let answer = drive::drive(&found.binary, &request, false)?;
     for line in &answer.lines {
@@ -542,10 +547,12 @@ pub fn ci(args: &Args) -> Result<i32, String> {
             found.name
         );
         let request = Request {
-            command: "run",
+            command: Asked::Run,
             property: Some(found),
             args: Vec::new(),
             env: env.clone(),
+            mode: Mode::Blackbox,
+            part: PartRequest::default(),
         };
         let started = std::time::Instant::now();
         let outcome = campaign(found, &request);

@@ -1,11 +1,11 @@
 //! Running a test binary with a command for its properties (the protocol of
-//! `tapefuzz::property::command`), and the property registry that `list` reads from it.
+//! `tapefuzz::serve`), and the property registry that `list` reads from it.
 
 use crate::build::TestBinary;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use tapefuzz::property::command::{ARGS_VAR, COMMAND_VAR, OUT_VAR, PROPERTY_VAR};
+use tapefuzz::serve::{Command as Asked, Mode, PartRequest};
 
 /// One property, as its test binary announced it.
 #[derive(Clone, Debug)]
@@ -22,14 +22,18 @@ pub struct Found {
 
 /// A command for one test binary.
 pub struct Request<'a> {
-    /// The command (`run`, `replay`, …).
-    pub command: &'a str,
+    /// The command.
+    pub command: Asked,
     /// The property that serves it (`None` for `list`).
     pub property: Option<&'a Found>,
     /// Files or libFuzzer's arguments.
     pub args: Vec<String>,
     /// More environment (`TAPEFUZZ_SECONDS`, …).
     pub env: Vec<(String, String)>,
+    /// `run`: where coverage comes from.
+    pub mode: Mode,
+    /// `explain`: the part asked about.
+    pub part: PartRequest,
 }
 
 /// What the binary wrote, and how it ended.
@@ -66,16 +70,18 @@ pub fn drive(binary: &TestBinary, request: &Request<'_>, quiet: bool) -> Result<
             ));
         };
         cmd.args([test, "--exact", "--nocapture"]);
-        cmd.env(PROPERTY_VAR, &p.name);
     }
+    let served = tapefuzz::serve::Request {
+        command: Some(request.command),
+        property: request.property.map(|p| p.name.clone()),
+        out: Some(out.clone()),
+        args: request.args.clone(),
+        mode: request.mode,
+        part: request.part.clone(),
+    };
     cmd.current_dir(&binary.package_dir)
         .env("CARGO_MANIFEST_DIR", &binary.package_dir)
-        .env(COMMAND_VAR, request.command)
-        .env(OUT_VAR, &out)
-        .env(
-            ARGS_VAR,
-            serde_json::to_string(&request.args).expect("strings serialize"),
-        )
+        .envs(served.to_env())
         .envs(request.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null());
     if quiet {
@@ -104,10 +110,12 @@ pub fn list(binaries: &[TestBinary]) -> Result<Vec<Found>, String> {
     let mut found = Vec::new();
     for b in binaries {
         let request = Request {
-            command: "list",
+            command: Asked::List,
             property: None,
             args: Vec::new(),
             env: Vec::new(),
+            mode: Mode::Blackbox,
+            part: PartRequest::default(),
         };
         let answer = drive(b, &request, true)?;
         for line in answer.lines {

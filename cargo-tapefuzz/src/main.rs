@@ -16,7 +16,7 @@
 //!
 //! The mechanism: cargo builds the crate's test binaries (`cargo test --no-run`), and a test
 //! binary runs one test (`<test> --exact`) with `TAPEFUZZ_COMMAND` and friends set; the
-//! property in it serves the command (`tapefuzz::property::command`). So the test harness is
+//! property in it serves the command (`tapefuzz::serve`). So the test harness is
 //! the registry: any property run by `check`, `property!` or `Property::…` in a `#[test]` is
 //! a property here, with the same corpus folder as under `cargo test`. `fuzz` and `greybox`
 //! build the tests again with coverage instrumentation of every crate the tests reach

@@ -4,7 +4,8 @@
 //! The parent re-runs its own executable with `TAPEFUZZ_CHILD` naming a request file (the
 //! property and the tape): under libtest, filtered to the one test (`<name> --exact`); a
 //! program of one's own, with its own arguments. When that process reaches the property (in
-//! [`super::Property::run_test_observed`]), it serves the request instead of running: it
+//! [`Property::run_test_observed`](super::Property::run_test_observed), which calls
+//! [`serve_child`]), it serves the request instead of running: it
 //! writes the tape the generator recorded, runs the test case and writes how it ended, and
 //! exits. Other properties in a child return at once without running. The parent reads the
 //! answer, or how the process died, and kills it after the timeout.
@@ -64,30 +65,20 @@ fn read_request(path: &Path) -> Option<Request> {
     })
 }
 
-/// What this process is to the property `name`.
-pub(crate) enum Role {
-    /// An ordinary run.
-    Run,
-    /// A child for another property: return without running.
-    Skip,
-}
-
-/// Serves the child request for `name`, if this process is a child for it (and then exits);
-/// otherwise says whether to run.
-pub(crate) fn serve(name: &str, test: &dyn Test, max_choices: usize) -> Role {
-    let Some(path) = std::env::var_os(CHILD_VAR) else {
-        return Role::Run;
-    };
-    let Some(req) = read_request(Path::new(&path)) else {
+/// Serves the child request in the file `path` for the property `name` running `test`, and
+/// exits; returns (without running anything) when the request is for another property. A
+/// request file that cannot be read ends the process with exit status 2.
+pub fn serve_child(path: &Path, name: &str, test: &dyn Test, max_choices: usize) {
+    let Some(req) = read_request(path) else {
         // Never a silent pass: a process given a request it cannot read runs nothing.
         eprintln!(
             "tapefuzz: {CHILD_VAR}={}: cannot read the request (this variable is set by tapefuzz for a test case run in a process of its own)",
-            Path::new(&path).display()
+            path.display()
         );
         std::process::exit(2);
     };
     if req.property != name {
-        return Role::Skip;
+        return;
     }
     let Ok(mut out) = std::fs::File::create(&req.out) else {
         std::process::exit(2);

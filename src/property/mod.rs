@@ -15,7 +15,6 @@
 //! ```
 
 mod assume;
-pub mod command;
 mod examples;
 pub mod isolation;
 mod outcome;
@@ -35,6 +34,6 @@ pub use assume::Rejection;
 pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
 pub(crate) use panic::{catch_message, catch_or_reject};
-pub use property::{Property, check, target_dir_name, test_property_name};
+pub use property::{Property, target_dir_name, test_property_name};
 pub use report::Report;
 pub use test::{Explained, PropertyTest, Test, property};

@@ -1,15 +1,13 @@
 //! Running properties: from a `#[test]`, a harness or the CLI.
 
-use super::command::{self, Served};
 use super::examples::Examples;
-use super::isolation::{self, Role};
-use super::{Outcome, Report, Test, property};
+use super::isolation;
+use super::{Outcome, Report, Test};
 use crate::corpus::Corpus;
 use crate::engine::{
     self, Config, ConfigError, Described, Found, Isolated, Observer, RunReport, Strategy, Subject,
 };
 use crate::env::Env;
-use crate::generators::Gen;
 use crate::search::registry;
 use crate::settings::Settings;
 use crate::tape::{BytesSource, Status, Tape};
@@ -144,7 +142,7 @@ impl Property {
 
     /// The libtest name of the test running this property: the one given, else the current
     /// thread's name (libtest names each test's thread after the test).
-    pub(super) fn test_name_or_thread(&self) -> Option<String> {
+    pub(crate) fn test_name_or_thread(&self) -> Option<String> {
         self.test_name
             .clone()
             .or_else(|| std::thread::current().name().map(str::to_string))
@@ -244,30 +242,8 @@ impl Property {
         Some(corpus)
     }
 
-    /// Runs a test through the engine and describes the shrunk failure, if any.
-    pub fn run_test(&self, test: &dyn Test) -> Report {
-        self.run_test_observed(test, &mut engine::Identity)
-    }
-
-    /// [`Property::run_test`] with `observer` watching each test case (a
-    /// [`crate::coverage::CoverageObserver`] for greybox mode: the `greybox` search keeps
-    /// tapes that reach new coverage, `rl` rewards new coverage traces).
-    ///
-    /// In a process started to run one test case in isolation (see
-    /// [`super::isolation`]), this serves that request and exits, or, for another property,
-    /// returns at once without running.
-    pub fn run_test_observed(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
-        if let Role::Skip = isolation::serve(&self.name, test, self.config.max_choices) {
-            return self.report(RunReport::default());
-        }
-        match command::serve(self, test) {
-            Served::Ordinary => self.run_engine(test, observer),
-            Served::Done(report) => *report,
-        }
-    }
-
     /// The run itself: reuse, search, shrink, save.
-    pub(super) fn run_engine(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
+    pub(crate) fn run_engine(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
         let mut corpus = self.open_corpus();
         let mut subject = PropertySubject {
             property: self,
@@ -325,7 +301,7 @@ impl Property {
     }
 
     /// The report of a run, with the replay command of its failure.
-    pub(super) fn report(&self, run: RunReport) -> Report {
+    pub(crate) fn report(&self, run: RunReport) -> Report {
         let (value, message) = match &run.failure {
             Some(f) => (f.described.value.clone(), f.described.message.clone()),
             None => (None, None),
@@ -346,41 +322,23 @@ impl Property {
         }
     }
 
-    /// Runs "`prop` holds for every value of `gen`" and returns the report. The explicit
-    /// examples ([`Property::example`]) run first; the first that fails is the report's
-    /// failure, and nothing is generated.
+    /// The report of the first explicit example ([`Property::example`]) on which `prop`
+    /// fails, if any.
     ///
-    /// Panics when an explicit example is not of the generator's value type.
+    /// Panics when an explicit example is not of the property's value type.
     #[track_caller]
-    pub fn run<G, F, R>(&self, generator: G, prop: F) -> Report
-    where
-        G: Gen,
-        G::Value: Debug + 'static,
-        F: Fn(G::Value) -> R,
-        R: Outcome,
-    {
-        if command::runs_examples()
-            && let Some(failed) = self.examples.run(&self.name, &prop)
-        {
-            return failed.report(&self.name, self.replay.clone());
-        }
-        self.run_test(&property(generator, prop))
+    pub(crate) fn failing_example<V: 'static, R: Outcome>(
+        &self,
+        prop: &impl Fn(V) -> R,
+    ) -> Option<Report> {
+        let failed = self.examples.run(&self.name, prop)?;
+        Some(failed.report(&self.name, self.replay.clone()))
     }
 
-    /// Like [`Property::run`], but panics with the failure report: for `#[test]`s. The panic
-    /// is located at the caller (`#[track_caller]`), the user's test.
-    #[track_caller]
-    pub fn check<G, F, R>(&self, generator: G, prop: F)
-    where
-        G: Gen,
-        G::Value: Debug + 'static,
-        F: Fn(G::Value) -> R,
-        R: Outcome,
-    {
-        let report = self.run(generator, prop);
-        if !report.passed() {
-            panic!("\n{report}");
-        }
+    /// This property, run by the libtest test `test` (how a child process finds it again).
+    pub(crate) fn with_test_name(mut self, test: String) -> Property {
+        self.test_name = Some(test);
+        self
     }
 }
 
@@ -432,37 +390,6 @@ impl Subject for PropertySubject<'_> {
             timeout,
         )
     }
-}
-
-/// Checks `prop` for values of `gen` in a `#[test]` and panics with the failure report.
-///
-/// The property is named `<crate>::<test>`: the test target's crate (the test executable's
-/// name without cargo's hash: `x1` for `tests/x1.rs`) and the libtest name of the test (its
-/// thread's name, `tests::roundtrip` for a unit test in `mod tests`), as [`property!`]
-/// names its tests. So `fn roundtrip` in `tests/x1.rs` and in `tests/x2.rs` are
-/// `x1::roundtrip` and `x2::roundtrip`, with corpora `corpora/x1.roundtrip/` and
-/// `corpora/x2.roundtrip/`.
-///
-/// [`property!`]: crate::property!
-///
-/// Panics located at the caller (`#[track_caller]`).
-#[track_caller]
-pub fn check<G, F, R>(generator: G, prop: F)
-where
-    G: Gen,
-    G::Value: Debug + 'static,
-    F: Fn(G::Value) -> R,
-    R: Outcome,
-{
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("property")
-        .to_string();
-    let mut p = Property::new(test_property_name(&test)).replay_command(format!(
-        "cargo test -- --exact {test}  (replays regressions first)"
-    ));
-    p.test_name = Some(test);
-    p.check(generator, prop)
 }
 
 /// The name of the property run by the test `test` (its libtest name) in this executable:

@@ -61,6 +61,16 @@ impl<T: Test + ?Sized> Test for Box<T> {
     }
 }
 
+/// Provenance regenerates a test's values through this.
+impl<T: Test + ?Sized> crate::provenance::Regenerate for T {
+    fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
+        Test::render(self, tape)
+    }
+    fn value(&self, tape: &mut Tape<'_>) -> Option<String> {
+        self.explain(tape).value
+    }
+}
+
 /// See [`property`].
 pub struct PropertyTest<G, F> {
     generator: G,

@@ -1,7 +1,7 @@
 //! A value's `Debug` text (`{:?}` or `{:#?}`) read back as a small tree, so that a
 //! [`PartPath`] can point into it.
 //!
-//! An object-safe [`Test`](crate::property::Test) knows its values only by their `Debug`
+//! A test behind [`Regenerate`](super::Regenerate) gives its values only by their `Debug`
 //! text; this module parses the shapes derived and standard `Debug` impls print:
 //!
 //! | text | shape |

@@ -15,9 +15,9 @@
 //! for one tape and not for another, and a choice that matters only for alternatives not
 //! tried is missed.
 
+use super::Regenerate;
 use super::debug_tree::DebugTree;
 use super::path::PartPath;
-use crate::property::Test;
 use crate::tape::{Fallback, Recording, ReplaySource, Tape};
 use std::ops::Range;
 
@@ -48,8 +48,8 @@ pub struct Influence {
 }
 
 /// The value's `Debug` text for `indices` (the unforced choices), generated only.
-pub(crate) fn regenerate(
-    test: &dyn Test,
+pub(crate) fn regenerate<T: Regenerate + ?Sized>(
+    test: &T,
     indices: Vec<u64>,
     max_choices: usize,
     with_property: bool,
@@ -57,7 +57,7 @@ pub(crate) fn regenerate(
     let mut src = ReplaySource::new(indices, Fallback::Simplest);
     let mut tape = Tape::new(&mut src, false).with_max_choices(max_choices);
     if with_property {
-        test.explain(&mut tape).value
+        test.value(&mut tape)
     } else {
         test.render(&mut tape)
     }
@@ -95,8 +95,8 @@ pub(crate) struct Found {
 /// For each choice of `rec` (forced ones: `None`), the first alternative that changed the
 /// part at `path` from `original`. Choices inside `focus` are tried first, then those before
 /// it (nearest first), then those after; a long tape stops at [`MAX_WORK`] draws in all.
-pub(crate) fn influences(
-    test: &dyn Test,
+pub(crate) fn influences<T: Regenerate + ?Sized>(
+    test: &T,
     rec: &Recording,
     path: &PartPath,
     original: &str,

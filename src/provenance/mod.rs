@@ -5,9 +5,10 @@
 //! - [`PartPath`] ([`path`](mod@path)): `.1[0].x`, `.name`, `[3]`, `.0`, or the empty path
 //!   (the whole value).
 //! - [`DebugTree`] ([`debug_tree`]): a value's `Debug` text read back as a tree, in which a
-//!   path selects a part (an object-safe [`Test`] knows its values only by their `Debug`).
+//!   path selects a part (a test behind [`Regenerate`] gives its values only by their
+//!   `Debug`).
 //! - Influence ([`influence`]): each unforced choice of the tape is changed in turn, the
-//!   value generated again (the generator alone, [`Test::render`]), and the choice
+//!   value generated again (the generator alone, [`Regenerate::render`]), and the choice
 //!   **influences** the part when the part's text changes or the part disappears.
 //! - Location: the spans of the path's steps (field spans for `.N` / `.name`,
 //!   element spans for `[i]`); the innermost one is the part's own span. Influencing
@@ -51,7 +52,7 @@
 //! `explain` shows this for any property: `harnesses explain <target> FILE --path P [--dot
 //! F] [--svg F]`, and for a property of one's own, `cargo tapefuzz explain <property> FILE`
 //! with the same flags (or `TAPEFUZZ_EXPLAIN_PATH`, `TAPEFUZZ_EXPLAIN_DOT`,
-//! `TAPEFUZZ_EXPLAIN_SVG`, see [`crate::property::command`]).
+//! `TAPEFUZZ_EXPLAIN_SVG`, see [`crate::serve`]).
 
 pub mod debug_tree;
 mod graph;
@@ -66,11 +67,23 @@ pub use debug_tree::{DebugTree, Node, ParseError, SelectError, Shape};
 pub use influence::{Change, Influence};
 pub use path::{PartPath, PathError, Step};
 
-use crate::property::Test;
 use crate::tape::encoding::width;
 use crate::tape::{BytesSource, Kind, Recording, Tape};
 use std::fmt;
 use std::ops::Range;
+
+/// What provenance asks of a test: the value (its `Debug` text) a tape makes. Every
+/// [`Test`](crate::property::Test) is one; provenance needs nothing else of a property.
+pub trait Regenerate {
+    /// The value the generator alone makes of the tape; `None` when the generator makes
+    /// no value there, or when this test cannot run its generator alone (then
+    /// [`Regenerate::value`] is used, and the property runs too).
+    fn render(&self, tape: &mut Tape<'_>) -> Option<String>;
+
+    /// The value of the whole test case on the tape (the generator, then the property, whose
+    /// failure is caught); `None` when the generator makes no value there.
+    fn value(&self, tape: &mut Tape<'_>) -> Option<String>;
+}
 
 /// One choice of the tape, as provenance shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,14 +214,14 @@ impl From<PathError> for ProvenanceError {
 /// Explains the part at `path` (see [`PartPath::parse`]) of the value `test`'s generator
 /// makes of the tape file `bytes`: which spans, choices and bytes made it, and which other
 /// choices it depends on. Runs the generator once per alternative tried (see
-/// [`influence`]), not the property — except for a [`Test`] without
-/// [`Test::render`], whose property runs too (its failures are caught).
+/// [`influence`]), not the property — except for a test whose [`Regenerate::render`]
+/// gives nothing, whose property runs too (its failures are caught).
 ///
 /// Errors: a bad path, a tape of which the generator makes no value, a path that is not in
 /// the value (the message says what is there), a value whose `Debug` text is not one of
 /// the shapes [`DebugTree`] reads (then only the empty path works).
-pub fn explain_path(
-    test: &dyn Test,
+pub fn explain_path<T: Regenerate + ?Sized>(
+    test: &T,
     bytes: &[u8],
     path: &str,
 ) -> Result<Provenance, ProvenanceError> {
@@ -333,7 +346,7 @@ pub fn explain_path(
 }
 
 /// Records the tape: the generator alone when the test can render, else the whole test.
-fn record(test: &dyn Test, bytes: &[u8]) -> Option<(Recording, String, bool)> {
+fn record<T: Regenerate + ?Sized>(test: &T, bytes: &[u8]) -> Option<(Recording, String, bool)> {
     let mut src = BytesSource::new(bytes);
     let mut tape = Tape::recording(&mut src);
     if let Some(v) = test.render(&mut tape) {
@@ -341,7 +354,7 @@ fn record(test: &dyn Test, bytes: &[u8]) -> Option<(Recording, String, bool)> {
     }
     let mut src = BytesSource::new(bytes);
     let mut tape = Tape::recording(&mut src);
-    let v = test.explain(&mut tape).value?;
+    let v = test.value(&mut tape)?;
     Some((tape.finish(), v, true))
 }
 
