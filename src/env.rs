@@ -28,24 +28,24 @@ pub const CORE: &[&str] = &[
     "TAPEFUZZ_CORPORA",
 ];
 
-/// Variables read elsewhere: the libFuzzer glue's tape-level features, a child process's
-/// request (a test case in isolation), a command of `cargo tapefuzz`
-/// ([`crate::serve`]), the example harnesses' planted bug, the test script's
-/// time budgets.
+/// Variables a user may set that are read elsewhere: the libFuzzer glue's tape-level
+/// features, and what `cargo tapefuzz explain` asks about a part ([`crate::serve`]).
 pub const OTHER: &[&str] = &[
     "TAPEFUZZ_FEATURES",
+    "TAPEFUZZ_EXPLAIN_PATH",
+    "TAPEFUZZ_EXPLAIN_DOT",
+    "TAPEFUZZ_EXPLAIN_SVG",
+];
+
+/// Variables of the protocol between `cargo tapefuzz` (or a parent test process) and a test
+/// binary ([`crate::serve`]): known, so never warned about, but never suggested either.
+pub const PROTOCOL: &[&str] = &[
     "TAPEFUZZ_CHILD",
     "TAPEFUZZ_COMMAND",
     "TAPEFUZZ_PROPERTY",
     "TAPEFUZZ_OUT",
     "TAPEFUZZ_ARGS",
     "TAPEFUZZ_MODE",
-    "TAPEFUZZ_EXPLAIN_PATH",
-    "TAPEFUZZ_EXPLAIN_DOT",
-    "TAPEFUZZ_EXPLAIN_SVG",
-    "TAPEFUZZ_BUG",
-    "TAPEFUZZ_CI_SECONDS",
-    "TAPEFUZZ_SMOKE_SECONDS",
 ];
 
 /// A variable with a value that does not parse or is out of range.

@@ -1,24 +1,33 @@
 //! Settings from the environment, in one place: the engine's [`Config`], the strategy
-//! (`TAPEFUZZ_STRATEGY` and its own variables), and a one-line warning for every
-//! `TAPEFUZZ_*` variable that nothing reads.
+//! (`TAPEFUZZ_STRATEGY` and its own variables), the corpus folder, and a one-line warning
+//! for a `TAPEFUZZ_*` variable that nothing reads but is one or two letters from one that
+//! tapefuzz reads ("did you mean `TAPEFUZZ_TESTS`?"). Other variables are left alone: a
+//! `TAPEFUZZ_*` variable of one's own scripts is not tapefuzz's business.
 
 use crate::engine::{Config, Strategy};
 use crate::env::{self, ConfigError, Env};
 use crate::search::registry;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A run's settings: the loop's configuration and the strategy.
+/// A run's settings: the loop's configuration, the strategy and the corpus root.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// The engine's configuration.
     pub config: Config,
     /// The strategy (`random` by default).
     pub strategy: Arc<dyn Strategy>,
+    /// Whether `TAPEFUZZ_STRATEGY` chose the strategy (a command's own default, such as
+    /// greybox mode's, gives way to it).
+    pub strategy_chosen: bool,
+    /// The folder that holds every property's corpus folder (`TAPEFUZZ_CORPORA`), when set.
+    pub corpora: Option<PathBuf>,
 }
 
-/// Every `TAPEFUZZ_*` variable tapefuzz reads: the engine's and the property layer's
-/// ([`env::CORE`]), every strategy's ([`registry::vars`]) and the tools' ([`env::OTHER`]).
+/// Every `TAPEFUZZ_*` variable a user may set: the engine's and the property layer's
+/// ([`env::CORE`]), every strategy's ([`registry::vars`]) and the others ([`env::OTHER`]);
+/// sorted, each once. The protocol's own ([`env::PROTOCOL`]) are not among them.
 pub fn known_vars() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = env::CORE
         .iter()
@@ -27,22 +36,67 @@ pub fn known_vars() -> Vec<&'static str> {
         .chain(env::OTHER.iter().copied())
         .collect();
     v.sort_unstable();
+    v.dedup();
     v
 }
 
-/// The warning for the variables of `env` that nothing reads (a misspelling, usually), or
-/// `None` when there are none.
+/// The known variable a misspelt `name` most likely meant: the nearest by edit distance
+/// (after `TAPEFUZZ_`), at most two edits away, or one that starts with `name`
+/// (`TAPEFUZZ_TIMEOUT` for `TAPEFUZZ_TIMEOUT_MS`); `None` for a name of one's own.
+pub fn did_you_mean(name: &str) -> Option<&'static str> {
+    let tail = name.strip_prefix("TAPEFUZZ_")?;
+    if tail.len() < 3 {
+        return None;
+    }
+    known_vars()
+        .into_iter()
+        .filter_map(|k| {
+            let ktail = &k["TAPEFUZZ_".len()..];
+            let d = edit_distance(tail, ktail);
+            let prefix = ktail.starts_with(tail) && tail.len() >= 4;
+            (d <= 2 || prefix).then_some((d, k))
+        })
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance between two ASCII names.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// The warning for the variables of `env` that nothing reads but that look like a
+/// misspelling of one that tapefuzz reads (one line each: "… did you mean
+/// `TAPEFUZZ_TESTS`?"), or `None` when there are none. A variable far from every known
+/// one (a script's own) is left alone.
 pub fn unknown_warning(env: &Env) -> Option<String> {
-    let known = known_vars();
-    let unknown = env.unknown(&known);
-    (!unknown.is_empty()).then(|| {
-        format!(
-            "tapefuzz: warning: unknown environment variable{} {} (ignored; valid: {})",
-            if unknown.len() == 1 { "" } else { "s" },
-            unknown.join(", "),
-            known.join(", ")
-        )
-    })
+    let mut known = known_vars();
+    known.extend(env::PROTOCOL);
+    let lines: Vec<String> = env
+        .unknown(&known)
+        .into_iter()
+        .filter_map(|u| {
+            did_you_mean(u).map(|k| {
+                format!(
+                    "tapefuzz: warning: {u} is not a tapefuzz variable (ignored); did you mean {k}?"
+                )
+            })
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 impl Settings {
@@ -51,6 +105,11 @@ impl Settings {
         Ok(Settings {
             config: Config::default().with_env(env)?,
             strategy: registry::from_env(env)?,
+            strategy_chosen: env.get("TAPEFUZZ_STRATEGY").is_some_and(|s| !s.is_empty()),
+            corpora: env
+                .get("TAPEFUZZ_CORPORA")
+                .filter(|c| !c.is_empty())
+                .map(PathBuf::from),
         })
     }
 
@@ -73,16 +132,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_misspelt_variable_is_named_with_the_valid_ones() {
+    fn a_misspelt_variable_gets_the_nearest_known_one() {
         let env = Env::from_pairs([("TAPEFUZZ_TEST", "100000"), ("TAPEFUZZ_TESTS", "5")]);
         let w = unknown_warning(&env).unwrap();
-        assert!(w.contains("variable TAPEFUZZ_TEST (ignored"), "{w}");
-        assert!(w.contains("TAPEFUZZ_TESTS, "), "{w}");
-        assert!(w.contains("TAPEFUZZ_RL_EPSILON"), "{w}");
+        assert_eq!(
+            w,
+            "tapefuzz: warning: TAPEFUZZ_TEST is not a tapefuzz variable (ignored); did you mean TAPEFUZZ_TESTS?"
+        );
+        assert_eq!(did_you_mean("TAPEFUZZ_SEEDS"), Some("TAPEFUZZ_SEED"));
+        assert_eq!(
+            did_you_mean("TAPEFUZZ_TIMEOUT"),
+            Some("TAPEFUZZ_TIMEOUT_MS")
+        );
+        assert_eq!(did_you_mean("TAPEFUZZ_STRATEGI"), Some("TAPEFUZZ_STRATEGY"));
+        assert_eq!(
+            did_you_mean("TAPEFUZZ_RL_EPSILN"),
+            Some("TAPEFUZZ_RL_EPSILON")
+        );
+        // A script's own variables, and the protocol's, are left alone.
+        for own in [
+            "TAPEFUZZ_BUG",
+            "TAPEFUZZ_CI_SECONDS",
+            "TAPEFUZZ_SMOKE_SECONDS",
+            "TAPEFUZZ_OUT",
+            "TAPEFUZZ_CHILD",
+        ] {
+            assert_eq!(
+                unknown_warning(&Env::from_pairs([(own, "1")])),
+                None,
+                "{own}"
+            );
+        }
         assert_eq!(
             unknown_warning(&Env::from_pairs([("TAPEFUZZ_SEED", "1")])),
             None
         );
+        // Each known variable once, the protocol's not among them.
+        let known = known_vars();
+        let mut unique = known.clone();
+        unique.dedup();
+        assert_eq!(known, unique);
+        assert!(!known.contains(&"TAPEFUZZ_COMMAND"));
         let s = Settings::from(&Env::from_pairs([
             ("TAPEFUZZ_STRATEGY", "sa"),
             ("TAPEFUZZ_TESTS", "5"),

@@ -227,3 +227,39 @@ fn no_circle_between_modules() {
         }
     }
 }
+
+#[test]
+fn the_environment_is_read_in_one_place() {
+    // `src/env.rs` reads the `TAPEFUZZ_*` variables; elsewhere only others' (cargo's) may be
+    // read directly, by their literal name.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut wrong = Vec::new();
+    for f in files
+        .iter()
+        .filter(|f| !f.ends_with("env.rs") || f.parent() != Some(&src))
+    {
+        let text = std::fs::read_to_string(f).expect("a source file");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            for call in ["env::var(", "env::var_os(", "env::vars(", "env::vars_os("] {
+                if let Some(i) = code.find(call) {
+                    let arg = &code[i + call.len()..];
+                    let others = arg.starts_with('"') && !arg.starts_with("\"TAPEFUZZ_");
+                    if !others {
+                        wrong.push(format!("{}:{}: {}", f.display(), n + 1, code));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "read through tapefuzz::env::Env instead:\n{}",
+        wrong.join("\n")
+    );
+}

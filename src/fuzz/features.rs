@@ -77,10 +77,9 @@ impl Switch {
 
     /// The switch from the environment variable `TAPEFUZZ_FEATURES` (the default when unset).
     pub fn from_env() -> Result<Switch, String> {
-        match std::env::var("TAPEFUZZ_FEATURES") {
-            Ok(v) => Switch::parse(&v),
-            Err(std::env::VarError::NotPresent) => Ok(Switch::DEFAULT),
-            Err(e) => Err(format!("TAPEFUZZ_FEATURES: {e}")),
+        match crate::env::Env::from_process().get("TAPEFUZZ_FEATURES") {
+            Some(v) => Switch::parse(v),
+            None => Ok(Switch::DEFAULT),
         }
     }
 }

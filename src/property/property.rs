@@ -28,6 +28,8 @@ pub struct Property {
     config: Config,
     strategy: Arc<dyn Strategy>,
     corpora: Option<PathBuf>,
+    /// `TAPEFUZZ_CORPORA` chose `corpora` (which then wins over a test's own folder).
+    corpora_chosen: bool,
     replay: Option<String>,
     /// The libtest name of the `#[test]` that runs this property, when known.
     test_name: Option<String>,
@@ -64,20 +66,21 @@ impl Property {
     /// A property named `name`, or the malformed `TAPEFUZZ_*` variable.
     pub fn try_new(name: impl Into<String>) -> Result<Property, ConfigError> {
         let name = name.into();
-        let Settings { config, strategy } = Settings::from_env()?;
-        let corpora = std::env::var_os("TAPEFUZZ_CORPORA")
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("corpora"))
-            });
+        let settings = Settings::from_env()?;
+        let corpora_chosen = settings.corpora.is_some();
+        let corpora = settings.corpora.or_else(|| {
+            // cargo's variable, not ours: the package being tested.
+            std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("corpora"))
+        });
         let replay = Some(format!(
             "cargo test -- --exact {name}  (replays regressions first)"
         ));
         Ok(Property {
             name,
-            config,
-            strategy,
+            config: settings.config,
+            strategy: settings.strategy,
             corpora,
+            corpora_chosen,
             replay,
             test_name: None,
             examples: Examples::default(),
@@ -97,7 +100,7 @@ impl Property {
             "cargo test -- --exact {test}  (replays regressions first)"
         ));
         p.test_name = Some(test);
-        if std::env::var_os("TAPEFUZZ_CORPORA").is_none() {
+        if !p.corpora_chosen {
             p = p.corpora(PathBuf::from(manifest_dir).join("corpora"));
         }
         p

@@ -7,7 +7,7 @@ use super::request::{Command, EXPLAIN_DOT_VAR, EXPLAIN_SVG_VAR, Mode, Request};
 use crate::engine::{Identity, RunReport};
 use crate::env::Env;
 use crate::property::{Property, Report, Test};
-use crate::search::registry;
+use crate::settings::Settings;
 use crate::tape::{Status, Tape};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -37,11 +37,12 @@ pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> 
     {
         return passed();
     }
-    let property = overridden(property).unwrap_or_else(|e| answers.fatal(&e));
+    let (property, settings) = overridden(property).unwrap_or_else(|e| answers.fatal(&e));
     let served = Served {
         request,
         answers: &answers,
         property: &property,
+        settings: &settings,
         test,
     };
     match command {
@@ -65,18 +66,19 @@ pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> 
 
 /// The property with the environment's configuration and strategy over the builder's: on
 /// the command line, what the user typed wins.
-fn overridden(property: &Property) -> Result<Property, String> {
+fn overridden(property: &Property) -> Result<(Property, Settings), String> {
     let env = Env::from_process();
+    let settings = Settings::from(&env).map_err(|e| e.to_string())?;
     let config = property
         .config_ref()
         .clone()
         .with_env(&env)
         .map_err(|e| e.to_string())?;
     let mut p = property.clone().config(config);
-    if env.get("TAPEFUZZ_STRATEGY").is_some() {
-        p = p.strategy_arc(registry::from_env(&env).map_err(|e| e.to_string())?);
+    if settings.strategy_chosen {
+        p = p.strategy_arc(settings.strategy.clone());
     }
-    Ok(p)
+    Ok((p, settings))
 }
 
 /// One request being served.
@@ -84,6 +86,8 @@ struct Served<'a> {
     request: &'a Request,
     answers: &'a Answers,
     property: &'a Property,
+    /// The environment's settings (what the user typed on the command line).
+    settings: &'a Settings,
     test: &'a dyn Test,
 }
 
@@ -112,7 +116,7 @@ impl Served<'_> {
                         "greybox mode needs an instrumented build with the `sancov-callbacks` feature: run it with `cargo tapefuzz greybox`",
                     );
                 };
-                if std::env::var_os("TAPEFUZZ_STRATEGY").is_none() {
+                if !self.settings.strategy_chosen {
                     property = property
                         .strategy_named("greybox")
                         .unwrap_or_else(|e| self.answers.fatal(&e.to_string()));

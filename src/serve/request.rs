@@ -2,6 +2,7 @@
 //! of one property, written to the environment and read back from it here, in one place.
 
 use super::explain::PartRequest;
+use crate::env::Env;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -210,14 +211,16 @@ impl Ask {
     /// started by a process that may itself serve a command), a command, or nothing. Errors
     /// as [`Request::read`].
     pub fn from_env() -> Result<Ask, String> {
-        if let Some(path) = std::env::var_os(CHILD_VAR).filter(|p| !p.is_empty()) {
+        let env = Env::from_process();
+        if let Some(path) = env.get(CHILD_VAR).filter(|p| !p.is_empty()) {
             return Ok(Ask::Child(PathBuf::from(path)));
         }
-        let var = |name: &str| std::env::var(name).ok();
-        Ok(match Request::read(var)? {
-            Some(r) => Ask::Command(r),
-            None => Ask::Nothing,
-        })
+        Ok(
+            match Request::read(|name| env.get(name).map(str::to_string))? {
+                Some(r) => Ask::Command(r),
+                None => Ask::Nothing,
+            },
+        )
     }
 
     /// Whether a property's explicit examples run before its search: in an ordinary run and
