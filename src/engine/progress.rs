@@ -2,6 +2,7 @@
 //! budgets, and on a terminal a bar in front of it, redrawn in place.
 
 use super::{Config, RunReport, Search, Utility};
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 /// How much of the run's budget is spent, in 0..=1: the larger share of the tests budget and
@@ -78,6 +79,57 @@ pub(super) fn line(
         unique as u64,
         started.elapsed().as_secs_f64()
     )
+}
+
+/// The progress line of the generate phase: on a terminal a bar redrawn in place four times
+/// a second; elsewhere (a log, libtest's captured stderr) one plain line a second.
+pub(super) struct Progress {
+    on: bool,
+    tty: bool,
+    last: Instant,
+    drawn: bool,
+}
+
+impl Progress {
+    pub(super) fn new(config: &Config) -> Progress {
+        Progress {
+            on: config.progress,
+            tty: config.progress && std::io::stderr().is_terminal(),
+            last: Instant::now(),
+            drawn: false,
+        }
+    }
+
+    /// Whether a line is due now.
+    pub(super) fn due(&mut self) -> bool {
+        let every = if self.tty {
+            Duration::from_millis(250)
+        } else {
+            Duration::from_secs(1)
+        };
+        if self.on && self.last.elapsed() >= every {
+            self.last = Instant::now();
+            return true;
+        }
+        false
+    }
+
+    pub(super) fn show(&mut self, config: &Config, tests: u64, started: Instant, line: &str) {
+        if self.tty {
+            let done = fraction(config, tests, started.elapsed());
+            eprint!("\r\x1b[2K{}{line}", bar(done));
+            self.drawn = true;
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    /// Ends a bar drawn in place with a newline.
+    pub(super) fn end(&mut self) {
+        if self.drawn {
+            eprintln!();
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,17 +4,17 @@ use super::events::{self, Collecting};
 use super::failure::{settle, settle_isolated};
 use super::health::{self, Seen};
 use super::observability::{How, Log};
+use super::progress::Progress;
+use super::reuse::{Replayed, replay_one};
+use super::runner::{Flying, Kind, Runner};
 use super::watchdog::Watchdog;
 use super::{
     Best, Config, Described, Found, Improvement, Isolated, Observer, Outcome, Replay, RunReport,
     Search, Start, Statistics, Stop, Subject, Utility, Verdict,
 };
-use crate::corpus::{Corpus, CrashedInput, Entry, Flight, Folder};
-use crate::tape::{
-    BytesSource, Fallback, HashesSet, RandomSource, Recording, ReplaySource, Rng, Source, Status,
-    Tape, encoding,
-};
-use std::io::IsTerminal;
+use crate::corpus::{Corpus, Flight, Folder};
+use crate::tape::{HashesSet, Recording, Rng, Status, Tape, encoding};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Test cases that take longer than this each make the run loop read the clock after every
@@ -24,32 +24,8 @@ const SLOW_TEST: Duration = Duration::from_micros(100);
 /// A test function: runs the property on the value generated from the tape.
 pub type TestFn<'a> = dyn FnMut(&mut Tape<'_>) -> Status + 'a;
 
-/// What the flight record says about the test case about to run.
-#[derive(Clone, Copy)]
-enum Flying {
-    /// Nothing (re-runs for a recording).
-    Not,
-    /// A random test case: its number and seed.
-    Seed(u64, u64),
-    /// Test case number n: its indices are traced as drawn.
-    Traced(u64),
-}
-
-/// What a test case is to the statistics and the observability log.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// A saved tape replayed in the reuse phase: tallied and logged.
-    Replay,
-    /// The n-th counted test case of the generate phase: tallied, timed and logged.
-    Test(u64),
-    /// An uncounted test case of the generate phase (a warm-up): logged only.
-    Warmup,
-    /// A re-run to record a tape already run: neither.
-    Record,
-}
-
 /// A failure waiting to be settled.
-enum Pending {
+pub(super) enum Pending {
     /// Found in this process: its recording.
     Here(Recording),
     /// Kills its process (a flight record of a dead run, or a regression marked `isolate`):
@@ -108,135 +84,6 @@ impl Bests {
     }
 }
 
-/// Runs test cases: the subject's test with its timeout, the observer around it, the
-/// flight record before it.
-struct Runner<'a> {
-    config: &'a Config,
-    subject: &'a mut dyn Subject,
-    observer: &'a mut dyn Observer,
-    /// [`Observer::watches`], asked once.
-    watching: bool,
-    flight: Option<Flight>,
-    /// Statistics or an observability log are on: each test case's notes are taken.
-    collect: bool,
-    stats: Option<&'a mut Statistics>,
-    log: Option<&'a mut Log>,
-    /// The search's name (the log's `how_generated`).
-    strategy: &'static str,
-}
-
-impl Runner<'_> {
-    /// Runs one test case: its status, its record (empty unless `record`) and fingerprint.
-    #[inline]
-    fn call(
-        &mut self,
-        source: &mut dyn Source,
-        record: bool,
-        flying: Flying,
-        kind: Kind,
-    ) -> (Status, Recording, u64) {
-        if self.watching {
-            self.observer.before();
-        }
-        let trace = match (&mut self.flight, flying) {
-            (Some(f), Flying::Seed(n, seed)) => {
-                f.begin_seed(n, seed);
-                None
-            }
-            (Some(f), Flying::Traced(n)) => Some(f.begin_trace(n)),
-            _ => None,
-        };
-        let mut tape = Tape::new(source, record)
-            .with_max_choices(self.config.max_choices)
-            .with_trace(trace);
-        let status = match self.config.timeout {
-            None => self.subject.run(&mut tape),
-            Some(limit) => {
-                let start = Instant::now();
-                let status = self.subject.run(&mut tape);
-                if start.elapsed() > limit {
-                    Status::Interesting
-                } else {
-                    status
-                }
-            }
-        };
-        let fingerprint = tape.fingerprint();
-        let drawn = tape.drawn();
-        let recording = tape.finish();
-        if let Some(f) = &mut self.flight {
-            f.end();
-        }
-        if self.collect {
-            // One branch on the hot path; the notes are taken off it.
-            self.collected(kind, status, drawn);
-        }
-        if self.watching {
-            self.observer.after(fingerprint);
-        }
-        (status, recording, fingerprint)
-    }
-
-    /// Tallies and logs the notes of the test case just run (statistics or observability
-    /// on: off the hot path).
-    #[cold]
-    #[inline(never)]
-    fn collected(&mut self, kind: Kind, status: Status, drawn: usize) {
-        let case = events::take_case();
-        let (tallied, timed, how, test) = match kind {
-            Kind::Replay => (true, false, How::Replay, 0),
-            Kind::Test(n) => (true, true, How::Generated(self.strategy), n),
-            Kind::Warmup => (false, false, How::Generated(self.strategy), 0),
-            Kind::Record => return,
-        };
-        if tallied && let Some(s) = self.stats.as_deref_mut() {
-            s.tally(&case, drawn, timed);
-        }
-        if let Some(log) = self.log.as_deref_mut() {
-            let utilities = super::utility::peek_utilities();
-            log.test_case(how, status, &case, &utilities, drawn, test);
-        }
-    }
-
-    /// The observer's characteristic of the last test case.
-    #[inline]
-    fn characteristic(&self, fingerprint: u64) -> u64 {
-        if self.watching {
-            self.observer.characteristic(fingerprint)
-        } else {
-            fingerprint
-        }
-    }
-
-    /// The observer's features of the last test case.
-    #[inline]
-    fn features(&self) -> &[u64] {
-        if self.watching {
-            self.observer.features()
-        } else {
-            &[]
-        }
-    }
-
-    /// Replays `replay` recording, with the utilities it reports dropped.
-    fn record(&mut self, replay: &Replay) -> (Status, Recording) {
-        let (status, rec, _) = self.call(&mut *replay.source(), true, Flying::Not, Kind::Record);
-        super::clear_utilities();
-        (status, rec)
-    }
-
-    /// The tape of a dead run's test case, recorded by the generator alone.
-    fn crashed_tape(&mut self, input: &CrashedInput) -> Vec<u8> {
-        let mut source: Box<dyn Source> = match input {
-            CrashedInput::Seed(s) => Box::new(RandomSource::new(*s)),
-            CrashedInput::Indices(i) => Box::new(ReplaySource::new(i.clone(), Fallback::Simplest)),
-        };
-        let mut tape = Tape::recording(&mut *source).with_max_choices(self.config.max_choices);
-        self.subject.generate(&mut tape);
-        encoding::encode(tape.choices())
-    }
-}
-
 /// Runs `subject` through the phases, with `search` proposing the test cases and
 /// `observer` watching each:
 ///
@@ -265,425 +112,446 @@ impl Runner<'_> {
 /// traits.
 pub fn run(
     config: &Config,
-    mut corpus: Option<&mut Corpus>,
+    corpus: Option<&mut Corpus>,
     subject: &mut dyn Subject,
     search: &mut dyn Search,
     observer: &mut dyn Observer,
 ) -> RunReport {
-    let started = Instant::now();
-    let seed = config.seed.unwrap_or_else(fresh_seed);
-    let strategy = search.name();
-    let name = match subject.name() {
-        "" => "property".to_string(),
-        n => n.to_string(),
-    };
-    eprintln!("tapefuzz: {name}: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)");
-    let mut report = RunReport {
-        seed,
-        strategy,
-        ..RunReport::default()
-    };
-    let mut log = config.observability.as_ref().and_then(|target| {
-        match Log::open(target, &name, strategy, seed) {
-            Ok(log) => Some(log),
-            Err(e) => {
-                let w = format!(
-                    "cannot open the observability log {}: {e}; running without it",
-                    super::observability::log_path(target).display()
-                );
-                eprintln!("tapefuzz: warning: {w}");
-                report.warnings.push(w);
-                None
-            }
-        }
-    });
-    if let Some(c) = corpus.as_deref_mut() {
-        report
-            .warnings
-            .extend(super::migrate_corpus(c, &mut *subject, config.max_choices));
+    let mut run = Run::open(config, corpus, subject, search, observer);
+    run.reuse();
+    if run.found.is_none() {
+        run.generate();
     }
-    let mut statistics = config.stats.then(Statistics::default);
-    // Events and timings are noted only from here to the end of the run.
-    let _collecting = Collecting::start(config.stats, log.is_some());
-    let needs_utilities = search.needs_utilities();
-    let mut saw_utilities = false;
-    search.start(&Start {
-        seed,
-        tests: config.tests,
-        keep: if config.save { config.keep } else { 0 },
-    });
-    let mut found: Option<(Found, Pending)> = None;
-    // Flight records of dead runs, settled (and removed) after the run.
-    let mut crashed_paths = Vec::new();
-    // The best utility of each label among the replayed `corpus/` tapes.
-    let mut corpus_best: Vec<Utility> = Vec::new();
-    let mut bests = Bests {
-        best: Vec::new(),
-        improvements: Vec::new(),
-    };
-    // The flight record: beside the corpus, where the next run looks.
-    let inflight = corpus.as_deref().map(|c| {
-        let root = c.root();
-        let name = root
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        (root.parent().unwrap_or(root).join(".inflight"), name)
-    });
-    let flight = match &inflight {
-        Some((dir, name)) => match Flight::create(dir, name) {
-            Ok(f) => Some(f),
-            Err(e) => {
-                let w = format!(
-                    "no flight record ({e}): a test case that kills the process will not be replayed"
-                );
-                eprintln!("tapefuzz: warning: {w}");
-                report.warnings.push(w);
-                None
-            }
-        },
-        None => None,
-    };
-    let watchdog = match (&flight, config.timeout) {
-        (Some(f), Some(limit)) => Some(Watchdog::start(f.view(), limit, f.path().to_path_buf())),
-        _ => None,
-    };
-    {
-        let watching = observer.watches();
-        let mut runner = Runner {
-            config,
-            subject: &mut *subject,
-            observer,
-            watching,
-            flight,
-            collect: statistics.is_some() || log.is_some(),
-            stats: statistics.as_mut(),
-            log: log.as_mut(),
-            strategy,
-        };
-        let reuse_started = Instant::now();
+    run.finish_search();
+    run.settle();
+    run.finish()
+}
 
-        // Reuse: the fingerprints of the valid replayed tapes, distinct.
-        let mut replayed = HashesSet::default();
-        if config.reuse
-            && let Some((dir, name)) = &inflight
-        {
-            for crashed in Flight::collect(dir, name) {
-                report.replayed += 1;
-                let what = if crashed.hung { "hung" } else { "crashed" };
-                eprintln!(
-                    "tapefuzz: test case {} of an earlier run {what}; replaying it in a process of its own ({})",
-                    crashed.test,
-                    crashed.path.display()
-                );
-                let bytes = runner.crashed_tape(&crashed.input);
-                crashed_paths.push(crashed.path.clone());
-                if found.is_none() {
-                    found = Some((Found::Reuse(crashed.path), Pending::Isolated(bytes)));
+/// One run between its phases: what the loop knows so far.
+struct Run<'a> {
+    config: &'a Config,
+    corpus: Option<&'a mut Corpus>,
+    search: &'a mut dyn Search,
+    runner: Runner<'a>,
+    /// Ends the process when a test case runs over the timeout (with a flight record only).
+    watchdog: Option<Watchdog>,
+    report: RunReport,
+    started: Instant,
+    /// The subject's name, for people (`property` when it has none).
+    name: String,
+    /// Where the flight records are, and this corpus's name among them.
+    inflight: Option<(PathBuf, String)>,
+    /// The failure found, waiting to be settled.
+    found: Option<(Found, Pending)>,
+    /// Flight records of dead runs, settled (and removed) after the run.
+    crashed_paths: Vec<PathBuf>,
+    /// The best utility of each label among the replayed `corpus/` tapes.
+    corpus_best: Vec<Utility>,
+    bests: Bests,
+    needs_utilities: bool,
+    saw_utilities: bool,
+    /// Events and timings are noted only while this lives: to the end of the run.
+    _collecting: Collecting,
+}
+
+impl<'a> Run<'a> {
+    /// Before anything runs: the seed (printed), the observability log, the corpus migrated
+    /// to today's encoding, the search started, the flight record and its watchdog.
+    fn open(
+        config: &'a Config,
+        mut corpus: Option<&'a mut Corpus>,
+        subject: &'a mut dyn Subject,
+        search: &'a mut dyn Search,
+        observer: &'a mut dyn Observer,
+    ) -> Run<'a> {
+        let started = Instant::now();
+        let seed = config.seed.unwrap_or_else(fresh_seed);
+        let strategy = search.name();
+        let name = match subject.name() {
+            "" => "property".to_string(),
+            n => n.to_string(),
+        };
+        eprintln!(
+            "tapefuzz: {name}: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)"
+        );
+        let mut report = RunReport {
+            seed,
+            strategy,
+            ..RunReport::default()
+        };
+        let log = config.observability.as_ref().and_then(|target| {
+            match Log::open(target, &name, strategy, seed) {
+                Ok(log) => Some(log),
+                Err(e) => {
+                    let w = format!(
+                        "cannot open the observability log {}: {e}; running without it",
+                        super::observability::log_path(target).display()
+                    );
+                    warn(&mut report, w);
+                    None
                 }
             }
+        });
+        if let Some(c) = corpus.as_deref_mut() {
+            report
+                .warnings
+                .extend(super::migrate_corpus(c, &mut *subject, config.max_choices));
         }
-        if found.is_none()
-            && config.reuse
-            && let Some(c) = corpus.as_deref_mut()
-        {
-            'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
-                for mut entry in c.load(folder) {
-                    report.replayed += 1;
-                    // A regression saved before the current encoding replays as the value
-                    // it was saved as.
-                    entry.bytes = super::reencode(
-                        &mut *runner.subject,
-                        &entry.bytes,
-                        entry.encoding,
-                        config.max_choices,
+        let stats = config.stats.then(Statistics::default);
+        let collecting = Collecting::start(config.stats, log.is_some());
+        let needs_utilities = search.needs_utilities();
+        search.start(&Start {
+            seed,
+            tests: config.tests,
+            keep: if config.save { config.keep } else { 0 },
+        });
+        // The flight record: beside the corpus, where the next run looks.
+        let inflight = corpus.as_deref().map(|c| {
+            let root = c.root();
+            let name = root
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            (root.parent().unwrap_or(root).join(".inflight"), name)
+        });
+        let flight = match &inflight {
+            Some((dir, name)) => match Flight::create(dir, name) {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    let w = format!(
+                        "no flight record ({e}): a test case that kills the process will not be replayed"
                     );
-                    if entry.regression.as_ref().is_some_and(|r| r.isolate) {
-                        let isolated = runner.subject.isolated(&entry.bytes, config.timeout);
-                        if isolated.is_none_or(|i| i.status == Status::Interesting) {
-                            found =
-                                Some((Found::Reuse(entry.path), Pending::Isolated(entry.bytes)));
-                            break 'reuse;
-                        }
-                        passes_now(&entry, &mut report);
-                        continue;
-                    }
-                    let (status, rec, fingerprint) = runner.call(
-                        &mut BytesSource::new(&entry.bytes),
-                        true,
-                        Flying::Traced(0),
-                        Kind::Replay,
-                    );
-                    if folder == Folder::Corpus && super::has_utilities() {
-                        for u in super::take_utilities() {
-                            note_known(&mut corpus_best, u);
-                        }
-                    }
-                    super::clear_utilities();
-                    if let Some(w) = stale(&entry, &rec, &mut *runner.subject) {
-                        eprintln!("tapefuzz: warning: {w}");
-                        report.warnings.push(w);
-                    }
-                    if status == Status::Interesting {
-                        found = Some((Found::Reuse(entry.path), Pending::Here(rec)));
+                    warn(&mut report, w);
+                    None
+                }
+            },
+            None => None,
+        };
+        let watchdog = match (&flight, config.timeout) {
+            (Some(f), Some(limit)) => {
+                Some(Watchdog::start(f.view(), limit, f.path().to_path_buf()))
+            }
+            _ => None,
+        };
+        let watching = observer.watches();
+        Run {
+            config,
+            corpus,
+            search,
+            runner: Runner {
+                config,
+                subject,
+                observer,
+                watching,
+                flight,
+                collect: stats.is_some() || log.is_some(),
+                stats,
+                log,
+                strategy,
+            },
+            watchdog,
+            report,
+            started,
+            name,
+            inflight,
+            found: None,
+            crashed_paths: Vec::new(),
+            corpus_best: Vec::new(),
+            bests: Bests {
+                best: Vec::new(),
+                improvements: Vec::new(),
+            },
+            needs_utilities,
+            saw_utilities: false,
+            _collecting: collecting,
+        }
+    }
+
+    /// The reuse phase (with `config.reuse`): a dead run's test cases, then the saved tapes.
+    fn reuse(&mut self) {
+        let started = Instant::now();
+        if self.config.reuse {
+            self.replay_crashed();
+            if self.found.is_none() {
+                self.replay_saved();
+            }
+        }
+        if let Some(s) = self.runner.stats.as_mut() {
+            s.replaying = started.elapsed();
+        }
+    }
+
+    /// The test cases dead runs were running (their flight records): each to be replayed in
+    /// a process of its own; the first is the failure.
+    fn replay_crashed(&mut self) {
+        let Some((dir, name)) = &self.inflight else {
+            return;
+        };
+        for crashed in Flight::collect(dir, name) {
+            self.report.replayed += 1;
+            let what = if crashed.hung { "hung" } else { "crashed" };
+            eprintln!(
+                "tapefuzz: test case {} of an earlier run {what}; replaying it in a process of its own ({})",
+                crashed.test,
+                crashed.path.display()
+            );
+            let bytes = self.runner.crashed_tape(&crashed.input);
+            self.crashed_paths.push(crashed.path.clone());
+            if self.found.is_none() {
+                self.found = Some((Found::Reuse(crashed.path), Pending::Isolated(bytes)));
+            }
+        }
+    }
+
+    /// Every tape of `regressions/`, then of `corpus/`, told to the search; a failing one
+    /// ends the phase.
+    fn replay_saved(&mut self) {
+        let Some(c) = self.corpus.as_deref_mut() else {
+            return;
+        };
+        // The fingerprints of the valid replayed tapes, distinct.
+        let mut replayed = HashesSet::default();
+        'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
+            for entry in c.load(folder) {
+                self.report.replayed += 1;
+                match replay_one(
+                    &mut self.runner,
+                    &mut *self.search,
+                    &mut self.report,
+                    &mut self.corpus_best,
+                    folder,
+                    entry,
+                ) {
+                    Replayed::Failed(found) => {
+                        self.found = Some(found);
                         break 'reuse;
                     }
-                    if folder == Folder::Regressions {
-                        passes_now(&entry, &mut report);
-                    }
-                    if status == Status::Valid {
-                        report.replayed_valid += 1;
+                    Replayed::Valid(fingerprint) => {
                         replayed.insert(fingerprint);
                     }
-                    search.reused(&Outcome {
-                        status,
-                        fingerprint,
-                        recording: Some(&rec),
-                        characteristic: runner.characteristic(fingerprint),
-                        features: runner.features(),
-                        score: None,
-                        test: 0,
-                    });
+                    Replayed::Other => {}
                 }
             }
         }
-        report.replayed_unique = replayed.len() as u64;
-        if let Some(s) = runner.stats.as_deref_mut() {
-            s.replaying = reuse_started.elapsed();
-        }
+        self.report.replayed_unique = replayed.len() as u64;
+    }
 
-        // Search.
-        if found.is_none() {
-            // A budget too large to represent is no deadline at all.
-            let deadline = config
-                .seconds
-                .and_then(|s| super::seconds(s.max(0.0)))
-                .and_then(|d| started.checked_add(d));
-            let mut unique = HashesSet::default();
-            let mut last_progress = Instant::now();
-            let mut tests = 0u64;
-            let (mut next_check, mut last_check) = (0u64, (Instant::now(), 0u64));
-            // On a terminal the progress line is redrawn in place; elsewhere (a log, libtest's
-            // captured stderr) it is one plain line a second.
-            let tty = config.progress && std::io::stderr().is_terminal();
-            let mut drawn_progress = false;
-            super::clear_utilities();
-            loop {
-                if tests >= config.tests {
+    /// The generate phase: proposals until `config.tests` counted test cases,
+    /// `config.seconds`, `config.valid_tests` valid ones, a failure, or the search has no
+    /// more.
+    fn generate(&mut self) {
+        let config = self.config;
+        // A budget too large to represent is no deadline at all.
+        let deadline = config
+            .seconds
+            .and_then(|s| super::seconds(s.max(0.0)))
+            .and_then(|d| self.started.checked_add(d));
+        let mut unique = HashesSet::default();
+        let mut progress = Progress::new(config);
+        let mut tests = 0u64;
+        let (mut next_check, mut last_check) = (0u64, (Instant::now(), 0u64));
+        super::clear_utilities();
+        loop {
+            if tests >= config.tests {
+                break;
+            }
+            if config.valid_tests.is_some_and(|v| self.report.valid >= v) {
+                self.report.stopped = Stop::ValidTests;
+                break;
+            }
+            if tests >= next_check {
+                let now = Instant::now();
+                if deadline.is_some_and(|d| now >= d) {
+                    self.report.stopped = Stop::Time;
                     break;
                 }
-                if config.valid_tests.is_some_and(|v| report.valid >= v) {
-                    report.stopped = Stop::ValidTests;
-                    break;
-                }
-                if tests >= next_check {
-                    let now = Instant::now();
-                    if deadline.is_some_and(|d| now >= d) {
-                        report.stopped = Stop::Time;
-                        break;
-                    }
-                    // The clock is read every 64 test cases, or after every one while they
-                    // take more than SLOW_TEST each (slow properties: a concurrent state
-                    // machine runs its threads 64 times a test case), so a time budget is
-                    // kept. The first test case is timed alone.
-                    let since = tests - last_check.1;
-                    let slow =
-                        since == 0 || now.duration_since(last_check.0) > SLOW_TEST * since as u32;
-                    last_check = (now, tests);
-                    next_check = tests + if slow { 1 } else { 64 };
-                    // A bar on a terminal moves four times a second; lines in a log, once.
-                    let every = if tty {
-                        Duration::from_millis(250)
-                    } else {
-                        Duration::from_secs(1)
-                    };
-                    if config.progress && last_progress.elapsed() >= every {
-                        last_progress = Instant::now();
-                        let line = super::progress::line(
-                            &name,
-                            config,
-                            &report,
-                            tests,
-                            unique.len(),
-                            bests.best.first().map(|(u, _)| u),
-                            &*search,
-                            started,
-                        );
-                        if tty {
-                            let done = super::progress::fraction(config, tests, started.elapsed());
-                            eprint!("\r\x1b[2K{}{line}", super::progress::bar(done));
-                            drawn_progress = true;
-                        } else {
-                            eprintln!("{line}");
-                        }
-                    }
-                }
-                let Some(mut proposal) = search.propose() else {
-                    report.exhausted = true;
-                    report.stopped = Stop::Exhausted;
-                    break;
-                };
-                let (record, counted) = (proposal.is_recorded(), proposal.is_counted());
-                let flying = match proposal.seed() {
-                    Some(s) => Flying::Seed(tests + 1, s),
-                    None => Flying::Traced(tests + 1),
-                };
-                let kind = if counted {
-                    Kind::Test(tests + 1)
-                } else {
-                    Kind::Warmup
-                };
-                let (status, rec, fingerprint) =
-                    runner.call(proposal.source(), record, flying, kind);
-                drop(proposal);
-                if counted {
-                    tests += 1;
-                    match status {
-                        Status::Valid => {
-                            report.valid += 1;
-                            unique.insert(fingerprint);
-                        }
-                        Status::Invalid => report.invalid += 1,
-                        Status::Overrun => report.overrun += 1,
-                        Status::Interesting => {}
-                    }
-                }
-                let utilities = if super::has_utilities() {
-                    saw_utilities = true;
-                    super::take_utilities()
-                } else {
-                    Vec::new()
-                };
-                let verdict = search.observe(&Outcome {
-                    status,
-                    fingerprint,
-                    recording: record.then_some(&rec),
-                    characteristic: runner.characteristic(fingerprint),
-                    features: runner.features(),
-                    score: super::total_score(&utilities),
-                    test: if counted { tests } else { 0 },
-                });
-                if counted && !utilities.is_empty() {
-                    bests.note(utilities, status, tests, || {
-                        if record {
-                            Some(Replay::Bytes(encoding::encode(&rec.choices)))
-                        } else {
-                            search.replay()
-                        }
-                    });
-                }
-                if status == Status::Interesting {
-                    report.first_failure_seconds = Some(started.elapsed().as_secs_f64());
-                    let rec = match (record, search.replay()) {
-                        (false, Some(replay)) => runner.record(&replay).1,
-                        _ => rec,
-                    };
-                    found = Some((Found::Generate(tests.max(1)), Pending::Here(rec)));
-                    break;
-                }
-                if verdict == Verdict::Record
-                    && !record
-                    && let Some(replay) = search.replay()
-                {
-                    let (_, rec) = runner.record(&replay);
-                    search.recorded(rec);
+                // The clock is read every 64 test cases, or after every one while they take
+                // more than SLOW_TEST each (slow properties: a concurrent state machine runs
+                // its threads 64 times a test case), so a time budget is kept. The first test
+                // case is timed alone.
+                let since = tests - last_check.1;
+                let slow =
+                    since == 0 || now.duration_since(last_check.0) > SLOW_TEST * since as u32;
+                last_check = (now, tests);
+                next_check = tests + if slow { 1 } else { 64 };
+                if progress.due() {
+                    let line = super::progress::line(
+                        &self.name,
+                        config,
+                        &self.report,
+                        tests,
+                        unique.len(),
+                        self.bests.best.first().map(|(u, _)| u),
+                        &*self.search,
+                        self.started,
+                    );
+                    progress.show(config, tests, self.started, &line);
                 }
             }
-            if drawn_progress {
-                eprintln!();
+            match self.one_test(&mut tests, &mut unique) {
+                Next::Go => {}
+                Next::Exhausted => {
+                    self.report.exhausted = true;
+                    self.report.stopped = Stop::Exhausted;
+                    break;
+                }
+                Next::Failed => break,
             }
-            report.tests = tests;
-            report.unique_valid = unique.len() as u64;
         }
+        progress.end();
+        self.report.tests = tests;
+        self.report.unique_valid = unique.len() as u64;
+    }
 
-        let finish = search.finish();
-        report.stats = finish.stats;
+    /// One proposal of the search, run, counted and told to the search.
+    #[inline]
+    fn one_test(&mut self, tests: &mut u64, unique: &mut HashesSet) -> Next {
+        let Some(mut proposal) = self.search.propose() else {
+            return Next::Exhausted;
+        };
+        let (record, counted) = (proposal.is_recorded(), proposal.is_counted());
+        let flying = match proposal.seed() {
+            Some(s) => Flying::Seed(*tests + 1, s),
+            None => Flying::Traced(*tests + 1),
+        };
+        let kind = if counted {
+            Kind::Test(*tests + 1)
+        } else {
+            Kind::Warmup
+        };
+        let (status, rec, fingerprint) = self.runner.call(proposal.source(), record, flying, kind);
+        drop(proposal);
+        if counted {
+            *tests += 1;
+            match status {
+                Status::Valid => {
+                    self.report.valid += 1;
+                    unique.insert(fingerprint);
+                }
+                Status::Invalid => self.report.invalid += 1,
+                Status::Overrun => self.report.overrun += 1,
+                Status::Interesting => {}
+            }
+        }
+        let utilities = if super::has_utilities() {
+            self.saw_utilities = true;
+            super::take_utilities()
+        } else {
+            Vec::new()
+        };
+        let verdict = self.search.observe(&Outcome {
+            status,
+            fingerprint,
+            recording: record.then_some(&rec),
+            characteristic: self.runner.characteristic(fingerprint),
+            features: self.runner.features(),
+            score: super::total_score(&utilities),
+            test: if counted { *tests } else { 0 },
+        });
+        if counted && !utilities.is_empty() {
+            let search = &mut *self.search;
+            self.bests.note(utilities, status, *tests, || {
+                if record {
+                    Some(Replay::Bytes(encoding::encode(&rec.choices)))
+                } else {
+                    search.replay()
+                }
+            });
+        }
+        if status == Status::Interesting {
+            self.report.first_failure_seconds = Some(self.started.elapsed().as_secs_f64());
+            let rec = match (record, self.search.replay()) {
+                (false, Some(replay)) => self.runner.record(&replay).1,
+                _ => rec,
+            };
+            self.found = Some((Found::Generate((*tests).max(1)), Pending::Here(rec)));
+            return Next::Failed;
+        }
+        if verdict == Verdict::Record
+            && !record
+            && let Some(replay) = self.search.replay()
+        {
+            let (_, rec) = self.runner.record(&replay);
+            self.search.recorded(rec);
+        }
+        Next::Go
+    }
+
+    /// The search's end: its note and numbers, the best tape of each utility label, and
+    /// (with `config.save`) the tapes it keeps saved to `corpus/`. Then the flight record
+    /// and its watchdog go: nothing after this runs a test case of the search.
+    fn finish_search(&mut self) {
+        let finish = self.search.finish();
+        self.report.stats = finish.stats;
         if let Some(note) = &finish.note {
             eprintln!("tapefuzz: {note}");
         }
-        report.note = finish.note;
+        self.report.note = finish.note;
         // The best tape of each utility label, as bytes.
-        for (utility, replay) in std::mem::take(&mut bests.best) {
+        for (utility, replay) in std::mem::take(&mut self.bests.best) {
             let bytes = match replay {
                 Replay::Bytes(b) => b,
-                other => encoding::encode(&runner.record(&other).1.choices),
+                other => encoding::encode(&self.runner.record(&other).1.choices),
             };
-            report.best.push(Best { utility, bytes });
+            self.report.best.push(Best { utility, bytes });
         }
-        if config.save
-            && let Some(c) = corpus.as_deref_mut()
-        {
+        if self.config.save && self.corpus.is_some() {
             let mut to_save: Vec<Vec<u8>> = Vec::new();
             if finish.keep_bests {
-                for b in &report.best {
-                    let known = corpus_best.iter().find(|k| k.label == b.utility.label);
+                for b in &self.report.best {
+                    let known = self.corpus_best.iter().find(|k| k.label == b.utility.label);
                     if known.is_none_or(|k| b.utility.score() > k.score()) {
                         to_save.push(b.bytes.clone());
                     }
                 }
             }
             for replay in &finish.keep {
-                let (status, rec) = runner.record(replay);
+                let (status, rec) = self.runner.record(replay);
                 if status == Status::Valid {
                     to_save.push(encoding::encode(&rec.choices));
                 }
             }
-            // After a few failed saves in a row (a full disk, a folder that cannot be made)
-            // the rest are not tried: each would fail the same way.
-            const GIVE_UP: usize = 5;
-            let mut in_a_row = 0;
-            let total = to_save.len();
-            for (k, bytes) in to_save.into_iter().enumerate() {
-                if c.contains(Folder::Corpus, &bytes) {
-                    continue;
-                }
-                match c.save(&bytes) {
-                    Ok(_) => {
-                        report.corpus_added += 1;
-                        in_a_row = 0;
-                    }
-                    Err(e) => {
-                        let e = format!("cannot save a corpus tape: {e}");
-                        eprintln!("tapefuzz: warning: {e}");
-                        report.save_errors.push(e);
-                        in_a_row += 1;
-                        if in_a_row == GIVE_UP && k + 1 < total {
-                            let e = format!(
-                                "gave up saving after {GIVE_UP} failed saves in a row: {} corpus tapes not saved",
-                                total - k - 1
-                            );
-                            eprintln!("tapefuzz: warning: {e}");
-                            report.save_errors.push(e);
-                            break;
-                        }
-                    }
-                }
+            if let Some(c) = self.corpus.as_deref_mut() {
+                save_all(c, to_save, &mut self.report);
             }
         }
-        // Stopped before the flight record it reads goes with the runner.
-        drop(watchdog);
+        // Stopped before the flight record it reads goes.
+        self.watchdog = None;
+        self.runner.flight = None;
+        self.report.improvements = std::mem::take(&mut self.bests.improvements);
     }
-    report.improvements = bests.improvements;
 
-    if let Some((where_found, original)) = found {
-        if report.first_failure_seconds.is_none() {
-            report.first_failure_seconds = Some(started.elapsed().as_secs_f64());
+    /// The settle phase: the failure found is confirmed, shrunk and saved
+    /// ([`super::settle`]), each shrink candidate logged.
+    fn settle(&mut self) {
+        let Some((where_found, original)) = self.found.take() else {
+            return;
+        };
+        if self.report.first_failure_seconds.is_none() {
+            self.report.first_failure_seconds = Some(self.started.elapsed().as_secs_f64());
         }
+        let config = self.config;
         let save_to = if config.save {
-            corpus.as_deref_mut()
+            self.corpus.as_deref_mut()
         } else {
             None
         };
         let shrink_started = Instant::now();
+        let Runner {
+            subject,
+            log,
+            stats,
+            ..
+        } = &mut self.runner;
         let mut logged;
         let subject: &mut dyn Subject = match log.as_mut() {
             Some(log) => {
                 logged = Logged {
-                    inner: subject,
+                    inner: &mut **subject,
                     log,
                 };
                 &mut logged
             }
-            None => subject,
+            None => &mut **subject,
         };
         let failure = match original {
             Pending::Here(rec) => settle(subject, where_found, rec, config, save_to),
@@ -691,60 +559,108 @@ pub fn run(
                 settle_isolated(subject, where_found, &bytes, config, save_to)
             }
         };
-        if let Some(s) = &mut statistics {
+        if let Some(s) = stats {
             s.shrinking = shrink_started.elapsed();
         }
         if let Some(e) = &failure.save_error {
             let e = format!("cannot save the shrunk failure: {e}");
             eprintln!("tapefuzz: warning: {e}");
-            report.save_errors.push(e);
+            self.report.save_errors.push(e);
         }
-        report.failure = Some(failure);
+        self.report.failure = Some(failure);
     }
-    // A dead run's record is settled: its failure is a regression now (or it did not fail
-    // again, which the report says), so it is not replayed again.
-    if report
-        .failure
-        .as_ref()
-        .is_some_and(|f| f.saved.is_some() || f.flaky)
-        || !config.save
-    {
-        for p in &crashed_paths {
-            let _ = std::fs::remove_file(p);
+
+    /// The end: dead runs' records settled, the corpus's and the log's warnings, the health
+    /// checks, statistics and the time taken.
+    fn finish(mut self) -> RunReport {
+        let config = self.config;
+        let mut report = std::mem::take(&mut self.report);
+        // A dead run's record is settled: its failure is a regression now (or it did not fail
+        // again, which the report says), so it is not replayed again.
+        if report
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.saved.is_some() || f.flaky)
+            || !config.save
+        {
+            for p in &self.crashed_paths {
+                let _ = std::fs::remove_file(p);
+            }
         }
+        if let Some(c) = self.corpus.as_deref() {
+            report.warnings.extend(c.warnings().iter().cloned());
+        }
+        if report.failure.is_some() {
+            report.stopped = Stop::Failure;
+        }
+        health::check(
+            &mut report,
+            config,
+            &Seen {
+                needs_utilities: self.needs_utilities,
+                saw_utilities: self.saw_utilities,
+            },
+        );
+        if let Some(e) = self.runner.log.take().and_then(|l| l.error) {
+            eprintln!("tapefuzz: warning: {e}");
+            report.warnings.push(e);
+        }
+        report.statistics = self.runner.stats.take();
+        report.seconds = self.started.elapsed().as_secs_f64();
+        if config.stats {
+            eprint!("{}", super::render_statistics(&self.name, &report));
+        }
+        report
     }
-    if let Some(c) = corpus {
-        report.warnings.extend(c.warnings().iter().cloned());
-    }
-    if report.failure.is_some() {
-        report.stopped = Stop::Failure;
-    }
-    health::check(
-        &mut report,
-        config,
-        &Seen {
-            needs_utilities,
-            saw_utilities,
-        },
-    );
-    if let Some(e) = log.and_then(|l| l.error) {
-        eprintln!("tapefuzz: warning: {e}");
-        report.warnings.push(e);
-    }
-    report.statistics = statistics;
-    report.seconds = started.elapsed().as_secs_f64();
-    if config.stats {
-        eprint!("{}", super::render_statistics(&name, &report));
-    }
-    report
 }
 
-/// The warning for a regression that no longer fails.
-fn passes_now(entry: &Entry, report: &mut RunReport) {
-    let w = format!(
-        "regression {} passes now: the bug is fixed, or the failure is flaky; once fixed, remove the file (it is replayed first on every run)",
-        entry.path.display()
-    );
+/// What the generate phase does after one test case.
+enum Next {
+    /// On.
+    Go,
+    /// The search has no more.
+    Exhausted,
+    /// It failed.
+    Failed,
+}
+
+/// Saves `to_save` to `corpus/` (those it does not hold yet). After a few failed saves in a
+/// row (a full disk, a folder that cannot be made) the rest are not tried: each would fail
+/// the same way.
+fn save_all(c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut RunReport) {
+    const GIVE_UP: usize = 5;
+    let mut in_a_row = 0;
+    let total = to_save.len();
+    for (k, bytes) in to_save.into_iter().enumerate() {
+        if c.contains(Folder::Corpus, &bytes) {
+            continue;
+        }
+        match c.save(&bytes) {
+            Ok(_) => {
+                report.corpus_added += 1;
+                in_a_row = 0;
+            }
+            Err(e) => {
+                let e = format!("cannot save a corpus tape: {e}");
+                eprintln!("tapefuzz: warning: {e}");
+                report.save_errors.push(e);
+                in_a_row += 1;
+                if in_a_row == GIVE_UP && k + 1 < total {
+                    let e = format!(
+                        "gave up saving after {GIVE_UP} failed saves in a row: {} corpus tapes not saved",
+                        total - k - 1
+                    );
+                    eprintln!("tapefuzz: warning: {e}");
+                    report.save_errors.push(e);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// A warning: on stderr now, and in the report.
+pub(super) fn warn(report: &mut RunReport, w: String) {
     eprintln!("tapefuzz: warning: {w}");
     report.warnings.push(w);
 }
@@ -785,41 +701,4 @@ impl Subject for Logged<'_> {
     fn isolated(&mut self, bytes: &[u8], timeout: Option<Duration>) -> Option<Isolated> {
         self.inner.isolated(bytes, timeout)
     }
-}
-
-/// Keeps the better of `known`'s utility for `u`'s label and `u`.
-fn note_known(known: &mut Vec<Utility>, u: Utility) {
-    match known.iter_mut().find(|k| k.label == u.label) {
-        Some(k) if u.score() > k.score() => *k = u,
-        Some(_) => {}
-        None => known.push(u),
-    }
-}
-
-/// The warning for a regression whose tape records another structure today than when it was
-/// saved (the generator changed: a field added, a range widened, a variant added), with its
-/// saved rendering and today's; `None` when it matches, or when the file says nothing (an
-/// earlier layout's raw tape).
-fn stale(entry: &Entry, rec: &Recording, subject: &mut dyn Subject) -> Option<String> {
-    let saved = entry.regression.as_ref()?;
-    let now = rec.structure();
-    if saved.generator == 0 || saved.generator == now {
-        return None;
-    }
-    let today = subject
-        .describe(&entry.bytes)
-        .value
-        .unwrap_or_else(|| "<no value>".into());
-    // Another structure that makes the same value (a tape of an older encoding, re-encoded:
-    // byte vectors were collections then) is the same test case.
-    if saved.value.as_deref() == Some(today.as_str()) {
-        return None;
-    }
-    Some(format!(
-        "{} was saved by another generator (structure {:016x}, now {:016x}): saved as `{}`, replays today as `{today}`; replayed anyway, but it may no longer reach the bug",
-        entry.path.display(),
-        saved.generator,
-        now,
-        saved.value.as_deref().unwrap_or("<no value>")
-    ))
 }
