@@ -85,8 +85,8 @@
 //!    and where coverage comes from.
 //! 2. Values: [`generators`], [`mutate`], [`shrink`], [`corpus`], [`covering`],
 //!    [`explain`], [`provenance`] — what the tape makes, and what is done with tapes.
-//! 1. Base: [`tape`], [`mod@env`], [`junit`], [`summary`] — the tape itself, the environment,
-//!    and the report formats.
+//! 1. Base: [`tape`], [`mod@env`], [`junit`], [`summary`], [`reporter`] — the tape itself, the
+//!    environment, the report formats, and where a run's words for a person go.
 //!
 //! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].
 #![deny(missing_docs)]
@@ -107,6 +107,7 @@ pub mod junit;
 pub mod mutate;
 pub mod property;
 pub mod provenance;
+pub mod reporter;
 pub mod search;
 pub mod serve;
 pub mod settings;

@@ -263,3 +263,26 @@ fn the_environment_is_read_in_one_place() {
         wrong.join("\n")
     );
 }
+
+#[test]
+fn the_engine_writes_nothing_to_stderr() {
+    // Its words for a person go to the run's reporter (`tapefuzz::reporter`).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let mut wrong = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a source file");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if !code.starts_with("//") && (code.contains("eprint") || code.contains("io::stderr")) {
+                wrong.push(format!("{}:{}: {}", f.display(), n + 1, code));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the engine writes to stderr:\n{}",
+        wrong.join("\n")
+    );
+}

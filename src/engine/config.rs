@@ -68,6 +68,10 @@ pub struct Config {
     /// off, the run only warns: for targets whose point is that valid values are hard to
     /// find (a benchmark of searches that learn to make them).
     pub fail_without_valid: bool,
+    /// Where the run's words for a person go: the seed line, warnings, progress, a search's
+    /// note, statistics ([`crate::reporter`]; stderr by default). The loop itself writes
+    /// nothing.
+    pub reporter: crate::reporter::Reporting,
 }
 
 impl Default for Config {
@@ -88,6 +92,7 @@ impl Default for Config {
             observability: None,
             max_reject_share: 0.9,
             fail_without_valid: true,
+            reporter: crate::reporter::Reporting::default(),
         }
     }
 }

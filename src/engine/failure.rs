@@ -199,7 +199,7 @@ pub fn import(
     mut corpus: Option<&mut Corpus>,
 ) -> Option<Failure> {
     if let Some(c) = corpus.as_deref_mut() {
-        super::migrate_corpus(c, &mut *subject, config.max_choices);
+        super::migrate_corpus(c, &mut *subject, config.max_choices, &*config.reporter);
     }
     let mut src = BytesSource::new(bytes);
     let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);

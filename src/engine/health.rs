@@ -27,7 +27,7 @@ pub(crate) struct Seen {
 ///   ([`super::Search::needs_utilities`]) while the property reported none in the generate
 ///   phase ran as random search: a warning.
 ///
-/// Warnings go to [`RunReport::warnings`] and stderr.
+/// Warnings go to [`RunReport::warnings`] and the run's reporter.
 pub(crate) fn check(report: &mut RunReport, config: &Config, seen: &Seen) {
     let tests = report.tests;
     let rejected = report.invalid + report.overrun;
@@ -80,7 +80,7 @@ pub(crate) fn check(report: &mut RunReport, config: &Config, seen: &Seen) {
         ));
     }
     for w in warnings {
-        eprintln!("tapefuzz: warning: {w}");
+        config.reporter.warning(&w);
         report.warnings.push(w);
     }
 }

@@ -2,6 +2,7 @@
 
 use super::Subject;
 use crate::corpus::{Corpus, Folder};
+use crate::reporter::Reporter;
 use crate::tape::{ENCODING_VERSION, LegacySource, Tape, encoding};
 
 /// The tape `bytes` of the byte encoding `version` re-encoded in the current one: the
@@ -32,6 +33,7 @@ pub fn migrate_corpus(
     corpus: &mut Corpus,
     subject: &mut dyn Subject,
     max_choices: usize,
+    reporter: &dyn Reporter,
 ) -> Vec<String> {
     let version = corpus.encoding();
     if version >= ENCODING_VERSION {
@@ -48,15 +50,15 @@ pub fn migrate_corpus(
     }
     if warnings.is_empty() {
         match corpus.finish_migration() {
-            Ok(()) => eprintln!(
-                "tapefuzz: {}: {n} corpus entries migrated to tape encoding {ENCODING_VERSION}",
+            Ok(()) => reporter.note(&format!(
+                "{}: {n} corpus entries migrated to tape encoding {ENCODING_VERSION}",
                 corpus.root().display()
-            ),
+            )),
             Err(e) => warnings.push(format!("cannot mark the migrated corpus: {e}")),
         }
     }
     for w in &warnings {
-        eprintln!("tapefuzz: warning: {w}");
+        reporter.warning(w);
     }
     warnings
 }

@@ -2,7 +2,6 @@
 //! budgets, and on a terminal a bar in front of it, redrawn in place.
 
 use super::{Config, RunReport, Search, Utility};
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 /// How much of the run's budget is spent, in 0..=1: the larger share of the tests budget and
@@ -19,23 +18,6 @@ pub(super) fn fraction(config: &Config, tests: u64, elapsed: Duration) -> Option
         (a, b) => a.or(b)?,
     };
     Some(f.clamp(0.0, 1.0))
-}
-
-/// A bar of 20 cells and the percentage (`[#########...........]  45% `; shares outside
-/// 0..=1 are clamped), or nothing when the share is unknown.
-pub(super) fn bar(done: Option<f64>) -> String {
-    let Some(f) = done else {
-        return String::new();
-    };
-    let f = f.clamp(0.0, 1.0);
-    const CELLS: usize = 20;
-    let full = ((f * CELLS as f64).round() as usize).min(CELLS);
-    format!(
-        "[{}{}] {:>3.0}% ",
-        "#".repeat(full),
-        ".".repeat(CELLS - full),
-        f * 100.0
-    )
 }
 
 /// The progress line: the property, the totals so far (saved tapes replayed included, as in
@@ -81,22 +63,20 @@ pub(super) fn line(
     )
 }
 
-/// The progress line of the generate phase: on a terminal a bar redrawn in place four times
-/// a second; elsewhere (a log, libtest's captured stderr) one plain line a second.
+/// The progress of the generate phase, to the run's reporter: four times a second when it
+/// redraws in place (a terminal), else once a second.
 pub(super) struct Progress {
     on: bool,
     tty: bool,
     last: Instant,
-    drawn: bool,
 }
 
 impl Progress {
     pub(super) fn new(config: &Config) -> Progress {
         Progress {
             on: config.progress,
-            tty: config.progress && std::io::stderr().is_terminal(),
+            tty: config.progress && config.reporter.redraws(),
             last: Instant::now(),
-            drawn: false,
         }
     }
 
@@ -115,19 +95,14 @@ impl Progress {
     }
 
     pub(super) fn show(&mut self, config: &Config, tests: u64, started: Instant, line: &str) {
-        if self.tty {
-            let done = fraction(config, tests, started.elapsed());
-            eprint!("\r\x1b[2K{}{line}", bar(done));
-            self.drawn = true;
-        } else {
-            eprintln!("{line}");
-        }
+        let done = fraction(config, tests, started.elapsed());
+        config.reporter.progress(line, done);
     }
 
-    /// Ends a bar drawn in place with a newline.
-    pub(super) fn end(&mut self) {
-        if self.drawn {
-            eprintln!();
+    /// The generate phase is over.
+    pub(super) fn end(&mut self, config: &Config) {
+        if self.on {
+            config.reporter.progress_end();
         }
     }
 }
@@ -135,6 +110,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reporter::bar;
 
     #[test]
     fn the_bar_follows_the_larger_budget_share() {

@@ -4,7 +4,7 @@
 
 use super::run::{Pending, warn};
 use super::runner::{Flying, Kind, Runner};
-use super::{Found, Outcome, RunReport, Search, Subject, Utility};
+use super::{Config, Found, Outcome, RunReport, Search, Subject, Utility};
 use crate::corpus::{Entry, Folder};
 use crate::tape::{BytesSource, Recording, Status};
 
@@ -41,7 +41,7 @@ pub(super) fn replay_one(
         if isolated.is_none_or(|i| i.status == Status::Interesting) {
             return Replayed::Failed((Found::Reuse(entry.path), Pending::Isolated(entry.bytes)));
         }
-        passes_now(&entry, report);
+        passes_now(config, &entry, report);
         return Replayed::Other;
     }
     let (status, rec, fingerprint) = runner.call(
@@ -57,13 +57,13 @@ pub(super) fn replay_one(
     }
     super::clear_utilities();
     if let Some(w) = stale(&entry, &rec, &mut *runner.subject) {
-        warn(report, w);
+        warn(config, report, w);
     }
     if status == Status::Interesting {
         return Replayed::Failed((Found::Reuse(entry.path), Pending::Here(rec)));
     }
     if folder == Folder::Regressions {
-        passes_now(&entry, report);
+        passes_now(config, &entry, report);
     }
     if status == Status::Valid {
         report.replayed_valid += 1;
@@ -85,12 +85,12 @@ pub(super) fn replay_one(
 }
 
 /// The warning for a regression that no longer fails.
-fn passes_now(entry: &Entry, report: &mut RunReport) {
+fn passes_now(config: &Config, entry: &Entry, report: &mut RunReport) {
     let w = format!(
         "regression {} passes now: the bug is fixed, or the failure is flaky; once fixed, remove the file (it is replayed first on every run)",
         entry.path.display()
     );
-    warn(report, w);
+    warn(config, report, w);
 }
 
 /// Keeps the better of `known`'s utility for `u`'s label and `u`.

@@ -171,9 +171,9 @@ impl<'a> Run<'a> {
             "" => "property".to_string(),
             n => n.to_string(),
         };
-        eprintln!(
-            "tapefuzz: {name}: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)"
-        );
+        config.reporter.note(&format!(
+            "{name}: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)"
+        ));
         let mut report = RunReport {
             seed,
             strategy,
@@ -187,15 +187,18 @@ impl<'a> Run<'a> {
                         "cannot open the observability log {}: {e}; running without it",
                         super::observability::log_path(target).display()
                     );
-                    warn(&mut report, w);
+                    warn(config, &mut report, w);
                     None
                 }
             }
         });
         if let Some(c) = corpus.as_deref_mut() {
-            report
-                .warnings
-                .extend(super::migrate_corpus(c, &mut *subject, config.max_choices));
+            report.warnings.extend(super::migrate_corpus(
+                c,
+                &mut *subject,
+                config.max_choices,
+                &*config.reporter,
+            ));
         }
         let stats = config.stats.then(Statistics::default);
         let collecting = Collecting::start(config.stats, log.is_some());
@@ -220,16 +223,19 @@ impl<'a> Run<'a> {
                     let w = format!(
                         "no flight record ({e}): a test case that kills the process will not be replayed"
                     );
-                    warn(&mut report, w);
+                    warn(config, &mut report, w);
                     None
                 }
             },
             None => None,
         };
         let watchdog = match (&flight, config.timeout) {
-            (Some(f), Some(limit)) => {
-                Some(Watchdog::start(f.view(), limit, f.path().to_path_buf()))
-            }
+            (Some(f), Some(limit)) => Some(Watchdog::start(
+                f.view(),
+                limit,
+                f.path().to_path_buf(),
+                config.reporter.clone(),
+            )),
             _ => None,
         };
         let watching = observer.watches();
@@ -289,11 +295,11 @@ impl<'a> Run<'a> {
         for crashed in Flight::collect(dir, name) {
             self.report.replayed += 1;
             let what = if crashed.hung { "hung" } else { "crashed" };
-            eprintln!(
-                "tapefuzz: test case {} of an earlier run {what}; replaying it in a process of its own ({})",
+            self.config.reporter.note(&format!(
+                "test case {} of an earlier run {what}; replaying it in a process of its own ({})",
                 crashed.test,
                 crashed.path.display()
-            );
+            ));
             let bytes = self.runner.crashed_tape(&crashed.input);
             self.crashed_paths.push(crashed.path.clone());
             if self.found.is_none() {
@@ -397,7 +403,7 @@ impl<'a> Run<'a> {
                 Next::Failed => break,
             }
         }
-        progress.end();
+        progress.end(config);
         self.report.tests = tests;
         self.report.unique_valid = unique.len() as u64;
     }
@@ -483,7 +489,7 @@ impl<'a> Run<'a> {
         let finish = self.search.finish();
         self.report.stats = finish.stats;
         if let Some(note) = &finish.note {
-            eprintln!("tapefuzz: {note}");
+            self.config.reporter.note(note);
         }
         self.report.note = finish.note;
         // The best tape of each utility label, as bytes.
@@ -511,7 +517,7 @@ impl<'a> Run<'a> {
                 }
             }
             if let Some(c) = self.corpus.as_deref_mut() {
-                save_all(c, to_save, &mut self.report);
+                save_all(self.config, c, to_save, &mut self.report);
             }
         }
         // Stopped before the flight record it reads goes.
@@ -564,7 +570,7 @@ impl<'a> Run<'a> {
         }
         if let Some(e) = &failure.save_error {
             let e = format!("cannot save the shrunk failure: {e}");
-            eprintln!("tapefuzz: warning: {e}");
+            config.reporter.warning(&e);
             self.report.save_errors.push(e);
         }
         self.report.failure = Some(failure);
@@ -602,13 +608,14 @@ impl<'a> Run<'a> {
             },
         );
         if let Some(e) = self.runner.log.take().and_then(|l| l.error) {
-            eprintln!("tapefuzz: warning: {e}");
-            report.warnings.push(e);
+            warn(config, &mut report, e);
         }
         report.statistics = self.runner.stats.take();
         report.seconds = self.started.elapsed().as_secs_f64();
         if config.stats {
-            eprint!("{}", super::render_statistics(&self.name, &report));
+            config
+                .reporter
+                .text(&super::render_statistics(&self.name, &report));
         }
         report
     }
@@ -627,7 +634,7 @@ enum Next {
 /// Saves `to_save` to `corpus/` (those it does not hold yet). After a few failed saves in a
 /// row (a full disk, a folder that cannot be made) the rest are not tried: each would fail
 /// the same way.
-fn save_all(c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut RunReport) {
+fn save_all(config: &Config, c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut RunReport) {
     const GIVE_UP: usize = 5;
     let mut in_a_row = 0;
     let total = to_save.len();
@@ -642,7 +649,7 @@ fn save_all(c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut RunReport) {
             }
             Err(e) => {
                 let e = format!("cannot save a corpus tape: {e}");
-                eprintln!("tapefuzz: warning: {e}");
+                config.reporter.warning(&e);
                 report.save_errors.push(e);
                 in_a_row += 1;
                 if in_a_row == GIVE_UP && k + 1 < total {
@@ -650,7 +657,7 @@ fn save_all(c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut RunReport) {
                         "gave up saving after {GIVE_UP} failed saves in a row: {} corpus tapes not saved",
                         total - k - 1
                     );
-                    eprintln!("tapefuzz: warning: {e}");
+                    config.reporter.warning(&e);
                     report.save_errors.push(e);
                     break;
                 }
@@ -659,9 +666,9 @@ fn save_all(c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut RunReport) {
     }
 }
 
-/// A warning: on stderr now, and in the report.
-pub(super) fn warn(report: &mut RunReport, w: String) {
-    eprintln!("tapefuzz: warning: {w}");
+/// A warning: to the run's reporter now, and in the report.
+pub(super) fn warn(config: &Config, report: &mut RunReport, w: String) {
+    config.reporter.warning(&w);
     report.warnings.push(w);
 }
 

@@ -5,6 +5,7 @@
 //! `timeout-` artifacts.
 
 use crate::corpus::FlightView;
+use crate::reporter::Reporting;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,8 +23,13 @@ pub(super) struct Watchdog {
 
 impl Watchdog {
     /// Watches `view`: when one test case has been running for longer than `limit`, marks it
-    /// hung, says so on stderr and ends the process with [`HANG_EXIT_CODE`].
-    pub(super) fn start(view: FlightView, limit: Duration, record: PathBuf) -> Watchdog {
+    /// hung, says so (to `reporter`) and ends the process with [`HANG_EXIT_CODE`].
+    pub(super) fn start(
+        view: FlightView,
+        limit: Duration,
+        record: PathBuf,
+        reporter: Reporting,
+    ) -> Watchdog {
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
         let poll = (limit / 4).clamp(Duration::from_millis(1), Duration::from_millis(50));
@@ -38,10 +44,10 @@ impl Watchdog {
                         (Some(n), Some((m, since))) if n == m => {
                             if since.elapsed() > limit {
                                 view.mark_hung();
-                                eprintln!(
-                                    "tapefuzz: test case {n} ran over the timeout ({limit:?}); ending the run. Its input is kept in {}: the next run replays it first, shrinks it and reports it",
+                                reporter.note(&format!(
+                                    "test case {n} ran over the timeout ({limit:?}); ending the run. Its input is kept in {}: the next run replays it first, shrinks it and reports it",
                                     record.display()
-                                );
+                                ));
                                 std::process::exit(HANG_EXIT_CODE);
                             }
                         }

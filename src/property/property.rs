@@ -241,7 +241,12 @@ impl Property {
             property: self,
             test,
         };
-        engine::migrate_corpus(&mut corpus, &mut subject, self.config.max_choices);
+        engine::migrate_corpus(
+            &mut corpus,
+            &mut subject,
+            self.config.max_choices,
+            &*self.config.reporter,
+        );
         Some(corpus)
     }
 
