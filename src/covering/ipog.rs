@@ -56,11 +56,30 @@ pub fn ipog(spec: &Spec, seed: u64) -> CoveringArray {
     // Parameters with more values first (IPOG's order): the first sets are the largest.
     let mut order: Vec<usize> = (0..width).collect();
     order.sort_by_key(|&c| std::cmp::Reverse(values[c]));
+    let mut owned = owned_sets(spec, &values, &order);
+    let mut rows: Vec<Vec<Option<u32>>> = Vec::new();
+    for &c in &order {
+        let sets = &mut owned[c];
+        if sets.iter().all(|s| s.left == 0) {
+            continue;
+        }
+        grow_horizontally(spec, &mut rows, sets, c, values[c] as usize, &mut rng);
+        grow_vertically(spec, &mut rows, sets, &values);
+    }
+    let rows = rows
+        .into_iter()
+        .map(|row| without_dont_cares(spec, &values, row));
+    CoveringArray::from_rows(width, rows)
+}
+
+/// The column sets to cover, each with the tuples a constraint rules out already covered,
+/// by the parameter (in `order`) each belongs to: the one of it added last.
+fn owned_sets(spec: &Spec, values: &[u32], order: &[usize]) -> Vec<Vec<Set>> {
+    let width = values.len();
     let mut pos = vec![0; width];
     for (i, &c) in order.iter().enumerate() {
         pos[c] = i;
     }
-    // Each set belongs to the parameter of it added last.
     let mut owned: Vec<Vec<Set>> = (0..width).map(|_| Vec::new()).collect();
     for mut cols in spec.column_sets() {
         cols.sort_by_key(|&c| pos[c]);
@@ -91,140 +110,146 @@ pub fn ipog(spec: &Spec, seed: u64) -> CoveringArray {
         let last = *set.cols.last().expect("a set has parameters");
         owned[last].push(set);
     }
+    owned
+}
 
-    let mut rows: Vec<Vec<Option<u32>>> = Vec::new();
-    for &c in &order {
-        let sets = &mut owned[c];
-        if sets.iter().all(|s| s.left == 0) {
-            continue;
+/// IPOG's horizontal growth: each row gets the value of parameter `c` (of `v` values) that
+/// covers the most missing tuples of `sets` and that the constraints allow; ties broken at
+/// random so that rows differ.
+fn grow_horizontally(
+    spec: &Spec,
+    rows: &mut [Vec<Option<u32>>],
+    sets: &mut [Set],
+    c: usize,
+    v: usize,
+    rng: &mut Rng,
+) {
+    let mut gain = vec![0usize; v];
+    for row in rows.iter_mut() {
+        gain.iter_mut().for_each(|g| *g = 0);
+        for s in sets.iter() {
+            let mut k = 0;
+            let mut mult_c = 0;
+            let mut complete = true;
+            for (col, m) in s.cols.iter().zip(&s.mults) {
+                if *col == c {
+                    mult_c = *m;
+                } else if let Some(x) = row[*col] {
+                    k += x as usize * m;
+                } else {
+                    complete = false;
+                    break;
+                }
+            }
+            if complete {
+                for (x, g) in gain.iter_mut().enumerate() {
+                    if !s.is_covered(k + x * mult_c) {
+                        *g += 1;
+                    }
+                }
+            }
         }
-        let v = values[c] as usize;
-        // Horizontal growth.
-        let mut gain = vec![0usize; v];
-        let mut bases: Vec<Option<usize>> = vec![None; sets.len()];
-        for row in rows.iter_mut() {
-            gain.iter_mut().for_each(|g| *g = 0);
-            for (s, base) in sets.iter().zip(bases.iter_mut()) {
-                *base = None;
-                let mut k = 0;
-                let mut mult_c = 0;
-                let mut complete = true;
-                for (col, m) in s.cols.iter().zip(&s.mults) {
-                    if *col == c {
-                        mult_c = *m;
-                    } else if let Some(x) = row[*col] {
-                        k += x as usize * m;
-                    } else {
-                        complete = false;
-                        break;
-                    }
-                }
-                if complete {
-                    *base = Some(k);
-                    for (x, g) in gain.iter_mut().enumerate() {
-                        if !s.is_covered(k + x * mult_c) {
-                            *g += 1;
-                        }
-                    }
-                }
+        let mut best: Option<(usize, u64, usize)> = None;
+        for (x, &g) in gain.iter().enumerate() {
+            if g == 0 {
+                continue;
             }
-            // The best allowed value; ties broken at random so that rows differ.
-            let mut best: Option<(usize, u64, usize)> = None;
-            for (x, &g) in gain.iter().enumerate() {
-                if g == 0 {
-                    continue;
-                }
-                let tie = rng.next_u64();
-                if best.is_none_or(|(bg, bt, _)| g > bg || (g == bg && tie > bt)) {
-                    row[c] = Some(x as u32);
-                    if spec.allows(row) {
-                        best = Some((g, tie, x));
-                    }
-                    row[c] = None;
-                }
-            }
-            if let Some((_, _, x)) = best {
+            let tie = rng.next_u64();
+            if best.is_none_or(|(bg, bt, _)| g > bg || (g == bg && tie > bt)) {
                 row[c] = Some(x as u32);
-                for s in sets.iter_mut() {
-                    if let Some(k) = s.index(row) {
-                        s.cover(k);
-                    }
+                if spec.allows(row) {
+                    best = Some((g, tie, x));
                 }
+                row[c] = None;
             }
         }
-        // Vertical growth: every tuple still missing goes into a row whose cells allow it
-        // (a don't-care or the same value), else into a new row.
-        for si in 0..sets.len() {
-            let total = sets[si].mults[0] * values[sets[si].cols[0]] as usize;
-            for k in 0..total {
-                if sets[si].is_covered(k) {
-                    continue;
-                }
-                let tuple: Vec<(usize, u32)> = {
-                    let s = &sets[si];
-                    let mut rest = k;
-                    s.cols
-                        .iter()
-                        .zip(&s.mults)
-                        .map(|(&col, &m)| {
-                            let x = (rest / m) as u32;
-                            rest %= m;
-                            (col, x)
-                        })
-                        .collect()
-                };
-                let mut placed = None;
-                for (ri, row) in rows.iter_mut().enumerate() {
-                    if tuple
-                        .iter()
-                        .all(|&(col, x)| row[col].is_none_or(|y| y == x))
-                    {
-                        let before: Vec<Option<u32>> =
-                            tuple.iter().map(|&(col, _)| row[col]).collect();
-                        for &(col, x) in &tuple {
-                            row[col] = Some(x);
-                        }
-                        if spec.allows(row) {
-                            placed = Some(ri);
-                            break;
-                        }
-                        for (&(col, _), b) in tuple.iter().zip(before) {
-                            row[col] = b;
-                        }
-                    }
-                }
-                let ri = placed.unwrap_or_else(|| {
-                    let mut row = vec![None; width];
-                    for &(col, x) in &tuple {
-                        row[col] = Some(x);
-                    }
-                    rows.push(row);
-                    rows.len() - 1
-                });
-                for s in sets.iter_mut() {
-                    if let Some(k) = s.index(&rows[ri]) {
-                        s.cover(k);
-                    }
+        if let Some((_, _, x)) = best {
+            row[c] = Some(x as u32);
+            for s in sets.iter_mut() {
+                if let Some(k) = s.index(row) {
+                    s.cover(k);
                 }
             }
         }
     }
-    // Don't-care cells: the first value each constraint allows.
-    let rows = rows.into_iter().map(|mut row| {
-        for c in 0..width {
-            if row[c].is_none() {
-                let x = (0..values[c])
-                    .find(|&x| {
-                        row[c] = Some(x);
-                        spec.allows(&row)
+}
+
+/// IPOG's vertical growth: every tuple of `sets` still missing goes into a row whose cells
+/// allow it (a don't-care or the same value), else into a new row.
+fn grow_vertically(
+    spec: &Spec,
+    rows: &mut Vec<Vec<Option<u32>>>,
+    sets: &mut [Set],
+    values: &[u32],
+) {
+    let width = values.len();
+    for si in 0..sets.len() {
+        let total = sets[si].mults[0] * values[sets[si].cols[0]] as usize;
+        for k in 0..total {
+            if sets[si].is_covered(k) {
+                continue;
+            }
+            let tuple: Vec<(usize, u32)> = {
+                let s = &sets[si];
+                let mut rest = k;
+                s.cols
+                    .iter()
+                    .zip(&s.mults)
+                    .map(|(&col, &m)| {
+                        let x = (rest / m) as u32;
+                        rest %= m;
+                        (col, x)
                     })
-                    .unwrap_or(0);
-                row[c] = Some(x);
+                    .collect()
+            };
+            let mut placed = None;
+            for (ri, row) in rows.iter_mut().enumerate() {
+                if tuple
+                    .iter()
+                    .all(|&(col, x)| row[col].is_none_or(|y| y == x))
+                {
+                    let before: Vec<Option<u32>> = tuple.iter().map(|&(col, _)| row[col]).collect();
+                    for &(col, x) in &tuple {
+                        row[col] = Some(x);
+                    }
+                    if spec.allows(row) {
+                        placed = Some(ri);
+                        break;
+                    }
+                    for (&(col, _), b) in tuple.iter().zip(before) {
+                        row[col] = b;
+                    }
+                }
+            }
+            let ri = placed.unwrap_or_else(|| {
+                let mut row = vec![None; width];
+                for &(col, x) in &tuple {
+                    row[col] = Some(x);
+                }
+                rows.push(row);
+                rows.len() - 1
+            });
+            for s in sets.iter_mut() {
+                if let Some(k) = s.index(&rows[ri]) {
+                    s.cover(k);
+                }
             }
         }
-        row.into_iter()
-            .map(|x| x.unwrap_or(0))
-            .collect::<Vec<u32>>()
-    });
-    CoveringArray::from_rows(width, rows)
+    }
+}
+
+/// The row with each don't-care cell set to the first value the constraints allow.
+fn without_dont_cares(spec: &Spec, values: &[u32], mut row: Vec<Option<u32>>) -> Vec<u32> {
+    for c in 0..values.len() {
+        if row[c].is_none() {
+            let x = (0..values[c])
+                .find(|&x| {
+                    row[c] = Some(x);
+                    spec.allows(&row)
+                })
+                .unwrap_or(0);
+            row[c] = Some(x);
+        }
+    }
+    row.into_iter().map(|x| x.unwrap_or(0)).collect()
 }

@@ -18,6 +18,13 @@ const LEGEND: &str =
 use crate::junit::escape;
 
 pub(crate) fn render(g: &Graph) -> String {
+    let (boxes, width, bottom) = layout(g);
+    draw(g, &boxes, width, bottom)
+}
+
+/// Each node's box (x, y, width, height), the picture's width, and the bottom of the lowest
+/// box: one column per rank, a band per node of rank 1 (see below).
+fn layout(g: &Graph) -> (Vec<(f64, f64, f64, f64)>, f64, f64) {
     let ranks = g.nodes.iter().map(|n| n.rank).max().map_or(0, |r| r + 1);
     let size = |lines: &[String]| {
         let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
@@ -92,6 +99,11 @@ pub(crate) fn render(g: &Graph) -> String {
     let boxes: Vec<(f64, f64, f64, f64)> =
         boxes.into_iter().map(|b| b.unwrap_or_default()).collect();
     let bottom = boxes.iter().map(|b| b.1 + b.3).fold(MARGIN, f64::max);
+    (boxes, width, bottom)
+}
+
+/// The SVG document of `g` laid out in `boxes`.
+fn draw(g: &Graph, boxes: &[(f64, f64, f64, f64)], width: f64, bottom: f64) -> String {
     let height = bottom + LINE_H + 2.0 * MARGIN;
     let mut out = String::new();
     let _ = writeln!(
@@ -119,7 +131,7 @@ pub(crate) fn render(g: &Graph) -> String {
             escape(e.label)
         );
     }
-    for (n, &(x, y, w, h)) in g.nodes.iter().zip(&boxes) {
+    for (n, &(x, y, w, h)) in g.nodes.iter().zip(boxes) {
         let (fill, stroke) = match n.role {
             Role::Part => ("#fde9c9", " stroke-width=\"2\""),
             Role::Own => ("#dbe9f6", ""),
