@@ -56,7 +56,7 @@ pub fn ipog(spec: &Spec, seed: u64) -> CoveringArray {
     // Parameters with more values first (IPOG's order): the first sets are the largest.
     let mut order: Vec<usize> = (0..width).collect();
     order.sort_by_key(|&c| std::cmp::Reverse(values[c]));
-    let mut owned = owned_sets(spec, &values, &order);
+    let mut owned = owned_sets(spec, values, &order);
     let mut rows: Vec<Vec<Option<u32>>> = Vec::new();
     for &c in &order {
         let sets = &mut owned[c];
@@ -64,11 +64,11 @@ pub fn ipog(spec: &Spec, seed: u64) -> CoveringArray {
             continue;
         }
         grow_horizontally(spec, &mut rows, sets, c, values[c] as usize, &mut rng);
-        grow_vertically(spec, &mut rows, sets, &values);
+        grow_vertically(spec, &mut rows, sets, values);
     }
     let rows = rows
         .into_iter()
-        .map(|row| without_dont_cares(spec, &values, row));
+        .map(|row| without_dont_cares(spec, values, row));
     CoveringArray::from_rows(width, rows)
 }
 

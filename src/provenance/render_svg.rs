@@ -22,9 +22,12 @@ pub(crate) fn render(g: &Graph) -> String {
     draw(g, &boxes, width, bottom)
 }
 
-/// Each node's box (x, y, width, height), the picture's width, and the bottom of the lowest
-/// box: one column per rank, a band per node of rank 1 (see below).
-fn layout(g: &Graph) -> (Vec<(f64, f64, f64, f64)>, f64, f64) {
+/// A node's box: x, y, width, height.
+type Frame = (f64, f64, f64, f64);
+
+/// Each node's box, the picture's width, and the bottom of the lowest box: one column per
+/// rank, a band per node of rank 1 (see below).
+fn layout(g: &Graph) -> (Vec<Frame>, f64, f64) {
     let ranks = g.nodes.iter().map(|n| n.rank).max().map_or(0, |r| r + 1);
     let size = |lines: &[String]| {
         let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
@@ -103,7 +106,7 @@ fn layout(g: &Graph) -> (Vec<(f64, f64, f64, f64)>, f64, f64) {
 }
 
 /// The SVG document of `g` laid out in `boxes`.
-fn draw(g: &Graph, boxes: &[(f64, f64, f64, f64)], width: f64, bottom: f64) -> String {
+fn draw(g: &Graph, boxes: &[Frame], width: f64, bottom: f64) -> String {
     let height = bottom + LINE_H + 2.0 * MARGIN;
     let mut out = String::new();
     let _ = writeln!(
