@@ -2,9 +2,9 @@
 //! one test case per property, the JSON summary as its output.
 //!
 //! ```
-//! use tapefuzz::junit::{Case, render};
+//! use tapefuzz::junit::{TestCase, render};
 //!
-//! let xml = render("tapefuzz ci", &[Case {
+//! let xml = render("tapefuzz ci", &[TestCase {
 //!     name: "x1::roundtrip".into(),
 //!     seconds: 2.0,
 //!     failure: Some(("ensure failed".into(), "value: [128, 128, 128]\n".into())),
@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 /// One property's outcome.
 #[derive(Clone, Debug, Default)]
-pub struct Case {
+pub struct TestCase {
     /// The property's name.
     pub name: String,
     /// Seconds it ran.
@@ -54,7 +54,7 @@ pub fn escape(s: &str) -> String {
 
 /// The report: one `<testsuite>` named `suite` holding `cases` (an empty list gives an
 /// empty suite).
-pub fn render(suite: &str, cases: &[Case]) -> String {
+pub fn render(suite: &str, cases: &[TestCase]) -> String {
     let failures = cases.iter().filter(|c| c.failure.is_some()).count();
     let seconds: f64 = cases.iter().map(|c| c.seconds).sum();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -112,12 +112,12 @@ mod tests {
         let x = render(
             "s",
             &[
-                Case {
+                TestCase {
                     name: "a".into(),
                     seconds: 1.0,
-                    ..Case::default()
+                    ..TestCase::default()
                 },
-                Case {
+                TestCase {
                     name: "c<d>".into(),
                     seconds: 0.5,
                     failure: Some(("m".into(), "body".into())),

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 use tapefuzz::covering::radix::Radix;
-use tapefuzz::covering::{Options, Spec, build};
+use tapefuzz::covering::{BuildOptions, Spec, build};
 
 /// (v, k, t, best known): the post-optimisation stops at the bound, within 60 s (a few
 /// seconds in a debug build here).
@@ -26,7 +26,7 @@ fn fast_rows_of_the_table_within_a_tenth_of_the_best_known() {
         let bound = (best as f64 * 1.1).floor() as usize;
         let a = build(
             &spec,
-            &Options {
+            &BuildOptions {
                 seed: 1,
                 budget: Duration::from_secs(60),
                 enough: bound,
@@ -45,9 +45,9 @@ fn fast_rows_of_the_table_within_a_tenth_of_the_best_known() {
 #[test]
 fn the_same_seed_gives_the_same_array() {
     let spec = Spec::uniform(3, 8, 2);
-    let o = Options {
+    let o = BuildOptions {
         seed: 7,
-        ..Options::default()
+        ..BuildOptions::default()
     };
     assert_eq!(build(&spec, &o).unwrap(), build(&spec, &o).unwrap());
 }
@@ -64,7 +64,7 @@ fn radix_parameters_with_constraints_and_mixed_strength() {
     spec.strength(2);
     // A constraint across parameters: mode 3 only with the flag set.
     spec.constraint(|r: &[Option<u32>]| !(r[1] == Some(3) && r[0] == Some(0)));
-    let array = build(&spec, &Options::default()).unwrap();
+    let array = build(&spec, &BuildOptions::default()).unwrap();
     assert_eq!(array.missing(&spec), 0);
     let mut seen_a = vec![false; 1001];
     let mut seen_b = vec![false; 300];

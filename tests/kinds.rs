@@ -2,7 +2,7 @@
 //! "one_of", "neighboured") is the user's, and strategies treat it as any other user label.
 
 use tapefuzz::generators::{Gen, GenExt, ints, vecs};
-use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
+use tapefuzz::mutate::{Aligned, Neighbour, Neighbourhood, TapeMutator};
 use tapefuzz::tape::{Kind, Label, RandomSource, Recording, Rng, Tape};
 
 /// A list whose elements each sit in a user span named `name`.
@@ -33,7 +33,7 @@ fn moves(name: &'static str, seed: u64) -> (Vec<u64>, Vec<u64>) {
     let t = (seed % 4 + 1) as f64 / 4.0;
     let mut n = Neighbour::new(&aligned, Neighbourhood::default(), t, seed);
     let neighbour = indices(&record(&g, &mut n));
-    let mutant = Mutator::default()
+    let mutant = TapeMutator::default()
         .mutate(&base, Some(&donor), &mut Rng::new(seed))
         .map(|(_, c)| c.iter().map(|c| c.index).collect())
         .unwrap_or_default();

@@ -286,3 +286,40 @@ fn the_engine_writes_nothing_to_stderr() {
         wrong.join("\n")
     );
 }
+
+#[test]
+fn no_two_public_types_share_a_name() {
+    // `engine::Outcome` and `property::Outcome` were two things; a user importing both had to
+    // rename one. A public struct, enum, trait or type alias has a name of its own.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a source file");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            for kind in ["pub struct ", "pub enum ", "pub trait ", "pub type "] {
+                if let Some(rest) = code.strip_prefix(kind) {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    seen.entry(name)
+                        .or_default()
+                        .push(format!("{}:{}", f.display(), n + 1));
+                }
+            }
+        }
+    }
+    let clashes: Vec<String> = seen
+        .into_iter()
+        .filter(|(_, at)| at.len() > 1)
+        .map(|(name, at)| format!("{name}: {}", at.join(", ")))
+        .collect();
+    assert!(
+        clashes.is_empty(),
+        "public types sharing a name:\n{}",
+        clashes.join("\n")
+    );
+}

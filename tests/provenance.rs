@@ -4,7 +4,7 @@
 use tapefuzz::prelude::*;
 use tapefuzz::property::{Test, property};
 use tapefuzz::provenance::{
-    Change, DebugTree, PartPath, ProvenanceError, Shape, Step, explain_path,
+    Change, DebugTree, PartPath, PathStep, ProvenanceError, Shape, explain_path,
 };
 use tapefuzz::stateful::stateful;
 use tapefuzz::tape::{Kind, RandomSource, Rng, Status, Tape, encoding};
@@ -14,7 +14,7 @@ use tapefuzz::tape::{Kind, RandomSource, Rng, Status, Tape, encoding};
 
 #[test]
 fn paths_parse_and_print_back() {
-    use Step::*;
+    use PathStep::*;
     for (text, steps) in [
         ("", vec![]),
         (".0", vec![Position(0)]),

@@ -5,7 +5,7 @@
 
 use tapefuzz::conformance::{check_search, check_source, generator};
 use tapefuzz::generators::Gen;
-use tapefuzz::mutate::{Aligned, Mutator, Neighbour, Neighbourhood};
+use tapefuzz::mutate::{Aligned, Neighbour, Neighbourhood, TapeMutator};
 use tapefuzz::search::constrain::SkeletonSearch;
 use tapefuzz::search::cover::Cover;
 use tapefuzz::search::enumerate::{Enumerate, PrefixSource};
@@ -38,7 +38,7 @@ fn neighbour(case: u64) -> Neighbour<'static> {
 fn greybox_mutant(case: u64) -> ReplaySource {
     let donor = base(case + 1000);
     let choices = mutant(
-        &Mutator::default(),
+        &TapeMutator::default(),
         &base(case),
         Some(&donor),
         &mut Rng::new(case),

@@ -560,7 +560,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
             Ok((passed, s, report)) => {
                 // A save that failed fails the job too: nothing found may be lost silently.
                 let save_errors = s["save_errors"].as_u64().unwrap_or(0);
-                junit::Case {
+                junit::TestCase {
                     name: found.name.clone(),
                     seconds: s["seconds"].as_f64().unwrap_or(0.0),
                     failure: (!passed || save_errors > 0).then(|| {
@@ -574,7 +574,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
             }
             Err(e) => {
                 eprintln!("cargo-tapefuzz: {e}");
-                junit::Case {
+                junit::TestCase {
                     name: found.name.clone(),
                     seconds: started.elapsed().as_secs_f64(),
                     failure: Some((e.clone(), e)),

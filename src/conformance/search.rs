@@ -1,7 +1,7 @@
 //! The laws of a search, driven through the trait as the run loop drives it.
 
 use super::{Value, generator, replays};
-use crate::engine::{Outcome, Proposal, Start, Strategy, Verdict};
+use crate::engine::{Observation, Proposal, Start, Strategy, Verdict};
 use crate::generators::Gen;
 use crate::tape::{Choice, Recording, Reject, Source, Status, Tape};
 
@@ -58,7 +58,7 @@ fn trace(strategy: &dyn Strategy, seed: u64, tests: u64) -> Trace {
         // One made-up feature per length of the text (an edge per length, hit once), so a
         // coverage-guided search keeps tapes and mutates them.
         let features = [(v.as_ref().map_or(0, |s| s.len() as u64) << 8)];
-        let verdict = search.observe(&Outcome {
+        let verdict = search.observe(&Observation {
             status,
             fingerprint: print,
             recording: record.then_some(&rec),

@@ -11,7 +11,7 @@ pub struct Feature {
 
 impl Feature {
     /// The feature as one number (`edge << 8 | bucket`), as observers report features
-    /// ([`crate::engine::Outcome::features`]).
+    /// ([`crate::engine::Observation::features`]).
     #[inline]
     pub fn code(self) -> u64 {
         ((self.edge as u64) << 8) | u64::from(self.bucket)

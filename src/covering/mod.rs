@@ -4,12 +4,12 @@
 //! | item | what it is |
 //! |---|---|
 //! | [`Spec`] | parameters with their numbers of values, a main strength, mixed-strength sub-relations ([`Spec::relation`]), constraints over partial rows ([`Spec::constraint`]) |
-//! | [`build`] | an array for a spec: the smaller of IPOG ([`ipog`]) and a direct construction where one applies ([`construct`]: Bush's orthogonal arrays over GF(q), binary Katona arrays), then a post-optimisation pass ([`optimise`], within [`Options::budget`]) |
+//! | [`build`] | an array for a spec: the smaller of IPOG ([`ipog`]) and a direct construction where one applies ([`construct`]: Bush's orthogonal arrays over GF(q), binary Katona arrays), then a post-optimisation pass ([`optimise`], within [`BuildOptions::budget`]) |
 //! | [`CoveringArray`] | the rows, and [`CoveringArray::missing`], the check |
 //! | [`radix`] | Radix Coverage: a wide parameter as digits that fully interact, within its range |
 //!
 //! ```
-//! use tapefuzz::covering::{Options, Spec, build, radix};
+//! use tapefuzz::covering::{BuildOptions, Spec, build, radix};
 //!
 //! // A flag, a mode of 3, and a level in 0..=1000 split into digits (base 4, 5 digits):
 //! // every pair of values across parameters' digits, and every level value, appear.
@@ -18,7 +18,7 @@
 //! spec.parameter(3);
 //! let level = radix::Radix::add(&mut spec, 1001);
 //! spec.strength(2);
-//! let array = build(&spec, &Options::default()).unwrap();
+//! let array = build(&spec, &BuildOptions::default()).unwrap();
 //! assert_eq!(array.missing(&spec), 0);
 //! let mut levels: Vec<u64> = array.rows().map(|r| level.value(r)).collect();
 //! levels.sort();
@@ -47,7 +47,7 @@ use std::time::Duration;
 
 /// How [`build`] works.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Options {
+pub struct BuildOptions {
     /// Seed of every random choice (ties, the post-optimisation's moves): the same seed gives
     /// the same array.
     pub seed: u64,
@@ -59,9 +59,9 @@ pub struct Options {
     pub enough: usize,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
             seed: 0,
             budget: Duration::ZERO,
             enough: 0,
@@ -93,7 +93,7 @@ pub const MAX_TUPLES: u64 = 1 << 31;
 
 /// An array covering `spec`: IPOG's, then shrunk by the post-optimisation within
 /// `options.budget`. An error when the spec requires more than [`MAX_TUPLES`] tuples.
-pub fn build(spec: &Spec, options: &Options) -> Result<CoveringArray, TooLarge> {
+pub fn build(spec: &Spec, options: &BuildOptions) -> Result<CoveringArray, TooLarge> {
     let tuples = spec.tuples();
     if tuples > MAX_TUPLES {
         return Err(TooLarge { tuples });
@@ -131,7 +131,7 @@ mod tests {
             (2, 10, 4),
         ] {
             let s = Spec::uniform(v, k, t);
-            let a = build(&s, &Options::default()).unwrap();
+            let a = build(&s, &BuildOptions::default()).unwrap();
             assert_eq!(a.missing(&s), 0, "{v}^{k} t={t}");
             assert!(
                 a.len() >= (v as usize).pow(t as u32),
@@ -147,7 +147,7 @@ mod tests {
         s.relation(&[0, 1, 2], 3);
         // Parameters 4 and 5 never both 2.
         s.constraint(|r: &[Option<u32>]| !(r[4] == Some(2) && r[5] == Some(2)));
-        let a = build(&s, &Options::default()).unwrap();
+        let a = build(&s, &BuildOptions::default()).unwrap();
         assert_eq!(a.missing(&s), 0);
         assert!(a.len() >= 27);
         for r in a.rows() {
@@ -158,12 +158,12 @@ mod tests {
     #[test]
     fn edges() {
         let empty = Spec::new();
-        assert!(build(&empty, &Options::default()).unwrap().is_empty());
+        assert!(build(&empty, &BuildOptions::default()).unwrap().is_empty());
         let mut one = Spec::new();
         one.parameter(0);
         one.parameter(3);
         one.strength(5);
-        let a = build(&one, &Options::default()).unwrap();
+        let a = build(&one, &BuildOptions::default()).unwrap();
         assert_eq!(a.len(), 3);
         assert_eq!(a.missing(&one), 0);
     }

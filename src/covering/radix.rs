@@ -84,7 +84,7 @@ impl Radix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::covering::{Options, build};
+    use crate::covering::{BuildOptions, build};
 
     #[test]
     fn bases() {
@@ -104,7 +104,7 @@ mod tests {
             spec.parameter(2);
             let r = Radix::add(&mut spec, size);
             spec.strength(2);
-            let a = build(&spec, &Options::default()).unwrap();
+            let a = build(&spec, &BuildOptions::default()).unwrap();
             assert_eq!(a.missing(&spec), 0);
             let mut seen = vec![false; size as usize];
             for row in a.rows() {

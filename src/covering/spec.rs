@@ -23,11 +23,11 @@ pub struct Relation {
 /// all of them, mixed-strength sub-relations, and constraints.
 ///
 /// ```
-/// use tapefuzz::covering::{Options, Spec, build};
+/// use tapefuzz::covering::{BuildOptions, Spec, build};
 ///
 /// // Five flags, every pair of values of every two of them: 6 rows (not 32).
 /// let spec = Spec::uniform(2, 5, 2);
-/// let array = build(&spec, &Options::default()).unwrap();
+/// let array = build(&spec, &BuildOptions::default()).unwrap();
 /// assert_eq!(array.missing(&spec), 0);
 /// assert!(array.len() <= 7);
 /// ```

@@ -33,7 +33,7 @@ pub use migrate::{migrate_corpus, reencode};
 pub use observer::{Identity, Observer};
 pub use report::{Best, Failure, Found, Improvement, RunReport, Stop};
 pub use run::{TestFn, run};
-pub use search::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
+pub use search::{Finish, Observation, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
 pub use stats::{EventStats, KEPT_NUMBERS, Statistics, render as render_statistics};
 pub use subject::{Isolated, Subject};
 pub use utility::{

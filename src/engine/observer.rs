@@ -1,6 +1,6 @@
 //! Observers: what the loop makes of each test case beyond its status — an identity
 //! (blackbox mode) or a coverage trace (greybox mode). A search reads the observations from
-//! the [`super::Outcome`]; so "a learner rewarded by new coverage" is a learning search with
+//! the [`super::Observation`]; so "a learner rewarded by new coverage" is a learning search with
 //! a coverage observer, and no special case.
 
 /// Watches every test case the loop runs. [`Observer::before`] is called right before the

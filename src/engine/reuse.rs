@@ -4,7 +4,7 @@
 
 use super::run::{Pending, warn};
 use super::runner::{Flying, Kind, Runner};
-use super::{Config, Found, Outcome, RunReport, Search, Subject, Utility};
+use super::{Config, Found, Observation, RunReport, Search, Subject, Utility};
 use crate::corpus::{Entry, Folder};
 use crate::tape::{BytesSource, Recording, Status};
 
@@ -68,7 +68,7 @@ pub(super) fn replay_one(
     if status == Status::Valid {
         report.replayed_valid += 1;
     }
-    search.reused(&Outcome {
+    search.reused(&Observation {
         status,
         fingerprint,
         recording: Some(&rec),

@@ -9,8 +9,8 @@ use super::reuse::{Replayed, replay_one};
 use super::runner::{Flying, Kind, Runner};
 use super::watchdog::Watchdog;
 use super::{
-    Best, Config, Described, Found, Improvement, Isolated, Observer, Outcome, Replay, RunReport,
-    Search, Start, Statistics, Stop, Subject, Utility, Verdict,
+    Best, Config, Described, Found, Improvement, Isolated, Observation, Observer, Replay,
+    RunReport, Search, Start, Statistics, Stop, Subject, Utility, Verdict,
 };
 use crate::corpus::{Corpus, Flight, Folder};
 use crate::tape::{HashesSet, Recording, Rng, Status, Tape, encoding};
@@ -444,7 +444,7 @@ impl<'a> Run<'a> {
         } else {
             Vec::new()
         };
-        let verdict = self.search.observe(&Outcome {
+        let verdict = self.search.observe(&Observation {
             status,
             fingerprint,
             recording: record.then_some(&rec),

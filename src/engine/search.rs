@@ -1,7 +1,7 @@
 //! The search: what the run loop asks for each next test case, and tells how it ended.
 //!
 //! A search proposes a [`Source`] (a fresh one, a neighbour of a base tape, an edited tape
-//! replayed, a learner…) and is told the [`Outcome`] of the test case run on it. Everything
+//! replayed, a learner…) and is told the [`Observation`] of the test case run on it. Everything
 //! else — replaying saved tapes first, counting, deadlines, utilities, confirming, shrinking
 //! and saving a failure, keeping tapes in `corpus/` — is the run loop's ([`super::run`]), so
 //! a search is only its own idea. The searches and the registry of their names live above
@@ -61,7 +61,7 @@ impl<'a> Proposal<'a> {
         }
     }
 
-    /// Records the tape: the [`Outcome`] then carries the choices and spans.
+    /// Records the tape: the [`Observation`] then carries the choices and spans.
     pub fn recorded(mut self) -> Proposal<'a> {
         self.record = true;
         self
@@ -108,7 +108,7 @@ impl<'a> Proposal<'a> {
 
 /// How a test case ended, as a search sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct Outcome<'a> {
+pub struct Observation<'a> {
     /// Its status.
     pub status: Status,
     /// A hash of every index drawn (equal tapes, equal fingerprints).
@@ -210,7 +210,7 @@ pub trait Search {
     }
 
     /// A saved tape was replayed (recorded) in the reuse phase.
-    fn reused(&mut self, outcome: &Outcome<'_>) {
+    fn reused(&mut self, outcome: &Observation<'_>) {
         let _ = outcome;
     }
 
@@ -219,7 +219,7 @@ pub trait Search {
     fn propose(&mut self) -> Option<Proposal<'_>>;
 
     /// How the last proposed test case ended.
-    fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
+    fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
         let _ = outcome;
         Verdict::Continue
     }

@@ -1,7 +1,7 @@
 //! What the fuzz-target macros call.
 
 use super::features::{COUNTERS, Switch, tape_features};
-use crate::mutate::{Aligned, Mutator, Neighbour, Neighbourhood, Operator, nudge};
+use crate::mutate::{Aligned, Neighbour, Neighbourhood, Operator, TapeMutator, nudge};
 use crate::property::Test;
 use crate::tape::{BytesSource, Recording, Rng, Status, Tape, encoding};
 use std::cell::RefCell;
@@ -275,7 +275,7 @@ pub fn mutate(
         if realign {
             return realigned_move(test, base, &mut rng);
         }
-        Mutator::default()
+        TapeMutator::default()
             .mutate(base, None, &mut rng)
             .map(|(_, c)| encoding::encode(&c))
     });
@@ -330,7 +330,7 @@ pub const RUN_SHARE: u64 = 3;
 pub const RUN_OF: u64 = 4;
 
 /// Of the tape mutations, [`REALIGN_SHARE`] in [`REALIGN_OF`] move one choice and realign
-/// the rest by span path ([`realigned_move`]); the others use the [`Mutator`]'s operators.
+/// the rest by span path ([`realigned_move`]); the others use the [`TapeMutator`]'s operators.
 pub const REALIGN_SHARE: u64 = 1;
 /// See [`REALIGN_SHARE`].
 pub const REALIGN_OF: u64 = 2;

@@ -13,7 +13,7 @@ mod neighbour;
 mod operator;
 mod runs;
 
-pub use mutator::Mutator;
+pub use mutator::TapeMutator;
 pub use neighbour::{Aligned, Neighbour, Neighbourhood};
 pub use operator::{Operator, nudge};
 pub use runs::{Run, edit_run, mutate_bytes, runs, with_run_bytes};

@@ -6,23 +6,23 @@ use crate::tape::{Choice, Recording, Rng};
 /// Chooses an [`Operator`] by weight and applies it, falling back to the others when the
 /// chosen one does not apply to the tape.
 #[derive(Clone, Debug)]
-pub struct Mutator {
+pub struct TapeMutator {
     weights: [u32; Operator::ALL.len()],
 }
 
-impl Default for Mutator {
+impl Default for TapeMutator {
     /// Moves and span edits about equally often: `move_choice` 4, `randomize_span` 2,
     /// `copy_span` 2, each other operator 1 (`splice_span` only with a donor).
-    fn default() -> Mutator {
-        Mutator {
+    fn default() -> TapeMutator {
+        TapeMutator {
             weights: [1, 1, 1, 4, 2, 1, 2],
         }
     }
 }
 
-impl Mutator {
+impl TapeMutator {
     /// Sets the weight of one operator (0 turns it off).
-    pub fn weight(mut self, op: Operator, weight: u32) -> Mutator {
+    pub fn weight(mut self, op: Operator, weight: u32) -> TapeMutator {
         let i = Operator::ALL.iter().position(|&o| o == op).expect("listed");
         self.weights[i] = weight;
         self

@@ -20,7 +20,7 @@
 //! these shapes is an error with the byte offset where reading stopped; whitespace and
 //! newlines between tokens and trailing commas (`{:#?}`) are allowed.
 
-use super::path::{PartPath, Step};
+use super::path::{PartPath, PathStep};
 use std::fmt;
 
 /// One part of a parsed value: its shape and where its text is in the whole.
@@ -113,7 +113,7 @@ pub struct SelectError {
     /// The longest prefix of the path that exists in the value.
     pub found: PartPath,
     /// The step that does not.
-    pub step: Step,
+    pub step: PathStep,
     /// What is at `found` and why `step` does not apply to it.
     pub message: String,
 }
@@ -209,13 +209,13 @@ impl DebugTree {
                 message,
             };
             node = match (step, &node.shape) {
-                (Step::Position(n), Shape::Tuple { items, .. }) => items.get(*n),
-                (Step::Position(0), Shape::Entry { key, .. }) => Some(&**key),
-                (Step::Position(1), Shape::Entry { value, .. }) => Some(&**value),
-                (Step::Field(name), Shape::Struct { fields, .. }) => {
+                (PathStep::Position(n), Shape::Tuple { items, .. }) => items.get(*n),
+                (PathStep::Position(0), Shape::Entry { key, .. }) => Some(&**key),
+                (PathStep::Position(1), Shape::Entry { value, .. }) => Some(&**value),
+                (PathStep::Field(name), Shape::Struct { fields, .. }) => {
                     fields.iter().find(|(f, _)| f == name).map(|(_, v)| v)
                 }
-                (Step::Index(i), Shape::List { items, .. } | Shape::Map { entries: items }) => {
+                (PathStep::Index(i), Shape::List { items, .. } | Shape::Map { entries: items }) => {
                     items.get(*i)
                 }
                 _ => None,

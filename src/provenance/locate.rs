@@ -12,7 +12,7 @@
 //! the longest located prefix.
 
 use super::debug_tree::{DebugTree, Node, Shape};
-use super::path::{PartPath, Step};
+use super::path::{PartPath, PathStep};
 use crate::tape::{Kind, Recording};
 
 /// The spans directly below `scope` (the whole tape for `None`) of kind `kind`: no field or
@@ -69,15 +69,15 @@ pub(crate) fn step_span(
     rec: &Recording,
     node: &Node,
     scope: Option<usize>,
-    step: &Step,
+    step: &PathStep,
     pick: &dyn Fn(&[usize], usize) -> Option<usize>,
 ) -> Option<usize> {
     match (&node.shape, step) {
-        (Shape::Tuple { items, .. }, Step::Position(n)) => {
+        (Shape::Tuple { items, .. }, PathStep::Position(n)) => {
             let fields = layer(rec, scope, Kind::Field);
             (fields.len() == items.len()).then(|| fields.get(*n).copied())?
         }
-        (Shape::Struct { fields: named, .. }, Step::Field(name)) => {
+        (Shape::Struct { fields: named, .. }, PathStep::Field(name)) => {
             let fields = layer(rec, scope, Kind::Field);
             let n = named.iter().position(|(f, _)| f == name)?;
             (fields.len() == named.len()).then(|| fields.get(n).copied())?
@@ -87,7 +87,7 @@ pub(crate) fn step_span(
                 bracket: '[',
                 items,
             },
-            Step::Index(i),
+            PathStep::Index(i),
         ) => {
             let els = elements(rec, scope);
             if els.len() == items.len() {
@@ -164,15 +164,15 @@ fn assign(
     path: &PartPath,
     exact: &mut [Option<PartPath>],
 ) {
-    let children: Vec<(Step, &Node)> = match &node.shape {
+    let children: Vec<(PathStep, &Node)> = match &node.shape {
         Shape::Tuple { items, .. } => items
             .iter()
             .enumerate()
-            .map(|(i, n)| (Step::Position(i), n))
+            .map(|(i, n)| (PathStep::Position(i), n))
             .collect(),
         Shape::Struct { fields, .. } => fields
             .iter()
-            .map(|(f, n)| (Step::Field(f.clone()), n))
+            .map(|(f, n)| (PathStep::Field(f.clone()), n))
             .collect(),
         Shape::List {
             bracket: '[',
@@ -180,7 +180,7 @@ fn assign(
         } => items
             .iter()
             .enumerate()
-            .map(|(i, n)| (Step::Index(i), n))
+            .map(|(i, n)| (PathStep::Index(i), n))
             .collect(),
         _ => return,
     };

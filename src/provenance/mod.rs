@@ -65,7 +65,7 @@ mod render_text;
 
 pub use debug_tree::{DebugTree, Node, ParseError, SelectError, Shape};
 pub use influence::{Change, Influence};
-pub use path::{PartPath, PathError, Step};
+pub use path::{PartPath, PathError, PathStep};
 
 use crate::tape::encoding::width;
 use crate::tape::{BytesSource, Kind, Recording, Tape};

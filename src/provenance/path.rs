@@ -5,7 +5,7 @@ use std::fmt;
 
 /// One step of a [`PartPath`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Step {
+pub enum PathStep {
     /// `.N`: the `N`th positional field of a tuple, a tuple struct or an enum variant
     /// (`Some(3)`, `Put(0, 1)`), counted from 0; on a map entry, `.0` is the key and `.1`
     /// the value.
@@ -17,12 +17,12 @@ pub enum Step {
     Index(usize),
 }
 
-impl fmt::Display for Step {
+impl fmt::Display for PathStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Step::Position(n) => write!(f, ".{n}"),
-            Step::Field(name) => write!(f, ".{name}"),
-            Step::Index(i) => write!(f, "[{i}]"),
+            PathStep::Position(n) => write!(f, ".{n}"),
+            PathStep::Field(name) => write!(f, ".{name}"),
+            PathStep::Index(i) => write!(f, "[{i}]"),
         }
     }
 }
@@ -34,7 +34,7 @@ impl fmt::Display for Step {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PartPath {
     /// The steps, outermost first.
-    pub steps: Vec<Step>,
+    pub steps: Vec<PathStep>,
 }
 
 /// Why a path did not parse: what was wrong and at which byte of the path.
@@ -75,10 +75,10 @@ impl PartPath {
     /// `[digits]` an index. Leading zeros are allowed (`.01` is `.1`); spaces are not.
     ///
     /// ```
-    /// use tapefuzz::provenance::{PartPath, Step};
+    /// use tapefuzz::provenance::{PartPath, PathStep};
     ///
     /// let p = PartPath::parse(".1[0].x").unwrap();
-    /// assert_eq!(p.steps, [Step::Position(1), Step::Index(0), Step::Field("x".into())]);
+    /// assert_eq!(p.steps, [PathStep::Position(1), PathStep::Index(0), PathStep::Field("x".into())]);
     /// assert_eq!(p.to_string(), ".1[0].x");
     /// assert!(PartPath::parse("").unwrap().steps.is_empty());
     /// let e = PartPath::parse(".1[x]").unwrap_err();
@@ -107,7 +107,7 @@ impl PartPath {
                     match bytes.get(from) {
                         Some(b) if b.is_ascii_digit() => {
                             let (n, end) = number(from)?;
-                            steps.push(Step::Position(n));
+                            steps.push(PathStep::Position(n));
                             i = end;
                         }
                         Some(b) if b.is_ascii_alphabetic() || *b == b'_' => {
@@ -124,7 +124,7 @@ impl PartPath {
                             if end == start {
                                 return Err(err(start, "expected a field name after `r#`".into()));
                             }
-                            steps.push(Step::Field(text[start..end].to_string()));
+                            steps.push(PathStep::Field(text[start..end].to_string()));
                             i = end;
                         }
                         Some(_) => {
@@ -151,7 +151,7 @@ impl PartPath {
                             let (n, end) = number(from)?;
                             match bytes.get(end) {
                                 Some(b']') => {
-                                    steps.push(Step::Index(n));
+                                    steps.push(PathStep::Index(n));
                                     i = end + 1;
                                 }
                                 Some(_) => {
@@ -201,7 +201,7 @@ impl PartPath {
     }
 
     /// The path with one more step.
-    pub fn child(&self, step: Step) -> PartPath {
+    pub fn child(&self, step: PathStep) -> PartPath {
         let mut steps = self.steps.clone();
         steps.push(step);
         PartPath { steps }

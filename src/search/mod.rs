@@ -26,4 +26,4 @@ pub mod rl;
 pub mod sa;
 pub mod swarm;
 
-pub use registry::{Entry, STRATEGIES, from_env, named};
+pub use registry::{Registered, STRATEGIES, from_env, named};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 /// One strategy the registry knows.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry {
+pub struct Registered {
     /// Its name.
     pub name: &'static str,
     /// One line about it.
@@ -19,56 +19,56 @@ pub struct Entry {
 }
 
 /// Every built-in strategy, one line each.
-pub const STRATEGIES: &[Entry] = &[
-    Entry {
+pub const STRATEGIES: &[Registered] = &[
+    Registered {
         name: "random",
         about: "independent random tapes",
         vars: &[],
         from_env: super::random::from_env,
     },
-    Entry {
+    Registered {
         name: "sa",
         about: "simulated annealing on the property's target() values",
         vars: super::sa::VARS,
         from_env: super::sa::from_env,
     },
-    Entry {
+    Registered {
         name: "rl",
         about: "reinforcement learning towards unique valid values (RLCheck)",
         vars: super::rl::VARS,
         from_env: super::rl::from_env,
     },
-    Entry {
+    Registered {
         name: "greybox",
         about: "coverage-guided mutation of kept tapes (needs coverage counters)",
         vars: &[],
         from_env: super::greybox::from_env,
     },
-    Entry {
+    Registered {
         name: "enumerate",
         about: "every tape, smallest first, pruned at rejections (bounded-exhaustive)",
         vars: super::enumerate::VARS,
         from_env: super::enumerate::from_env,
     },
-    Entry {
+    Registered {
         name: "patterns",
         about: "enumeration reprioritised by constructor patterns (paper 003's portfolio)",
         vars: super::enumerate::VARS,
         from_env: super::enumerate::patterns_from_env,
     },
-    Entry {
+    Registered {
         name: "cover",
         about: "rows of t-way covering arrays over the leading choices (Radix Coverage), then random",
         vars: super::cover::VARS,
         from_env: super::cover::from_env,
     },
-    Entry {
+    Registered {
         name: "constrain",
         about: "skeleton search and repeated instantiation for constrained generators (ProSyT)",
         vars: super::constrain::VARS,
         from_env: super::constrain::from_env,
     },
-    Entry {
+    Registered {
         name: "swarm",
         about: "swarm testing: each test case turns a random subset of every union's options off",
         vars: &[],
@@ -86,7 +86,7 @@ pub fn names() -> String {
 }
 
 /// The entry called `name`.
-pub fn entry(name: &str) -> Option<&'static Entry> {
+pub fn entry(name: &str) -> Option<&'static Registered> {
     STRATEGIES.iter().find(|e| e.name == name)
 }
 

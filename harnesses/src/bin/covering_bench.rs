@@ -13,7 +13,7 @@
 //! `scripts/bench covering`) runs it and writes the table in BENCHMARKS.md.
 
 use std::time::{Duration, Instant};
-use tapefuzz::covering::{Options, Spec, build, ipog};
+use tapefuzz::covering::{BuildOptions, Spec, build, ipog};
 
 /// One row: t, v, k, best known, greedy tools' AETG / IPO / PICT where published.
 type Row = (usize, u32, usize, usize, Option<[usize; 3]>);
@@ -86,10 +86,10 @@ fn main() {
             let start = Instant::now();
             let a = build(
                 &spec,
-                &Options {
+                &BuildOptions {
                     seed,
                     budget: Duration::from_secs_f64(seconds),
-                    ..Options::default()
+                    ..BuildOptions::default()
                 },
             )
             .expect("builds");

@@ -11,7 +11,7 @@
 use super::Args;
 use harnesses::{Target, property_for, targets};
 use std::fmt::Write as _;
-use tapefuzz::junit::{Case, render};
+use tapefuzz::junit::{TestCase, render};
 use tapefuzz::property::Report;
 use tapefuzz::settings::Settings;
 use tapefuzz::summary::Summary;
@@ -128,9 +128,9 @@ pub fn ci(args: &Args) -> Result<i32, String> {
 /// The JUnit XML report: one test case per target, a `<failure>` with the shrunk value, the
 /// message and the replay command when it failed, the JSON summary as its output.
 fn junit_xml(results: &[(&Target, Report, Summary)]) -> String {
-    let cases: Vec<Case> = results
+    let cases: Vec<TestCase> = results
         .iter()
-        .map(|(target, report, summary)| Case {
+        .map(|(target, report, summary)| TestCase {
             name: target.name.to_string(),
             seconds: summary.seconds,
             failure: (!report.passed()).then(|| {

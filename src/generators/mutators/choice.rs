@@ -16,17 +16,17 @@ pub fn boxed<T, M: Mutator<T> + 'static>(mutator: M) -> BoxedMutator<T> {
 }
 
 /// See [`choice`].
-pub struct Choice<T>(Vec<BoxedMutator<T>>);
+pub struct MutatorChoice<T>(Vec<BoxedMutator<T>>);
 
-impl<T> Clone for Choice<T> {
+impl<T> Clone for MutatorChoice<T> {
     fn clone(&self) -> Self {
-        Choice(self.0.clone())
+        MutatorChoice(self.0.clone())
     }
 }
 
-impl<T> std::fmt::Debug for Choice<T> {
+impl<T> std::fmt::Debug for MutatorChoice<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Choice({} mutators)", self.0.len())
+        write!(f, "MutatorChoice({} mutators)", self.0.len())
     }
 }
 
@@ -42,12 +42,12 @@ impl<T> std::fmt::Debug for Choice<T> {
 /// let m = mutated(vecs(ints::<u8>(..), 0..=5), choice(vec![boxed(Swap), boxed(DeleteElement)]));
 /// check(m, |v: Vec<u8>| v.len() <= 5);
 /// ```
-pub fn choice<T>(mutators: Vec<BoxedMutator<T>>) -> Choice<T> {
+pub fn choice<T>(mutators: Vec<BoxedMutator<T>>) -> MutatorChoice<T> {
     assert!(!mutators.is_empty(), "choice needs at least one mutator");
-    Choice(mutators)
+    MutatorChoice(mutators)
 }
 
-impl<T> Mutator<T> for Choice<T> {
+impl<T> Mutator<T> for MutatorChoice<T> {
     fn mutate(&self, value: T, tape: &mut Tape<'_>) -> Result<T, Reject> {
         let i = tape.draw(CHOICE, (self.0.len() - 1) as u64, Hint::Uniform)?;
         tape.span(VARIANT.indexed(i), |t| self.0[i as usize].mutate(value, t))

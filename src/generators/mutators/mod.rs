@@ -17,7 +17,7 @@
 //! | `InsertElement` | [`InsertElement`] ([`insert_element`]) | inserts a generated element |
 //! | `Swap` | [`Swap`] | swaps two elements of a list |
 //! | `MutateElement` | [`MutateElement`] | mutates one element with another mutator |
-//! | `Choice` of mutators | [`Choice`] ([`choice`]) | one of several mutators |
+//! | `Choice` of mutators | [`MutatorChoice`] ([`choice`]) | one of several mutators |
 //!
 //! A mutator that finds nothing to change (a list too short) returns the value unchanged
 //! and draws nothing.
@@ -51,7 +51,7 @@ mod offset;
 mod replace;
 mod swap;
 
-pub use choice::{BoxedMutator, Choice, boxed, choice};
+pub use choice::{BoxedMutator, MutatorChoice, boxed, choice};
 pub use delete_element::DeleteElement;
 pub use insert_element::{InsertElement, insert_element};
 pub use mutate_element::MutateElement;

@@ -2,8 +2,8 @@
 
 use super::SkeletonSearch;
 use super::source::PrefixThenRandom;
-use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
-use crate::search::enumerate::{Next, PrefixSource, Step, Tree};
+use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat, Verdict};
+use crate::search::enumerate::{Branch, Next, PrefixSource, Tree};
 use crate::tape::{Kind, RandomSource, Recording, Rng, Status};
 use std::collections::HashMap;
 
@@ -201,10 +201,10 @@ impl ConstrainSearch {
         if let Some(d) = rec.labels.iter().position(|l| l.kind() == Kind::Decisions) {
             end = end.min(d);
         }
-        let steps: Vec<Step> = rec.choices[..end]
+        let steps: Vec<Branch> = rec.choices[..end]
             .iter()
             .filter(|c| !c.forced)
-            .map(|c| Step {
+            .map(|c| Branch {
                 max: c.max,
                 index: c.index,
                 fixed: false,
@@ -261,7 +261,7 @@ impl Search for ConstrainSearch {
         self.keep = start.keep;
     }
 
-    fn reused(&mut self, outcome: &Outcome<'_>) {
+    fn reused(&mut self, outcome: &Observation<'_>) {
         // A saved valid tape has a feasible skeleton: instantiate it first, then search on.
         if matches!(outcome.status, Status::Valid | Status::Interesting)
             && let Some(rec) = outcome.recording
@@ -325,7 +325,7 @@ impl Search for ConstrainSearch {
         }
     }
 
-    fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
+    fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
         let valid = matches!(outcome.status, Status::Valid | Status::Interesting);
         match (self.kind, outcome.recording) {
             (Proposed::Instance, _) => self.instantiated += valid as u64,

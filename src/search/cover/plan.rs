@@ -4,7 +4,7 @@
 use super::Cover;
 use super::parameters::Parameter;
 use crate::covering::radix::Radix;
-use crate::covering::{Options, Spec, build};
+use crate::covering::{BuildOptions, Spec, build};
 
 /// How one parameter sits in the array's columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,9 +58,9 @@ impl Plan {
                 settings.max_tuples
             ));
         }
-        let options = Options {
+        let options = BuildOptions {
             seed,
-            ..Options::default()
+            ..BuildOptions::default()
         };
         let array = build(&spec, &options).map_err(|e| e.to_string())?;
         let rows = array

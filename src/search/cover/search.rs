@@ -4,7 +4,7 @@
 use super::Cover;
 use super::parameters::{Parameter, leading};
 use super::plan::Plan;
-use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
+use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat, Verdict};
 use crate::tape::{Fallback, RandomSource, Recording, ReplaySource, Rng};
 
 /// What the test case proposed last was.
@@ -150,7 +150,7 @@ impl Search for CoverSearch {
         Some(Proposal::new(&mut self.random).seeded(seed))
     }
 
-    fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
+    fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
         if self.last == Last::Probe
             && let Some(rec) = outcome.recording
         {

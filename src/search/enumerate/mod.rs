@@ -59,4 +59,4 @@ pub use search::EnumerateSearch;
 pub use settings::{Enumerate, PatternConfig};
 pub(crate) use settings::{VARS, from_env, patterns_from_env};
 pub use source::PrefixSource;
-pub use tree::{Next, Step, Tree};
+pub use tree::{Branch, Next, Tree};

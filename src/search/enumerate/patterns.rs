@@ -25,9 +25,9 @@ pub fn pattern_rows(v: u64, fineness: usize, strength: usize, seed: u64) -> Vec<
             .collect();
     }
     let spec = crate::covering::Spec::uniform(v.min(u64::from(u32::MAX)) as u32, f, t);
-    let options = crate::covering::Options {
+    let options = crate::covering::BuildOptions {
         seed,
-        ..crate::covering::Options::default()
+        ..crate::covering::BuildOptions::default()
     };
     match crate::covering::build(&spec, &options) {
         Ok(array) => array

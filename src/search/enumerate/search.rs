@@ -2,8 +2,8 @@
 //! tree per constructor pattern when patterns are on.
 
 use super::patterns::pattern_rows;
-use super::{Enumerate, PrefixSource, Step, Tree};
-use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat};
+use super::{Branch, Enumerate, PrefixSource, Tree};
+use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat};
 use crate::tape::{Kind, Rng, Status};
 use std::time::{Duration, Instant};
 
@@ -251,7 +251,7 @@ impl Search for EnumerateSearch {
         Some(Proposal::new(&mut self.source).recorded())
     }
 
-    fn observe(&mut self, outcome: &Outcome<'_>) -> crate::engine::Verdict {
+    fn observe(&mut self, outcome: &Observation<'_>) -> crate::engine::Verdict {
         self.ran += 1;
         let (lane, config) = self.current;
         if let (Some(c), Some(t)) = (config, self.started.take()) {
@@ -273,7 +273,7 @@ impl Search for EnumerateSearch {
             if c.forced {
                 continue;
             }
-            steps.push(Step {
+            steps.push(Branch {
                 max: c.max,
                 index: c.index,
                 fixed: fixed.contains(&draw),

@@ -51,7 +51,7 @@ struct Frame {
 
 /// One choice of a run, as the tree stores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct Branch {
     /// The choice point's largest index.
     pub max: u64,
     /// The index drawn.
@@ -225,7 +225,7 @@ impl Tree {
     /// Adds a run: its unforced choices in order, ended after `steps` with `status`. A choice
     /// point that the tree knows with another range takes the new one (a generator that is
     /// not a function of its tape; the tree stays usable).
-    pub fn insert(&mut self, steps: &[Step], status: Status) {
+    pub fn insert(&mut self, steps: &[Branch], status: Status) {
         let mut at: NodeId = 0;
         for s in steps {
             let node = &mut self.nodes[at as usize];
@@ -285,13 +285,13 @@ mod tests {
 
     /// A toy generator over a prefix source: a list of "one more?" coins, each element a
     /// choice in 0..=2; rejected when an element is 2 right after a 1.
-    fn run(prefix: &[u64]) -> (Vec<Step>, Status) {
+    fn run(prefix: &[u64]) -> (Vec<Branch>, Status) {
         let mut steps = Vec::new();
         let mut k = 0;
-        let mut draw = |max: u64, steps: &mut Vec<Step>| {
+        let mut draw = |max: u64, steps: &mut Vec<Branch>| {
             let i = prefix.get(k).copied().unwrap_or(0).min(max);
             k += 1;
-            steps.push(Step {
+            steps.push(Branch {
                 max,
                 index: i,
                 fixed: false,

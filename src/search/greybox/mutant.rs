@@ -1,7 +1,7 @@
 //! How a mutant is made from a kept tape: one structure-aware operator, then sometimes a few
 //! value edits on top.
 
-use crate::mutate::{Mutator, nudge};
+use crate::mutate::{TapeMutator, nudge};
 use crate::tape::{Choice, Recording, Rng};
 
 /// The choices of a mutant of `base`: one operator of `mutator` (splicing from `donor` when
@@ -10,7 +10,7 @@ use crate::tape::{Choice, Recording, Rng};
 /// edits need no spans and stack, as libFuzzer stacks its byte mutations. When no operator
 /// applies (a tape without spans or free choices), only value edits are made.
 pub fn mutant(
-    mutator: &Mutator,
+    mutator: &TapeMutator,
     base: &Recording,
     donor: Option<&Recording>,
     rng: &mut Rng,
@@ -113,7 +113,7 @@ mod tests {
         };
         let mut rng = Rng::new(6);
         let changed = (0..100)
-            .filter(|_| mutant(&Mutator::default(), &base, None, &mut rng)[0].index != 7)
+            .filter(|_| mutant(&TapeMutator::default(), &base, None, &mut rng)[0].index != 7)
             .count();
         assert!(changed > 50, "{changed}");
     }

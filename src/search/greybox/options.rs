@@ -1,6 +1,6 @@
 //! Knobs of the greybox loop beyond the run's [`crate::engine::Config`].
 
-use crate::mutate::Mutator;
+use crate::mutate::TapeMutator;
 
 /// How the greybox loop divides its test cases and what it saves.
 #[derive(Clone, Debug)]
@@ -16,7 +16,7 @@ pub struct Options {
     /// features), so a long run does not flood the checked-in corpus.
     pub corpus_cap: u64,
     /// The structure-aware operators and their weights.
-    pub mutator: Mutator,
+    pub mutator: TapeMutator,
     /// Seconds between progress lines on stderr (when [`crate::engine::Config::progress`]).
     pub progress_every: f64,
 }
@@ -29,7 +29,7 @@ impl Default for Options {
             warmup: 32,
             random_one_in: 16,
             corpus_cap: 100,
-            mutator: Mutator::default(),
+            mutator: TapeMutator::default(),
             progress_every: 0.5,
         }
     }

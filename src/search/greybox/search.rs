@@ -3,7 +3,9 @@
 use super::{Kept, Options, Queue, mutant};
 use crate::coverage::cmplog::{self, Comparison};
 use crate::coverage::{Feature, FeatureMap};
-use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
+use crate::engine::{
+    Finish, Observation, Proposal, Replay, Search, Start, Stat, Strategy, Verdict,
+};
 use crate::env::{ConfigError, Env};
 use crate::mutate::{edit_run, mutate_bytes, runs};
 use crate::tape::{Choice, Fallback, RandomSource, Recording, ReplaySource, Rng, Status, encoding};
@@ -213,7 +215,7 @@ impl GreyboxSearch {
     }
 
     /// Collects the features of `outcome` that the map does not have into `self.novel`.
-    fn collect_novel(&mut self, outcome: &Outcome<'_>) {
+    fn collect_novel(&mut self, outcome: &Observation<'_>) {
         self.novel.clear();
         for &f in outcome.features {
             if self.map.is_new(Feature::from_code(f)) {
@@ -259,7 +261,7 @@ impl Search for GreyboxSearch {
         self.rng = Rng::new(Rng::derive(start.seed, u64::MAX));
     }
 
-    fn reused(&mut self, outcome: &Outcome<'_>) {
+    fn reused(&mut self, outcome: &Observation<'_>) {
         self.collect_novel(outcome);
         if self.worth_keeping(outcome.status)
             && let Some(rec) = outcome.recording
@@ -328,7 +330,7 @@ impl Search for GreyboxSearch {
         Some(Proposal::boxed(Box::new(source)).recorded())
     }
 
-    fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
+    fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
         if self.tracing {
             cmplog::enable(false);
             self.tracing = false;

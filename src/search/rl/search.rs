@@ -1,7 +1,7 @@
 //! The learning loop as a search.
 
 use super::{Guide, Learn};
-use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat, Verdict};
+use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat, Verdict};
 use crate::tape::{Fallback, HashesSet, ReplaySource, Rng, Status};
 
 /// The search of [`Learn`]. Each guided test case is an episode: the guide draws every
@@ -57,7 +57,7 @@ impl Search for LearnSearch {
         self.keep = start.keep;
     }
 
-    fn reused(&mut self, outcome: &Outcome<'_>) {
+    fn reused(&mut self, outcome: &Observation<'_>) {
         if outcome.status != Status::Valid {
             return;
         }
@@ -84,7 +84,7 @@ impl Search for LearnSearch {
     }
 
     #[inline]
-    fn observe(&mut self, outcome: &Outcome<'_>) -> Verdict {
+    fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
         if self.teaching {
             if outcome.status == Status::Valid {
                 self.seen.insert(outcome.characteristic);

@@ -1,7 +1,7 @@
 //! The annealing loop as a search.
 
 use super::Anneal;
-use crate::engine::{Finish, Outcome, Proposal, Replay, Search, Start, Stat};
+use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat};
 use crate::mutate::{Aligned, Neighbour};
 use crate::tape::{RandomSource, Rng, Status};
 
@@ -72,7 +72,7 @@ impl Search for AnnealSearch {
         })
     }
 
-    fn observe(&mut self, outcome: &Outcome<'_>) -> crate::engine::Verdict {
+    fn observe(&mut self, outcome: &Observation<'_>) -> crate::engine::Verdict {
         use crate::engine::Verdict::Continue;
         self.k += 1;
         self.since_best += 1;
