@@ -228,31 +228,42 @@ fn no_circle_between_modules() {
     }
 }
 
+/// Every line of code (not a comment) of the Rust files under `src/<dir>`: where it is
+/// (`file:line`) and its text, trimmed at the start.
+fn code_lines(dir: &str) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir);
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut out = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a source file");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if !code.starts_with("//") {
+                out.push((format!("{}:{}", f.display(), n + 1), code.to_string()));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn the_environment_is_read_in_one_place() {
     // `src/env.rs` reads the `TAPEFUZZ_*` variables; elsewhere only others' (cargo's) may be
     // read directly, by their literal name.
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    let env_rs = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/env.rs");
+    let env_rs = env_rs.display().to_string();
     let mut wrong = Vec::new();
-    for f in files
-        .iter()
-        .filter(|f| !f.ends_with("env.rs") || f.parent() != Some(&src))
-    {
-        let text = std::fs::read_to_string(f).expect("a source file");
-        for (n, line) in text.lines().enumerate() {
-            let code = line.trim_start();
-            if code.starts_with("//") {
-                continue;
-            }
-            for call in ["env::var(", "env::var_os(", "env::vars(", "env::vars_os("] {
-                if let Some(i) = code.find(call) {
-                    let arg = &code[i + call.len()..];
-                    let others = arg.starts_with('"') && !arg.starts_with("\"TAPEFUZZ_");
-                    if !others {
-                        wrong.push(format!("{}:{}: {}", f.display(), n + 1, code));
-                    }
+    for (at, code) in code_lines("") {
+        if at.starts_with(&format!("{env_rs}:")) {
+            continue;
+        }
+        for call in ["env::var(", "env::var_os(", "env::vars(", "env::vars_os("] {
+            if let Some(i) = code.find(call) {
+                let arg = &code[i + call.len()..];
+                let others = arg.starts_with('"') && !arg.starts_with("\"TAPEFUZZ_");
+                if !others {
+                    wrong.push(format!("{at}: {code}"));
                 }
             }
         }
@@ -267,19 +278,11 @@ fn the_environment_is_read_in_one_place() {
 #[test]
 fn the_engine_writes_nothing_to_stderr() {
     // Its words for a person go to the run's reporter (`tapefuzz::reporter`).
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
-    let mut files = Vec::new();
-    rust_files(&dir, &mut files);
-    let mut wrong = Vec::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).expect("a source file");
-        for (n, line) in text.lines().enumerate() {
-            let code = line.trim_start();
-            if !code.starts_with("//") && (code.contains("eprint") || code.contains("io::stderr")) {
-                wrong.push(format!("{}:{}: {}", f.display(), n + 1, code));
-            }
-        }
-    }
+    let wrong: Vec<String> = code_lines("engine")
+        .into_iter()
+        .filter(|(_, code)| code.contains("eprint") || code.contains("io::stderr"))
+        .map(|(at, code)| format!("{at}: {code}"))
+        .collect();
     assert!(
         wrong.is_empty(),
         "the engine writes to stderr:\n{}",
@@ -291,24 +294,15 @@ fn the_engine_writes_nothing_to_stderr() {
 fn no_two_public_types_share_a_name() {
     // `engine::Outcome` and `property::Outcome` were two things; a user importing both had to
     // rename one. A public struct, enum, trait or type alias has a name of its own.
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
     let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).expect("a source file");
-        for (n, line) in text.lines().enumerate() {
-            let code = line.trim_start();
-            for kind in ["pub struct ", "pub enum ", "pub trait ", "pub type "] {
-                if let Some(rest) = code.strip_prefix(kind) {
-                    let name: String = rest
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    seen.entry(name)
-                        .or_default()
-                        .push(format!("{}:{}", f.display(), n + 1));
-                }
+    for (at, code) in code_lines("") {
+        for kind in ["pub struct ", "pub enum ", "pub trait ", "pub type "] {
+            if let Some(rest) = code.strip_prefix(kind) {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                seen.entry(name).or_default().push(at.clone());
             }
         }
     }
