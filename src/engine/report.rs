@@ -136,6 +136,12 @@ pub struct Best {
 }
 
 impl RunReport {
+    /// A warning: to the run's reporter now, and kept here.
+    pub(crate) fn warn(&mut self, config: &super::Config, w: String) {
+        config.reporter.warning(&w);
+        self.warnings.push(w);
+    }
+
     /// The report of a failure settled outside a run ([`super::import`]): no test cases,
     /// only the failure.
     pub fn failed(failure: Failure, strategy: &'static str) -> RunReport {

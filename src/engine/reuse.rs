@@ -2,11 +2,19 @@
 //! own when marked `isolate`), told to the search; a stale or passing regression warned
 //! about.
 
-use super::run::{Pending, warn};
 use super::runner::{Flying, Kind, Runner};
 use super::{Config, Found, Observation, RunReport, Search, Subject, Utility};
 use crate::corpus::{Entry, Folder};
 use crate::tape::{BytesSource, Recording, Status};
+
+/// A failure waiting to be settled.
+pub(super) enum Pending {
+    /// Found in this process: its recording.
+    Here(Recording),
+    /// Kills its process (a flight record of a dead run, or a regression marked `isolate`):
+    /// its tape.
+    Isolated(Vec<u8>),
+}
 
 /// What replaying one saved tape gave.
 pub(super) enum Replayed {
@@ -57,7 +65,7 @@ pub(super) fn replay_one(
     }
     super::clear_utilities();
     if let Some(w) = stale(&entry, &rec, &mut *runner.subject) {
-        warn(config, report, w);
+        report.warn(config, w);
     }
     if status == Status::Interesting {
         return Replayed::Failed((Found::Reuse(entry.path), Pending::Here(rec)));
@@ -90,7 +98,7 @@ fn passes_now(config: &Config, entry: &Entry, report: &mut RunReport) {
         "regression {} passes now: the bug is fixed, or the failure is flaky; once fixed, remove the file (it is replayed first on every run)",
         entry.path.display()
     );
-    warn(config, report, w);
+    report.warn(config, w);
 }
 
 /// Keeps the better of `known`'s utility for `u`'s label and `u`.

@@ -5,7 +5,7 @@ use super::failure::{settle, settle_isolated};
 use super::health::{self, Seen};
 use super::observability::{How, Log};
 use super::progress::Progress;
-use super::reuse::{Replayed, replay_one};
+use super::reuse::{Pending, Replayed, replay_one};
 use super::runner::{Flying, Kind, Runner};
 use super::watchdog::Watchdog;
 use super::{
@@ -13,7 +13,7 @@ use super::{
     RunReport, Search, Start, Statistics, Stop, Subject, Utility, Verdict,
 };
 use crate::corpus::{Corpus, Flight, Folder};
-use crate::tape::{HashesSet, Recording, Rng, Status, Tape, encoding};
+use crate::tape::{HashesSet, Rng, Status, Tape, encoding};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -23,15 +23,6 @@ const SLOW_TEST: Duration = Duration::from_micros(100);
 
 /// A test function: runs the property on the value generated from the tape.
 pub type TestFn<'a> = dyn FnMut(&mut Tape<'_>) -> Status + 'a;
-
-/// A failure waiting to be settled.
-pub(super) enum Pending {
-    /// Found in this process: its recording.
-    Here(Recording),
-    /// Kills its process (a flight record of a dead run, or a regression marked `isolate`):
-    /// its tape.
-    Isolated(Vec<u8>),
-}
 
 /// A seed from the clock and the process id, for runs without one.
 pub(super) fn fresh_seed() -> u64 {
@@ -187,7 +178,7 @@ impl<'a> Run<'a> {
                         "cannot open the observability log {}: {e}; running without it",
                         super::observability::log_path(target).display()
                     );
-                    warn(config, &mut report, w);
+                    report.warn(config, w);
                     None
                 }
             }
@@ -223,7 +214,7 @@ impl<'a> Run<'a> {
                     let w = format!(
                         "no flight record ({e}): a test case that kills the process will not be replayed"
                     );
-                    warn(config, &mut report, w);
+                    report.warn(config, w);
                     None
                 }
             },
@@ -608,7 +599,7 @@ impl<'a> Run<'a> {
             },
         );
         if let Some(e) = self.runner.log.take().and_then(|l| l.error) {
-            warn(config, &mut report, e);
+            report.warn(config, e);
         }
         report.statistics = self.runner.stats.take();
         report.seconds = self.started.elapsed().as_secs_f64();
@@ -664,12 +655,6 @@ fn save_all(config: &Config, c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut
             }
         }
     }
-}
-
-/// A warning: to the run's reporter now, and in the report.
-pub(super) fn warn(config: &Config, report: &mut RunReport, w: String) {
-    config.reporter.warning(&w);
-    report.warnings.push(w);
 }
 
 /// A subject whose every test case goes to the observability log as a shrink candidate
