@@ -48,6 +48,14 @@ pub const PROTOCOL: &[&str] = &[
     "TAPEFUZZ_MODE",
 ];
 
+/// The path in the variable `name` as the operating system gives it (not trimmed, not
+/// required to be UTF-8); `None` when unset or empty.
+pub fn path_var(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+}
+
 /// A variable with a value that does not parse or is out of range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {

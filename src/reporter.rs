@@ -135,7 +135,8 @@ pub fn bar(done: Option<f64>) -> String {
 }
 
 /// A run's reporter, shared (a configuration is cloned; the watchdog's thread holds one
-/// too). [`Stderr`] by default. Two are equal when they are the same reporter.
+/// too). [`Stderr`] by default. Any two are equal: where a run's words go is not part of
+/// what a configuration is, so `Config::default() == Config::default()`.
 #[derive(Clone)]
 pub struct Reporting(Arc<dyn Reporter>);
 
@@ -171,8 +172,8 @@ impl fmt::Debug for Reporting {
 }
 
 impl PartialEq for Reporting {
-    fn eq(&self, other: &Reporting) -> bool {
-        std::ptr::addr_eq(Arc::as_ptr(&self.0), Arc::as_ptr(&other.0))
+    fn eq(&self, _: &Reporting) -> bool {
+        true
     }
 }
 
@@ -181,9 +182,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reportings_are_equal_when_they_share_a_reporter() {
-        let a = Reporting::default();
-        assert_eq!(a, a.clone());
-        assert_ne!(a, Reporting::default());
+    fn reporters_do_not_count_in_a_configurations_equality() {
+        assert_eq!(Reporting::default(), Reporting::silent());
+        assert_eq!(
+            crate::engine::Config::default(),
+            crate::engine::Config::default()
+        );
     }
 }

@@ -24,14 +24,14 @@ impl Property {
     /// another property, returns at once without running. A request that cannot be read
     /// ends the process with exit status 2, saying why.
     pub fn run_test_observed(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
-        match Ask::from_env() {
+        match Ask::from_env(self.name()) {
             Ok(Ask::Nothing) => self.run_engine(test, observer),
             Ok(Ask::Child(path)) => {
                 isolation::serve_child(&path, self.name(), test, self.config_ref().max_choices);
                 self.report(RunReport::default())
             }
             Ok(Ask::Command(request)) => commands::serve(&request, self, test),
-            Err(e) => super::output::Answers::new(None).fatal(&e),
+            Err(e) => super::output::Answers::new(Ask::out_file()).fatal(&e),
         }
     }
 
@@ -48,7 +48,7 @@ impl Property {
         F: Fn(G::Value) -> R,
         R: Outcome,
     {
-        if Ask::from_env().is_ok_and(|a| a.runs_examples())
+        if Ask::from_env(self.name()).is_ok_and(|a| a.runs_examples())
             && let Some(failed) = self.failing_example(&prop)
         {
             return failed;

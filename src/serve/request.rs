@@ -2,7 +2,7 @@
 //! of one property, written to the environment and read back from it here, in one place.
 
 use super::explain::PartRequest;
-use crate::env::Env;
+use crate::env::{self, Env};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -125,11 +125,12 @@ pub enum Ask {
 }
 
 impl Request {
-    /// The environment that asks a test binary for this request (the variables above; empty
-    /// values for what is not asked, so a parent's leftovers never leak in).
+    /// The environment that asks a test binary for this request: the command, property, out
+    /// file, arguments and mode always (empty values for what is not asked, so a parent's
+    /// leftovers never leak in); the part to explain only when it is asked.
     pub fn to_env(&self) -> Vec<(&'static str, OsString)> {
         let path = |p: &Option<PathBuf>| p.clone().map(OsString::from).unwrap_or_default();
-        vec![
+        let mut env = vec![
             (COMMAND_VAR, self.command.map_or("", Command::name).into()),
             (
                 PROPERTY_VAR,
@@ -143,19 +144,36 @@ impl Request {
                     .into(),
             ),
             (MODE_VAR, self.mode.name().into()),
-            (
-                EXPLAIN_PATH_VAR,
-                self.part.path.clone().unwrap_or_default().into(),
-            ),
-            (EXPLAIN_DOT_VAR, path(&self.part.dot)),
-            (EXPLAIN_SVG_VAR, path(&self.part.svg)),
-        ]
+        ];
+        // The part to explain only when asked: one set in the user's shell reaches the test
+        // binary otherwise.
+        if let Some(p) = &self.part.path {
+            env.push((EXPLAIN_PATH_VAR, p.into()));
+        }
+        if self.part.dot.is_some() {
+            env.push((EXPLAIN_DOT_VAR, path(&self.part.dot)));
+        }
+        if self.part.svg.is_some() {
+            env.push((EXPLAIN_SVG_VAR, path(&self.part.svg)));
+        }
+        env
     }
 
     /// Reads a request from `var` (the environment, or a test's map): `Ok(None)` when no
     /// command is asked (unset or empty); an error, saying why, for a command, mode or
     /// argument list that cannot be read — a command must never pass silently.
     pub fn read(var: impl Fn(&str) -> Option<String>) -> Result<Option<Request>, String> {
+        Request::read_for(var, None)
+    }
+
+    /// [`Request::read`] in the process of the property `serving` (`None`: any): the mode and
+    /// the arguments are read (and can fail) only when the request is for it — `list`, and
+    /// a request for another property, read the command, the property and the out file
+    /// alone.
+    pub fn read_for(
+        var: impl Fn(&str) -> Option<String>,
+        serving: Option<&str>,
+    ) -> Result<Option<Request>, String> {
         let var = |name: &str| var(name).filter(|v| !v.is_empty());
         let Some(name) = var(COMMAND_VAR) else {
             return Ok(None);
@@ -167,6 +185,19 @@ impl Request {
                 valid.join(", ")
             ));
         };
+        let property = var(PROPERTY_VAR);
+        let out = var(OUT_VAR).map(PathBuf::from);
+        // `list` reads nothing else, and a property the command is not for returns at once:
+        // neither fails on the rest of the request.
+        let other = serving.is_some() && property.is_some() && property.as_deref() != serving;
+        if command == Command::List || other {
+            return Ok(Some(Request {
+                command: Some(command),
+                property,
+                out,
+                ..Request::default()
+            }));
+        }
         let mode = match var(MODE_VAR).as_deref() {
             None | Some("blackbox") => Mode::Blackbox,
             Some("greybox") => Mode::Greybox,
@@ -183,8 +214,8 @@ impl Request {
         };
         Ok(Some(Request {
             command: Some(command),
-            property: var(PROPERTY_VAR),
-            out: var(OUT_VAR).map(PathBuf::from),
+            property,
+            out,
             args,
             mode,
             part: PartRequest {
@@ -207,20 +238,34 @@ impl Request {
 }
 
 impl Ask {
-    /// What the process environment asks: a child's request file (which wins: a child is
-    /// started by a process that may itself serve a command), a command, or nothing. Errors
-    /// as [`Request::read`].
-    pub fn from_env() -> Result<Ask, String> {
-        let env = Env::from_process();
-        if let Some(path) = env.get(CHILD_VAR).filter(|p| !p.is_empty()) {
-            return Ok(Ask::Child(PathBuf::from(path)));
+    /// What the process environment asks the property `serving`: a child's request file
+    /// (which wins: a child is started by a process that may itself serve a command), a
+    /// command, or nothing. Errors as [`Request::read_for`]. Paths (the out file, the child's
+    /// request, the graph files) are read as the operating system gives them, untrimmed.
+    pub fn from_env(serving: &str) -> Result<Ask, String> {
+        if let Some(path) = env::path_var(CHILD_VAR) {
+            return Ok(Ask::Child(path));
         }
-        Ok(
-            match Request::read(|name| env.get(name).map(str::to_string))? {
-                Some(r) => Ask::Command(r),
-                None => Ask::Nothing,
-            },
-        )
+        let vars = Env::from_process();
+        let request = Request::read_for(|name| vars.get(name).map(str::to_string), Some(serving))?;
+        Ok(match request {
+            Some(mut r) => {
+                r.out = env::path_var(OUT_VAR);
+                if r.part.dot.is_some() {
+                    r.part.dot = env::path_var(EXPLAIN_DOT_VAR);
+                }
+                if r.part.svg.is_some() {
+                    r.part.svg = env::path_var(EXPLAIN_SVG_VAR);
+                }
+                Ask::Command(r)
+            }
+            None => Ask::Nothing,
+        })
+    }
+
+    /// Where the answers of a request that cannot be read go: the out file, if one is set.
+    pub fn out_file() -> Option<PathBuf> {
+        env::path_var(OUT_VAR)
     }
 
     /// Whether a property's explicit examples run before its search: in an ordinary run and
@@ -264,6 +309,48 @@ mod tests {
         };
         assert_eq!(read(&r.to_env()).unwrap(), Some(r));
         assert_eq!(read(&Request::default().to_env()).unwrap(), None);
+    }
+
+    #[test]
+    fn only_the_property_served_reads_the_rest_of_its_request() {
+        let env = |command: &str, property: Option<&str>| {
+            let mut e = vec![
+                (COMMAND_VAR, OsString::from(command)),
+                (MODE_VAR, "grey".into()),
+                (ARGS_VAR, "[1]".into()),
+            ];
+            if let Some(p) = property {
+                e.push((PROPERTY_VAR, p.into()));
+            }
+            e
+        };
+        let read_for = |e: &[(&'static str, OsString)], serving| {
+            let map: HashMap<&str, String> = e
+                .iter()
+                .map(|(k, v)| (*k, v.to_string_lossy().into_owned()))
+                .collect();
+            Request::read_for(|k| map.get(k).cloned(), serving)
+        };
+        // `list`, and a request for another property, pass over a bad mode and arguments.
+        assert!(read_for(&env("list", None), Some("a")).is_ok());
+        let other = read_for(&env("replay", Some("b")), Some("a"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(other.property.as_deref(), Some("b"));
+        // The property served fails on them.
+        assert!(read_for(&env("replay", Some("a")), Some("a")).is_err());
+        assert!(read_for(&env("replay", None), Some("a")).is_err());
+        // The part to explain is written only when asked.
+        let plain = Request {
+            command: Some(Command::Run),
+            ..Request::default()
+        };
+        assert!(
+            !plain
+                .to_env()
+                .iter()
+                .any(|(k, _)| k.starts_with("TAPEFUZZ_EXPLAIN"))
+        );
     }
 
     #[test]
