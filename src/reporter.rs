@@ -184,9 +184,5 @@ mod tests {
     #[test]
     fn reporters_do_not_count_in_a_configurations_equality() {
         assert_eq!(Reporting::default(), Reporting::silent());
-        assert_eq!(
-            crate::engine::Config::default(),
-            crate::engine::Config::default()
-        );
     }
 }

@@ -157,3 +157,19 @@ impl Config {
         Ok(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configurations_compare_by_their_settings_not_their_reporter() {
+        assert_eq!(Config::default(), Config::default());
+        let quiet = Config {
+            reporter: crate::reporter::Reporting::silent(),
+            ..Config::default()
+        };
+        assert_eq!(quiet, Config::default());
+        assert_ne!(Config { tests: 1, ..quiet }, Config::default());
+    }
+}
