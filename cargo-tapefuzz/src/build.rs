@@ -340,7 +340,7 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<PathBu
     // folder of its own.
     // The flags and the wrapper's rules count too: a new cargo-tapefuzz that instruments
     // differently builds afresh.
-    let flags = sancov_flags(build.name(), !args.no_debug_assertions).join(" ");
+    let flags = sancov_flags(build.name(), None, !args.no_debug_assertions).join(" ");
     let h = fnv(spec
         .bytes()
         .chain([0, args.no_debug_assertions as u8, 0])
@@ -455,8 +455,8 @@ fn selected(spec: &str, name: &str, dir: &Path, root: &Path) -> bool {
 
 /// The flags that instrument one crate for `build` (`fuzz`: comparison tracing, indirect
 /// calls and `cfg(fuzzing)`, as cargo-fuzz; `greybox`: comparison tracing too, which the
-/// engine's comparison log reads).
-fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
+/// engine's comparison log reads) when compiling for `target` (`None`: the host).
+fn sancov_flags(build: &str, target: Option<&str>, assertions: bool) -> Vec<&'static str> {
     // cargo-fuzz's flags: the same edges in the same code.
     let mut v = vec![
         "-Cpasses=sancov-module",
@@ -473,21 +473,31 @@ fn sancov_flags(build: &str, assertions: bool) -> Vec<&'static str> {
         "--cfg",
         "fuzzing",
     ];
-    if build == "fuzz" {
-        v.push("-Cllvm-args=-sanitizer-coverage-level=4");
-        // The deepest stack a run reached is one of libFuzzer's features (cargo-fuzz sets it
-        // on Linux): an input that nests one level deeper is kept. Its thread-local,
-        // `__sancov_lowest_stack`, is libFuzzer's (and the stub's, for plain executables).
-        if cfg!(target_os = "linux") {
-            v.push("-Cllvm-args=-sanitizer-coverage-stack-depth");
-        }
+    v.push(if build == "fuzz" {
+        "-Cllvm-args=-sanitizer-coverage-level=4"
     } else {
-        v.push("-Cllvm-args=-sanitizer-coverage-level=3");
+        "-Cllvm-args=-sanitizer-coverage-level=3"
+    });
+    if stack_depth(build, target) {
+        v.push("-Cllvm-args=-sanitizer-coverage-stack-depth");
     }
     if assertions {
         v.extend(["-Cdebug-assertions=on", "-Coverflow-checks=on"]);
     }
     v
+}
+
+/// Whether `build` for `target` (`None`: the host) records the deepest stack: an input that
+/// nests one level deeper is kept, one of libFuzzer's features (cargo-fuzz sets it on
+/// Linux). The instrumentation writes the thread-local `__sancov_lowest_stack`, which
+/// libFuzzer defines (`fuzz`, on Linux), the in-process engine on x86-64 Linux only
+/// (`greybox`, see `tapefuzz::coverage::stack_depth`), and the stub for plain executables.
+fn stack_depth(build: &str, target: Option<&str>) -> bool {
+    let (linux, x86_64) = match target {
+        Some(t) => (t.contains("-linux"), t.starts_with("x86_64-")),
+        None => (cfg!(target_os = "linux"), cfg!(target_arch = "x86_64")),
+    };
+    linux && (build == "fuzz" || x86_64)
 }
 
 /// FNV-1a over `bytes`: a stable name for a choice of flags or a source.
@@ -635,7 +645,7 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
     cmd.args(rest);
     if instrument {
         let assertions = std::env::var_os(NO_ASSERT_VAR).is_none();
-        cmd.args(sancov_flags(build, assertions));
+        cmd.args(sancov_flags(build, target_of(rest).as_deref(), assertions));
     }
     if unit.for_target
         && unit.is_plain_executable()

@@ -11,7 +11,7 @@
 //! libFuzzer (linked by the `fuzz/` crate) defines the same symbols, and two definitions do
 //! not link. Without the feature, nothing registers and [`Sancov::new`] finds no counters.
 
-use super::Coverage;
+use super::{Coverage, stack_depth};
 use std::sync::Mutex;
 
 /// One registered range of memory: start address and length in bytes.
@@ -101,6 +101,8 @@ pub extern "C" fn __sanitizer_cov_pcs_init(beg: *const usize, end: *const usize)
 pub struct Sancov {
     ranges: Vec<Range>,
     edges: usize,
+    /// Where the current test case's stack started ([`super::stack_depth::start`]).
+    stack: usize,
 }
 
 impl Sancov {
@@ -109,13 +111,24 @@ impl Sancov {
     pub fn new() -> Option<Sancov> {
         let ranges = COUNTERS.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let edges = ranges.iter().map(|r| r.1).sum();
-        (edges > 0).then_some(Sancov { ranges, edges })
+        (edges > 0).then_some(Sancov {
+            ranges,
+            edges,
+            stack: 0,
+        })
     }
 }
 
+/// The edges of the counters, then (where the build defines the thread-local,
+/// [`stack_depth::available`]) one pseudo-edge per step of stack depth: the deepest stack a
+/// test case reached is hit as edge `counters + step(depth in words)`, as libFuzzer counts it.
 impl Coverage for Sancov {
     fn edges(&self) -> usize {
-        self.edges
+        if stack_depth::available() {
+            self.edges + stack_depth::STEPS
+        } else {
+            self.edges
+        }
     }
 
     fn reset(&mut self) {
@@ -124,6 +137,7 @@ impl Coverage for Sancov {
             // (the contract of `register_counters`), and no test code runs during the reset.
             unsafe { std::ptr::write_bytes(start as *mut u8, 0, len) }
         }
+        self.stack = stack_depth::start();
     }
 
     fn for_each_hit(&mut self, f: &mut dyn FnMut(usize, u8)) {
@@ -150,6 +164,10 @@ impl Coverage for Sancov {
                 }
             }
             offset += len;
+        }
+        let depth = stack_depth::deepest(self.stack);
+        if depth > 0 {
+            f(offset + stack_depth::step(depth / 8), 1);
         }
     }
 }

@@ -20,6 +20,7 @@ mod counters;
 mod coverage;
 mod features;
 mod observer;
+pub mod stack_depth;
 
 #[cfg(feature = "sancov-callbacks")]
 pub use counters::{__sanitizer_cov_8bit_counters_init, __sanitizer_cov_pcs_init};

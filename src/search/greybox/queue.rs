@@ -13,6 +13,10 @@ pub struct Kept {
     pub valid: bool,
     /// Whether it came from the generate phase (not replayed from disk).
     pub generated: bool,
+    /// The integer pairs its code compared, when it ran with the comparison log on: the
+    /// input-to-state candidates of its own bytes (Redqueen works on the comparisons of the
+    /// input it mutates).
+    pub compared: Vec<(u64, u64)>,
 }
 
 /// Kept tapes in the order they were found.
@@ -43,6 +47,11 @@ impl Queue {
     /// The kept tapes, oldest first.
     pub fn entries(&self) -> &[Kept] {
         &self.entries
+    }
+
+    /// The kept tape at `i`, mutably.
+    pub fn entry_mut(&mut self, i: usize) -> &mut Kept {
+        &mut self.entries[i]
     }
 
     /// The tape at `i`.
@@ -88,6 +97,7 @@ mod tests {
             new_features: 1,
             valid: true,
             generated: true,
+            compared: Vec::new(),
         }
     }
 

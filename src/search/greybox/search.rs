@@ -41,8 +41,8 @@ pub struct GreyboxSearch {
     dictionary: Dictionary,
     /// Kept tapes not yet run with the comparison log on.
     to_trace: Vec<usize>,
-    /// The last test case ran with the comparison log on.
-    tracing: bool,
+    /// The kept tape the last test case re-ran with the comparison log on.
+    tracing: Option<usize>,
     /// Length control: the most bytes a mutant's payload run gets past its minimum (set at
     /// the first mutant), and the test case since which nothing was kept.
     run_cap: Option<u64>,
@@ -68,14 +68,18 @@ struct Dictionary {
 const DICTIONARY: usize = 512;
 
 impl Dictionary {
-    /// Adds what the comparison log holds after a test case.
-    fn gather(&mut self) {
+    /// Adds what the comparison log holds after a test case; the integer pairs also go to
+    /// `own` (once each), the comparisons of that test case alone.
+    fn gather(&mut self, own: &mut Vec<(u64, u64)>) {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         cmplog::take(&mut scratch);
         for c in scratch.drain(..) {
             match c {
                 Comparison::Int { width, a, b } => {
+                    if !own.contains(&(a, b)) {
+                        own.push((a, b));
+                    }
                     if self.seen_ints.insert((a, b)) {
                         if self.ints.len() >= DICTIONARY {
                             let old = self.ints.remove(0);
@@ -111,65 +115,65 @@ impl Dictionary {
             self.words.push(w);
         }
     }
+}
 
-    /// A compared pair at random, in a random direction (`(from, to)`); `ints` is not empty.
-    fn pair(&self, rng: &mut Rng) -> (u64, u64) {
-        let (a, b) = self.ints[rng.below_or_eq(self.ints.len() as u64 - 1) as usize];
-        if rng.next_u64() & 1 == 0 {
-            (a, b)
-        } else {
-            (b, a)
-        }
+/// A pair of `pairs` at random (not empty), in a random direction (`(from, to)`).
+fn pair(pairs: &[(u64, u64)], rng: &mut Rng) -> (u64, u64) {
+    let (a, b) = pairs[rng.below_or_eq(pairs.len() as u64 - 1) as usize];
+    if rng.next_u64() & 1 == 0 {
+        (a, b)
+    } else {
+        (b, a)
     }
+}
 
-    /// Input-to-state on `choices`: for a compared pair `(a, b)`, a free choice whose index
-    /// is one operand gets the other (or, for integers of the byte widths, the operand's
-    /// bytes written over a payload run's bytes where the other operand's bytes are).
-    /// Whether anything changed.
-    fn apply(&self, choices: &mut [Choice], rng: &mut Rng) -> bool {
-        if self.ints.is_empty() {
-            return false;
+/// Input-to-state on `choices`: for a compared pair `(a, b)` of `pairs`, a free choice whose
+/// index is one operand gets the other (or, for integers of the byte widths, the operand's
+/// bytes written over a payload run's bytes where the other operand's bytes are). Whether
+/// anything changed.
+fn input_to_state(pairs: &[(u64, u64)], choices: &mut [Choice], rng: &mut Rng) -> bool {
+    if pairs.is_empty() {
+        return false;
+    }
+    // A compared integer that some choice holds: set it to the other operand.
+    for _ in 0..4 {
+        let (from, to) = pair(pairs, rng);
+        let hits: Vec<usize> = (0..choices.len())
+            .filter(|&i| {
+                let c = &choices[i];
+                !c.forced && c.index == from && to <= c.max
+            })
+            .collect();
+        if hits.is_empty() {
+            continue;
         }
-        // A compared integer that some choice holds: set it to the other operand.
-        for _ in 0..4 {
-            let (from, to) = self.pair(rng);
-            let hits: Vec<usize> = (0..choices.len())
-                .filter(|&i| {
-                    let c = &choices[i];
-                    !c.forced && c.index == from && to <= c.max
-                })
-                .collect();
-            if hits.is_empty() {
+        let i = hits[rng.below_or_eq(hits.len() as u64 - 1) as usize];
+        choices[i].index = to;
+        return true;
+    }
+    // Input-to-state on the bytes of payload runs: where a compared integer's bytes
+    // (little-endian, as loaded from the input) stand, the other operand's go.
+    for _ in 0..4 {
+        let (from, to) = pair(pairs, rng);
+        for width in [8usize, 4, 2] {
+            if width < 8 && (from >> (8 * width) != 0 || to >> (8 * width) != 0) {
                 continue;
             }
-            let i = hits[rng.below_or_eq(hits.len() as u64 - 1) as usize];
-            choices[i].index = to;
-            return true;
-        }
-        // Input-to-state on the bytes of payload runs: where a compared integer's bytes
-        // (little-endian, as loaded from the input) stand, the other operand's go.
-        for _ in 0..4 {
-            let (from, to) = self.pair(rng);
-            for width in [8usize, 4, 2] {
-                if width < 8 && (from >> (8 * width) != 0 || to >> (8 * width) != 0) {
-                    continue;
+            let (f, t) = (&from.to_le_bytes()[..width], &to.to_le_bytes()[..width]);
+            let at = choices.windows(width).position(|w| {
+                w.iter()
+                    .zip(f)
+                    .all(|(c, &x)| c.in_run && c.index == u64::from(x))
+            });
+            if let Some(at) = at {
+                for (c, &x) in choices[at..at + width].iter_mut().zip(t) {
+                    c.index = u64::from(x);
                 }
-                let (f, t) = (&from.to_le_bytes()[..width], &to.to_le_bytes()[..width]);
-                let at = choices.windows(width).position(|w| {
-                    w.iter()
-                        .zip(f)
-                        .all(|(c, &x)| c.in_run && c.index == u64::from(x))
-                });
-                if let Some(at) = at {
-                    for (c, &x) in choices[at..at + width].iter_mut().zip(t) {
-                        c.index = u64::from(x);
-                    }
-                    return true;
-                }
+                return true;
             }
         }
-        false
     }
+    false
 }
 
 impl GreyboxSearch {
@@ -189,7 +193,7 @@ impl GreyboxSearch {
             pending: Status::Valid,
             dictionary: Dictionary::default(),
             to_trace: Vec::new(),
-            tracing: false,
+            tracing: None,
             run_cap: None,
             stalled_since: 0,
         }
@@ -247,6 +251,7 @@ impl GreyboxSearch {
             new_features: self.novel.len() as u32,
             valid: status == Status::Valid,
             generated: self.generated,
+            compared: Vec::new(),
         });
     }
 }
@@ -278,7 +283,7 @@ impl Search for GreyboxSearch {
         // A kept tape runs once more with the comparison log on: its operands are what
         // input-to-state mutations of it (and of the others) write in.
         if let Some(k) = self.to_trace.pop() {
-            self.tracing = true;
+            self.tracing = Some(k);
             self.last_seed = None;
             cmplog::enable(true);
             let indices = self.queue.get(k).indices();
@@ -318,7 +323,15 @@ impl Search for GreyboxSearch {
             None => mutant(&self.options.mutator, base, donor, rng),
         };
         if rng.below_or_eq(3) == 0 {
-            self.dictionary.apply(&mut choices, rng);
+            // Mostly the comparisons the parent itself made: their operands stand in its
+            // bytes; now and then those of the whole run (a constant another input reached).
+            let own = &self.queue.entries()[parent].compared;
+            let pairs = if !own.is_empty() && rng.below_or_eq(3) != 0 {
+                own
+            } else {
+                &self.dictionary.ints
+            };
+            input_to_state(pairs, &mut choices, rng);
         }
         let indices = choices
             .iter()
@@ -331,10 +344,11 @@ impl Search for GreyboxSearch {
     }
 
     fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
-        if self.tracing {
+        if let Some(k) = self.tracing.take() {
             cmplog::enable(false);
-            self.tracing = false;
-            self.dictionary.gather();
+            let mut own = Vec::new();
+            self.dictionary.gather(&mut own);
+            self.queue.entry_mut(k).compared = own;
         }
         self.collect_novel(outcome);
         if outcome.status == Status::Interesting || !self.worth_keeping(outcome.status) {
