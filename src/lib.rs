@@ -116,13 +116,21 @@ pub mod stateful;
 pub mod summary;
 pub mod tape;
 
-/// What a property test needs, and little else: the generator constructors and the
-/// generator traits ([`any`](generators::any) and [`Generate`](generators::Generate)
-/// included), [`check`](serve::check), [`Property`](property::Property) and the
-/// [`property!`](crate::property!) macro, [`target`](engine::target) /
-/// [`minimize`](engine::minimize), and the macros `assume!`, `ensure!`, `ensure_eq!`,
-/// `event!`, `one_of!`. Everything else (the tape, the engine, strategies, corpora) is reachable by
-/// path: `tapefuzz::tape::Tape`, `tapefuzz::engine::Config`, `tapefuzz::search::rl::Learn`…
+/// The everyday API, at most 30 names: the generators people reach for and their traits
+/// ([`Gen`](generators::Gen), [`GenExt`](generators::GenExt),
+/// [`Generate`](generators::Generate) and its derive, [`any`](generators::any)),
+/// [`check`](serve::check), [`Property`](property::Property) and the
+/// [`property!`](crate::property!) macro, [`Fail`](property::Fail),
+/// [`target`](engine::target), the stateful entry point
+/// ([`StateMachine`](stateful::StateMachine), [`stateful`](stateful::stateful)), and the
+/// macros `assume!`, `ensure!`, `ensure_eq!`, `event!`, `one_of!`.
+///
+/// Everything else is public by its module path: the other generators
+/// (`tapefuzz::generators::{btree_maps, hash_sets, string_of, freeze, …}`), the research
+/// pickers (`generators::{markov, grammar, knit, tick, scramble, mutated}`), `minimize`
+/// (`tapefuzz::property::minimize`), the tape, the engine, strategies and corpora
+/// (`tapefuzz::tape::Tape`, `tapefuzz::engine::Config`, `tapefuzz::search::rl::Learn`…).
+/// `tests/layers.rs` keeps the count at 30 or fewer.
 ///
 /// ```
 /// use tapefuzz::prelude::*;
@@ -139,14 +147,12 @@ pub mod tape;
 /// ```
 pub mod prelude {
     pub use crate::generators::{
-        CharClass, Gen, GenExt, Generate, MarkovState, Recursive, SizeRange, Step, Symbol, any,
-        bools, btree_maps, btree_sets, bytes, chars, enumerate_all, floats, freeze, from_arbitrary,
-        grammar, hash_maps, hash_sets, ints, just, knit, markov, mutated, one_of, option, playback,
-        recursive, sampled_from, scramble, string_of, strings, tick, vec_deques, vecs, weighted,
-        weighted_bools,
+        CharClass, Gen, GenExt, Generate, any, bools, bytes, chars, floats, hash_maps, ints, just,
+        one_of, option, recursive, sampled_from, strings, vecs, weighted,
     };
-    pub use crate::property::{Fail, Property, minimize, target};
+    pub use crate::property::{Fail, Property, target};
     pub use crate::serve::check;
+    pub use crate::stateful::{StateMachine, stateful};
     pub use crate::{assume, ensure, ensure_eq, event, one_of, property};
 }
 

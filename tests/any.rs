@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 use std::sync::Arc;
+use tapefuzz::generators::{SizeRange, btree_maps, btree_sets, vec_deques};
 use tapefuzz::generators::{any_size, arrays, results, value_from_bytes};
 use tapefuzz::prelude::*;
 

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
+use tapefuzz::generators::Recursive;
 use tapefuzz::generators::{Boxed, derived, value_from_bytes};
 use tapefuzz::prelude::*;
 use tapefuzz::tape::{RandomSource, Rng, Tape};

@@ -317,3 +317,43 @@ fn no_two_public_types_share_a_name() {
         clashes.join("\n")
     );
 }
+
+/// The names `pub use` lines in `body` bring in (the last segment, or each name in braces).
+fn reexported(body: &str) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for stmt in body.split(';') {
+        let Some(at) = stmt.find("pub use ") else {
+            continue;
+        };
+        let path = &stmt[at + "pub use ".len()..];
+        let list = match (path.find('{'), path.rfind('}')) {
+            (Some(a), Some(b)) => &path[a + 1..b],
+            _ => path.rsplit("::").next().unwrap_or(path),
+        };
+        for n in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let n = n.rsplit(" as ").next().unwrap_or(n);
+            names.insert(n.rsplit("::").next().unwrap_or(n).to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn the_prelude_has_at_most_30_names() {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("src/lib.rs");
+    let start = lib.find("pub mod prelude {").expect("a prelude module");
+    let body = &lib[start..];
+    let body = &body[..body.find("\n}").expect("the prelude's end")];
+    let names = reexported(body);
+    // `one_of` is a function and a macro: one name to a user.
+    assert!(
+        names.contains("check") && names.contains("property"),
+        "{names:?}"
+    );
+    assert!(
+        names.len() <= 30,
+        "the prelude has {} names (at most 30): {names:?}",
+        names.len()
+    );
+}

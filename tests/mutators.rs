@@ -7,6 +7,7 @@ use tapefuzz::generators::mutators::{
     DeleteElement, MutateElement, Swap, boxed, choice, insert_element, offset, replace,
 };
 use tapefuzz::generators::{Gen, value_from_bytes};
+use tapefuzz::generators::{MarkovState, knit, markov, mutated};
 use tapefuzz::prelude::*;
 
 /// A mixed tape.

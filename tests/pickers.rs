@@ -4,6 +4,9 @@
 use std::fmt::Debug;
 use tapefuzz::conformance::check_generator;
 use tapefuzz::generators::{Gen, take, unbound, value_from_bytes};
+use tapefuzz::generators::{
+    MarkovState, Symbol, enumerate_all, freeze, grammar, knit, markov, playback, scramble, tick,
+};
 use tapefuzz::prelude::*;
 
 /// A mixed tape.

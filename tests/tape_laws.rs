@@ -2,6 +2,7 @@
 
 use tapefuzz::generators::Boxed;
 use tapefuzz::generators::FILTER_ATTEMPTS;
+use tapefuzz::generators::btree_sets;
 use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
 use tapefuzz::tape::Reject;

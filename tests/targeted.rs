@@ -1,7 +1,9 @@
 //! Targeted search (`sa`) from a `#[test]`: utilities and a hand-written neighbourhood.
 
 use tapefuzz::engine::{Config, Strategy};
+use tapefuzz::generators::Step;
 use tapefuzz::prelude::*;
+use tapefuzz::property::minimize;
 use tapefuzz::search::{random::Random, sa::Anneal};
 
 /// Four numbers in 0..=100; the property fails when all are 50. The utility is minus the

@@ -3,6 +3,9 @@
 //! made byte vectors and strings payload runs: their pins changed with it).
 
 use tapefuzz::generators::value_from_bytes;
+use tapefuzz::generators::{
+    btree_maps, btree_sets, from_arbitrary, hash_sets, vec_deques, weighted_bools,
+};
 use tapefuzz::prelude::*;
 
 /// A mixed tape.

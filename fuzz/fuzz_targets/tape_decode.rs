@@ -3,6 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use tapefuzz::generators::btree_sets;
 use tapefuzz::generators::value_from_bytes;
 use tapefuzz::prelude::*;
 use tapefuzz::tape::{BytesSource, Tape, encoding};

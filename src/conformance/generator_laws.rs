@@ -98,6 +98,7 @@ fn byte_strings() -> Vec<Vec<u8>> {
 /// ```
 /// use tapefuzz::conformance::check_generator;
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::tick;
 ///
 /// check_generator("vecs", &vecs(ints::<u8>(..), 0..=5), 50);
 /// check_generator("tick", &tick(ints::<i32>(..), ints::<i32>(-3..=3), 0..=6), 50);

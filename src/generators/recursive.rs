@@ -127,6 +127,7 @@ impl<T: 'static> Recursive<T> {
     ///
     /// ```
     /// use tapefuzz::prelude::*;
+    /// use tapefuzz::generators::Recursive;
     ///
     /// #[derive(Clone, Debug)]
     /// enum Expr {

@@ -37,6 +37,7 @@ impl<T> std::fmt::Debug for MutatorChoice<T> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::{DeleteElement, Swap, boxed, choice};
 ///
 /// let m = mutated(vecs(ints::<u8>(..), 0..=5), choice(vec![boxed(Swap), boxed(DeleteElement)]));

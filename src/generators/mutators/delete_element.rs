@@ -9,6 +9,7 @@ use crate::tape::{Reject, Tape};
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::DeleteElement;
 ///
 /// let shorter = mutated(vecs(bools(), 1..=4), DeleteElement);

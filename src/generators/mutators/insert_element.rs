@@ -16,6 +16,7 @@ pub struct InsertElement<G>(pub G);
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::insert_element;
 ///
 /// let longer = mutated(vecs(ints::<u8>(1..=9), 0..=4), insert_element(just(0u8)));

@@ -24,6 +24,7 @@
 //!
 //! ```
 //! use tapefuzz::prelude::*;
+//! use tapefuzz::generators::mutated;
 //! use tapefuzz::generators::mutators::{DeleteElement, MutateElement, Swap, boxed, choice, offset};
 //!
 //! // Sorted lists, then lists that are almost sorted.

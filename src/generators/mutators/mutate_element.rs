@@ -10,6 +10,7 @@ use crate::tape::{Reject, Tape};
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::{MutateElement, replace};
 ///
 /// let one_zero = mutated(vecs(ints::<u8>(1..=9), 1..=4), MutateElement(replace(just(0u8))));

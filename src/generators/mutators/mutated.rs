@@ -32,6 +32,7 @@ pub struct Mutated<G, M> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::Swap;
 ///
 /// let ascending = vecs(ints::<u8>(..), 0..=5).map(|mut v| {

@@ -17,6 +17,7 @@ pub struct Offset<G>(pub G);
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::offset;
 ///
 /// let noisy = mutated(ints::<i32>(0..=100), offset(ints::<i32>(-2..=2)));

@@ -16,6 +16,7 @@ pub struct Replace<G>(pub G);
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::replace;
 ///
 /// let maybe_zero = mutated(ints::<u32>(1..=9), replace(just(0u32)));

@@ -11,6 +11,7 @@ use crate::tape::{Reject, Tape};
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::mutated;
 /// use tapefuzz::generators::mutators::Swap;
 ///
 /// let swapped = mutated(vecs(ints::<u8>(..), 0..=4), Swap);

@@ -47,6 +47,7 @@ pub struct Unbound<G> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::playback;
 /// use tapefuzz::generators::unbound;
 ///
 /// // Three distinct ids, then requests that only ever use them.

@@ -35,6 +35,7 @@ pub struct EnumerateAll<T> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::enumerate_all;
 ///
 /// let configs = enumerate_all(vec![vec!["tcp", "udp"], vec!["v4", "v6"]]);
 /// let all: Vec<Vec<&str>> = configs.all().collect();

@@ -24,6 +24,7 @@ pub struct Freeze<G> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::freeze;
 ///
 /// check(freeze(ints::<i32>(..), 1..=5), |v: Vec<i32>| v.iter().all(|x| *x == v[0]));
 /// ```

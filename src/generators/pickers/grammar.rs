@@ -112,6 +112,7 @@ impl<T> std::fmt::Debug for Grammar<T> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::{Symbol, grammar};
 ///
 /// // expr := expr "+" expr | "(" expr ")" | digit
 /// let expr = grammar("expr", 4)

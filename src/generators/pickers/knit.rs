@@ -52,6 +52,7 @@ pub struct Knit<G> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::knit;
 ///
 /// // Each entity: a session `open, read…, close`.
 /// let session = vecs(just("read"), 0..=3).map(|reads| {

@@ -96,6 +96,7 @@ impl<T> Clone for Markov<T> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::{MarkovState, markov};
 ///
 /// // A traffic light that may break down (a terminal state).
 /// let light = markov(

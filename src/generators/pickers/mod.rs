@@ -32,6 +32,7 @@
 //!
 //! ```
 //! use tapefuzz::prelude::*;
+//! use tapefuzz::generators::{MarkovState, knit, markov};
 //!
 //! // Visitors of a site: each one a walk of a Markov chain, interleaved by knit.
 //! let visit = markov(

@@ -30,6 +30,7 @@ pub struct Playback<T> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::playback;
 ///
 /// let days = playback(vec!["mon", "tue", "wed", "thu", "fri"], 1..=7);
 /// check(days, |ds: Vec<&str>| ds.len() < 6 || ds[0] == ds[5]);

@@ -24,6 +24,7 @@ pub struct Scramble<G>(G);
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::scramble;
 ///
 /// check(scramble(vecs(ints::<u8>(..), 0..=8)), |v: Vec<u8>| {
 ///     let mut s = v.clone();

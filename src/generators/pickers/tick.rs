@@ -60,6 +60,7 @@ pub struct Tick<S, I> {
 ///
 /// ```
 /// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::tick;
 ///
 /// // Timestamps that never go backwards.
 /// let stamps = tick(ints::<u64>(0..=1_000), ints::<u64>(0..=60), 1..=10);
