@@ -277,25 +277,43 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// The test cases dead runs were running (their flight records): each to be replayed in
-    /// a process of its own; the first is the failure.
+    /// The test cases dead runs were running (their flight records), each replayed in a
+    /// process of its own. One that fails there (or hung, as the watchdog saw) is the failure.
+    /// One that passes there did not kill its run: that run was stopped from outside (a
+    /// SIGKILL or SIGTERM, a CI timeout, the OOM killer): noted, its record removed, nothing
+    /// saved, no failure.
     fn replay_crashed(&mut self) {
         let Some((dir, name)) = &self.inflight else {
             return;
         };
         for crashed in Flight::collect(dir, name) {
+            if self.found.is_some() {
+                // Settled with the first: the others wait for the next run.
+                break;
+            }
             self.report.replayed += 1;
+            let bytes = self.runner.crashed_tape(&crashed.input);
+            if !crashed.hung {
+                let alone = self.runner.subject.isolated(&bytes, self.config.timeout);
+                if let Some(a) = alone.filter(|a| a.status != Status::Interesting) {
+                    self.report.replayed_valid += (a.status == Status::Valid) as u64;
+                    self.config.reporter.note(&format!(
+                        "an earlier run was stopped during its test case {}, which passes in a process of its own: the run was ended from outside (a kill, a CI timeout), not by the test case; nothing saved ({} removed)",
+                        crashed.test,
+                        crashed.path.display()
+                    ));
+                    let _ = std::fs::remove_file(&crashed.path);
+                    continue;
+                }
+            }
             let what = if crashed.hung { "hung" } else { "crashed" };
             self.config.reporter.note(&format!(
                 "test case {} of an earlier run {what}; replaying it in a process of its own ({})",
                 crashed.test,
                 crashed.path.display()
             ));
-            let bytes = self.runner.crashed_tape(&crashed.input);
             self.crashed_paths.push(crashed.path.clone());
-            if self.found.is_none() {
-                self.found = Some((Found::Reuse(crashed.path), Pending::Isolated(bytes)));
-            }
+            self.found = Some((Found::Reuse(crashed.path), Pending::Isolated(bytes)));
         }
     }
 
