@@ -126,7 +126,10 @@ impl Flight {
         };
         let setup = (|| {
             file.lock()?;
-            file.set_len((WORDS * 8) as u64)?;
+            // Real blocks, not a sparse file: on a full disk the first store into a sparse
+            // mapping is a SIGBUS; a write fails with ENOSPC here, and the run goes on
+            // without a record.
+            std::io::Write::write_all(&mut &file, &vec![0u8; WORDS * 8])?;
             use std::os::fd::AsRawFd;
             // SAFETY: a shared read-write mapping of the whole file, which this struct owns
             // and unmaps on drop.

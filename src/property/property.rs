@@ -38,9 +38,13 @@ pub struct Property {
     pub(super) examples: Examples,
 }
 
-/// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`).
+/// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`): ASCII
+/// letters, digits, `-`, `_` and `.`, anything else `_`. The name is one folder inside the
+/// corpora folder, never a way out of it or onto the store's own files: an empty name is
+/// `_`, and leading dots become `_` (`..` is `__`, `.inflight` is `_inflight`).
 pub fn target_dir_name(name: &str) -> String {
-    name.replace("::", ".")
+    let safe: String = name
+        .replace("::", ".")
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || "-_.".contains(c) {
@@ -49,7 +53,10 @@ pub fn target_dir_name(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    let dots = safe.len() - safe.trim_start_matches('.').len();
+    let out = "_".repeat(dots) + &safe[dots..];
+    if out.is_empty() { "_".into() } else { out }
 }
 
 impl Property {
@@ -475,4 +482,26 @@ macro_rules! property {
             .check(generator, $prop);
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::target_dir_name;
+
+    #[test]
+    fn folder_names_stay_inside_the_corpora_folder() {
+        for (name, folder) in [
+            ("a::b", "a.b"),
+            ("sorted_insert", "sorted_insert"),
+            ("with space/and slash", "with_space_and_slash"),
+            ("", "_"),
+            (".", "_"),
+            ("..", "__"),
+            ("../x", "___x"),
+            (".inflight", "_inflight"),
+            ("a..b", "a..b"),
+        ] {
+            assert_eq!(target_dir_name(name), folder, "{name:?}");
+        }
+    }
 }
