@@ -111,6 +111,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     ))
 }
 
+/// Opens `path` with `options` only when it is a regular file: a FIFO, a socket, a device or
+/// a symbolic link put under a store name is an error naming the path, and opening one never
+/// blocks (no reader or writer on a FIFO) nor follows the link.
+pub(crate) fn open_regular(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let f = options.open(path).map_err(|e| with_path(e, path))?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{}: not a regular file", path.display()),
+        ));
+    }
+    Ok(f)
+}
+
+/// The bytes of `path` when it is a regular file ([`open_regular`]).
+pub(crate) fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut f = open_regular(path, OpenOptions::new().read(true))?;
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut f, &mut bytes).map_err(|e| with_path(e, path))?;
+    Ok(bytes)
+}
+
 /// Whether `name` is one of [`write_atomic`]'s temporary files.
 pub fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.contains(TMP)
@@ -130,7 +157,8 @@ pub fn clean_stale_temps(dir: &Path) -> Vec<PathBuf> {
             continue;
         }
         let path = item.path();
-        let Ok(f) = OpenOptions::new().write(true).open(&path) else {
+        // Only regular files are ours: a FIFO under a temporary name is left alone.
+        let Ok(f) = open_regular(&path, OpenOptions::new().write(true)) else {
             continue;
         };
         if f.try_lock().is_ok() && fs::remove_file(&path).is_ok() {

@@ -1,6 +1,8 @@
 //! One property's corpus folder.
 
-use super::atomic::{clean_stale_temps, create_dir_durably, is_temp_name, with_path};
+use super::atomic::{
+    clean_stale_temps, create_dir_durably, is_temp_name, open_regular, read_regular, with_path,
+};
 use super::{Regression, write_atomic};
 use std::fmt;
 use std::fs;
@@ -88,7 +90,8 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
             meta.len()
         ));
     }
-    let file = fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let file = open_regular(path, fs::OpenOptions::new().read(true))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(limit + 1)
         .read_to_end(&mut bytes)
@@ -267,7 +270,7 @@ impl Corpus {
     /// Whether `folder` already holds this tape.
     pub fn contains(&self, folder: Folder, bytes: &[u8]) -> bool {
         match folder {
-            Folder::Corpus => fs::read(self.corpus_path(bytes)).ok().as_deref() == Some(bytes),
+            Folder::Corpus => read_regular(&self.corpus_path(bytes)).ok().as_deref() == Some(bytes),
             Folder::Regressions => self.regression_path(bytes).is_file(),
         }
     }
@@ -287,7 +290,9 @@ impl Corpus {
     /// `corpus/` entries yet; 1 for format 2 and for a folder with entries and no `FORMAT`
     /// (the earliest layout).
     pub fn encoding(&self) -> u32 {
-        match fs::read_to_string(self.root.join("FORMAT")) {
+        let format = read_regular(&self.root.join("FORMAT"))
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        match format {
             Ok(text) if text.starts_with("tapefuzz corpus 2") => 1,
             Ok(_) => crate::tape::ENCODING_VERSION,
             Err(_) => {
@@ -311,7 +316,7 @@ impl Corpus {
         if new == old.path {
             return Ok(());
         }
-        if fs::read(&new).ok().as_deref() != Some(bytes) {
+        if read_regular(&new).ok().as_deref() != Some(bytes) {
             write_atomic(&new, bytes)?;
         }
         match fs::remove_file(&old.path) {
@@ -355,7 +360,7 @@ impl Corpus {
             ));
         }
         let path = self.corpus_path(bytes);
-        if fs::read(&path).ok().as_deref() != Some(bytes) {
+        if read_regular(&path).ok().as_deref() != Some(bytes) {
             write_atomic(&path, bytes)?;
         }
         Ok(path)

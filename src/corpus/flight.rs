@@ -13,7 +13,7 @@
 //! Layout (little-endian `u64` words): magic, state (0 idle, 1 running, 2 hung), kind (1 a
 //! seed, 2 traced indices), seed, test number, count of indices, then the indices.
 
-use super::atomic::{create_dir_durably, with_path};
+use super::atomic::{create_dir_durably, open_regular, with_path};
 use crate::tape::Trace;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
@@ -238,8 +238,8 @@ impl Flight {
             .collect();
         paths.sort();
         for path in paths {
-            let Ok(mut f) = OpenOptions::new().read(true).write(true).open(&path) else {
-                continue;
+            let Ok(mut f) = open_regular(&path, OpenOptions::new().read(true).write(true)) else {
+                continue; // not a regular file (a FIFO blocks a plain open): not a record
             };
             if f.try_lock().is_err() {
                 continue; // a live run's
