@@ -71,7 +71,8 @@ pub trait Reporter: Send + Sync {
 
 /// Prints on stderr: notes as `tapefuzz: …`, warnings as `tapefuzz: warning: …`; progress on
 /// a terminal as a bar redrawn in place, elsewhere (a log, libtest's captured output) as one
-/// plain line each time. Through `eprint!`, so libtest's capture sees it.
+/// plain line each time. Notes, progress and text go through `eprint!`, so libtest captures
+/// them (shown when the test fails); warnings are written past the capture, shown always.
 #[derive(Debug, Default)]
 pub struct Stderr {
     /// A bar is drawn in place and needs a newline before anything else.
@@ -84,7 +85,11 @@ impl Reporter for Stderr {
     }
 
     fn warning(&self, warning: &str) {
-        eprintln!("tapefuzz: warning: {warning}");
+        // Written to the handle, past libtest's capture (which takes `eprint!` only): a
+        // warning is for the user also when the test passes — a regression that passes now,
+        // a generator that changed, a missing flight record.
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), "tapefuzz: warning: {warning}");
     }
 
     fn progress(&self, line: &str, done: Option<f64>) {

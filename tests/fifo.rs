@@ -28,8 +28,11 @@ fn fifos_and_links_in_the_store_are_skipped_not_opened() {
     // A link under a temporary name, to a file outside the store: left as it is.
     let outside = dir.join("outside.txt");
     std::fs::write(&outside, b"keep").unwrap();
-    std::os::unix::fs::symlink(&outside, root.join("corpus").join(".link.tmp-0000000000000003"))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        &outside,
+        root.join("corpus").join(".link.tmp-0000000000000003"),
+    )
+    .unwrap();
 
     let (done, wait) = mpsc::channel();
     let corpora = dir.clone();
