@@ -17,7 +17,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// 64 random-enough bits for a temporary name: the clock, the process id, a counter and an
 /// address of this process's stack (randomised per process), mixed. Collisions across
 /// processes are still possible in principle; `O_EXCL` turns one into a retry.
-fn random_suffix() -> u64 {
+pub(crate) fn random_suffix() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

@@ -10,6 +10,7 @@ mod corpus;
 mod flight;
 mod regression;
 
+pub(crate) use atomic::random_suffix;
 pub use atomic::{clean_stale_temps, create_dir_durably, is_temp_name, write_atomic};
 pub use corpus::{
     Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, read_bounded, read_tape, read_tape_versioned,

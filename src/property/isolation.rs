@@ -17,7 +17,6 @@ use crate::tape::{BytesSource, Status, Tape};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The variable that makes a process a child.
@@ -155,7 +154,69 @@ fn death(status: std::process::ExitStatus) -> String {
     }
 }
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
+/// The prefix of a child's folder in the temporary folder.
+const CHILD_DIR: &str = "tapefuzz-child-";
+
+/// A folder of its own for one child, `<tmp>/tapefuzz-child-<random>`, created exclusively
+/// (never derived from the process id: in containers every run can have the same one), with a
+/// `lock` file held while the child runs: a folder whose lock nobody holds is a dead run's
+/// leftover, removed by the first child of the next run ([`clean_stale_children`]).
+fn child_dir() -> Option<(PathBuf, std::fs::File)> {
+    let tmp = std::env::temp_dir();
+    static CLEANED: std::sync::Once = std::sync::Once::new();
+    CLEANED.call_once(|| clean_stale_children(&tmp));
+    for _ in 0..16 {
+        // Made under a hidden name, its lock taken, then renamed into view: a cleaner never
+        // sees a folder whose lock is not held yet.
+        let staging = tmp.join(format!(
+            ".{CHILD_DIR}{:016x}",
+            crate::corpus::random_suffix()
+        ));
+        match std::fs::create_dir(&staging) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(_) => return None,
+        }
+        let locked = std::fs::File::create(staging.join("lock"))
+            .ok()
+            .filter(|f| f.lock().is_ok());
+        let dir = tmp.join(format!(
+            "{CHILD_DIR}{:016x}",
+            crate::corpus::random_suffix()
+        ));
+        match locked {
+            Some(lock) if !dir.exists() && std::fs::rename(&staging, &dir).is_ok() => {
+                return Some((dir, lock));
+            }
+            _ => {
+                let _ = std::fs::remove_dir_all(&staging);
+            }
+        }
+    }
+    None
+}
+
+/// Removes the child folders in `tmp` whose lock nobody holds (their run died).
+fn clean_stale_children(tmp: &Path) {
+    let Ok(read) = std::fs::read_dir(tmp) else {
+        return;
+    };
+    for item in read.flatten() {
+        if !item.file_name().to_string_lossy().starts_with(CHILD_DIR)
+            || !item.file_type().is_ok_and(|t| t.is_dir())
+        {
+            continue;
+        }
+        let dir = item.path();
+        let free = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join("lock"))
+            .is_ok_and(|f| f.try_lock().is_ok());
+        if free {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
 
 /// Runs the test case of `tape` for the property `name` in a child process (see the module
 /// docs), killed after `timeout` (default [`DEFAULT_ISOLATED_TIMEOUT`]). `None` when no child
@@ -167,12 +228,7 @@ pub(crate) fn run_isolated(
     timeout: Option<Duration>,
 ) -> Option<Isolated> {
     let exe = std::env::current_exe().ok()?;
-    let dir = std::env::temp_dir().join(format!(
-        "tapefuzz-child-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).ok()?;
+    let (dir, _lock) = child_dir()?;
     let req = dir.join("request");
     let out = dir.join("answer");
     let limit = timeout.unwrap_or(DEFAULT_ISOLATED_TIMEOUT);
