@@ -15,6 +15,11 @@ use std::time::{Duration, Instant};
 /// The exit status of a process the watchdog ended (libFuzzer's timeout exit code).
 pub const HANG_EXIT_CODE: i32 = 70;
 
+/// How long past the timeout a test case may still end the process itself before it is
+/// called hung: a process that is already dying (an allocation failure printing a
+/// backtrace, an abort on a loaded machine) is a crash, not a timeout.
+pub const GRACE: Duration = Duration::from_secs(1);
+
 /// A running watchdog; dropping it stops it.
 pub(super) struct Watchdog {
     stop: Arc<AtomicBool>,
@@ -22,7 +27,8 @@ pub(super) struct Watchdog {
 }
 
 impl Watchdog {
-    /// Watches `view`: when one test case has been running for longer than `limit`, marks it
+    /// Watches `view`: when one test case has been running for longer than `limit` (and
+    /// [`GRACE`] more), marks it
     /// hung, says so (to `reporter`) and ends the process with [`HANG_EXIT_CODE`].
     pub(super) fn start(
         view: FlightView,
@@ -42,7 +48,7 @@ impl Watchdog {
                     match (view.running(), seen) {
                         (None, _) => seen = None,
                         (Some(n), Some((m, since))) if n == m => {
-                            if since.elapsed() > limit {
+                            if since.elapsed() > limit + GRACE {
                                 view.mark_hung();
                                 reporter.note(&format!(
                                     "test case {n} ran over the timeout ({limit:?}); ending the run. Its input is kept in {}: the next run replays it first, shrinks it and reports it",

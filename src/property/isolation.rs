@@ -252,7 +252,9 @@ pub(crate) fn run_isolated(
         let status = loop {
             match child.try_wait() {
                 Ok(Some(s)) => break Some(s),
-                Ok(None) if started.elapsed() > limit => {
+                // Past the limit, a grace period: a child that is dying (an abort, an
+                // allocation failure printing its backtrace) is a crash, not a hang.
+                Ok(None) if started.elapsed() > limit + crate::engine::GRACE => {
                     let _ = child.kill();
                     let _ = child.wait();
                     break None;
@@ -273,7 +275,16 @@ pub(crate) fn run_isolated(
                 message: Some(format!("timed out: ran longer than {limit:?}")),
             });
         };
+        // Ended on its own within the grace period, but past the limit: it ran over (unless
+        // it died, which is a crash).
+        let ran_over = started.elapsed() > limit;
         if let Some(code) = field("status: ") {
+            if ran_over {
+                return Some(Isolated {
+                    status: Status::Interesting,
+                    message: Some(format!("timed out: ran longer than {limit:?}")),
+                });
+            }
             let status = match code.trim() {
                 "0" => Status::Overrun,
                 "1" => Status::Invalid,
