@@ -33,6 +33,9 @@
 //! read (an unknown command or mode, arguments that are not a JSON array of strings) ends
 //! the process with exit status 2 and an `error` line: a command never passes silently.
 //!
+//! The clients' command line is parsed once, here too ([`Args`]): `cargo tapefuzz` and the
+//! harnesses' CLI each name the [`Flag`]s they take.
+//!
 //! ```
 //! use tapefuzz::serve::{Command, Request};
 //!
@@ -52,12 +55,14 @@
 //! assert_eq!(read, Ok(Some(request)));
 //! ```
 
+mod args;
 mod commands;
 mod entry;
 mod explain;
 mod output;
 mod request;
 
+pub use args::{Args, Flag};
 pub use entry::check;
 pub use explain::{PartRequest, explanation, part_explanation};
 pub use request::{

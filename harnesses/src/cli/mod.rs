@@ -47,7 +47,7 @@ pub fn main(argv: &[String]) -> Result<i32, String> {
                 .into(),
         );
     };
-    let args = Args::parse(rest)?;
+    let args = Args::parse(rest, args::FLAGS)?;
     if cmd != "explain" && (args.path.is_some() || args.dot.is_some() || args.svg.is_some()) {
         return Err("--path, --dot and --svg go with explain".into());
     }
