@@ -58,6 +58,7 @@ pub fn settle(
     config: &Config,
     corpus: Option<&mut Corpus>,
 ) -> Failure {
+    let attempts = subject.attempts();
     let (flaky, shrunk, shrink_calls, shrink_budget_exhausted) = {
         let mut timed = timed(config.timeout, &mut *subject);
         let flaky = !(0..CONFIRM_ATTEMPTS).any(|_| {
@@ -68,7 +69,25 @@ pub fn settle(
         if flaky {
             (true, original.clone(), 0, false)
         } else {
-            let r = Shrinker::new(&mut timed, original.clone(), config.shrink).run();
+            // A failure that shows on some runs only: a candidate that passes is run again
+            // (its own choices) before it counts as passing.
+            let mut retried = |tape: &mut Tape<'_>| {
+                let status = timed(tape);
+                if status != Status::Valid || attempts <= 1 {
+                    return status;
+                }
+                let choices = tape.choices().to_vec();
+                for _ in 1..attempts {
+                    let mut replay = ReplaySource::of(&choices);
+                    let mut again =
+                        Tape::recording(&mut replay).with_max_choices(config.max_choices);
+                    if timed(&mut again) == Status::Interesting {
+                        return Status::Interesting;
+                    }
+                }
+                status
+            };
+            let r = Shrinker::new(&mut retried, original.clone(), config.shrink).run();
             (false, r.best, r.calls, r.budget_exhausted)
         }
     };

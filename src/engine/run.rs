@@ -711,4 +711,8 @@ impl Subject for Logged<'_> {
     fn isolated(&mut self, bytes: &[u8], timeout: Option<Duration>) -> Option<Isolated> {
         self.inner.isolated(bytes, timeout)
     }
+
+    fn attempts(&self) -> usize {
+        self.inner.attempts()
+    }
 }

@@ -56,6 +56,13 @@ pub trait Subject {
         let _ = (bytes, timeout);
         None
     }
+
+    /// How many times shrinking runs a candidate that does not fail before it takes it as
+    /// passing: more than 1 for a failure that shows only on some runs (a race between
+    /// threads), so that a smaller case is not rejected for one lucky run. 1 by default.
+    fn attempts(&self) -> usize {
+        1
+    }
 }
 
 impl<F: FnMut(&mut Tape<'_>) -> Status> Subject for F {

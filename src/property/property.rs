@@ -405,6 +405,10 @@ impl Subject for PropertySubject<'_> {
             timeout,
         )
     }
+
+    fn attempts(&self) -> usize {
+        self.test.attempts()
+    }
 }
 
 /// The name of the property run by the test `test` (its libtest name) in this executable:

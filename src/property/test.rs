@@ -44,6 +44,13 @@ pub trait Test {
         let _ = tape;
         None
     }
+
+    /// How many runs of a shrink candidate that passes before it counts as passing: more
+    /// than 1 for a failure that shows only on some runs (a race). 1 by default; see
+    /// [`engine::Subject::attempts`].
+    fn attempts(&self) -> usize {
+        1
+    }
 }
 
 impl<T: Test + ?Sized> Test for Box<T> {
@@ -58,6 +65,9 @@ impl<T: Test + ?Sized> Test for Box<T> {
     }
     fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
         (**self).render(tape)
+    }
+    fn attempts(&self) -> usize {
+        (**self).attempts()
     }
 }
 

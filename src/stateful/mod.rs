@@ -96,8 +96,8 @@ mod pool;
 
 pub use commands::{Commands, Steps, commands, run_commands, stateful};
 pub use concurrent::{
-    ConcurrentMachine, DEFAULT_REPEATS, Parallel, ParallelCommands, concurrent, parallel_commands,
-    run_against_model, run_parallel,
+    ConcurrentMachine, DEFAULT_REPEATS, Parallel, ParallelCommands, SHRINK_ATTEMPTS, concurrent,
+    parallel_commands, run_against_model, run_parallel,
 };
 pub use machine::StateMachine;
 pub use monkey::{DEFAULT_BUDGET, Episode, Monkey, monkey};
