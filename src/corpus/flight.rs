@@ -32,6 +32,11 @@ const SEED: usize = 3;
 const TEST: usize = 4;
 const COUNT: usize = 5;
 
+/// Kinds: a random test case's seed; traced indices; a failing tape being shrunk.
+const SEEDED: u64 = 1;
+const TRACED: u64 = 2;
+const SHRINKING: u64 = 3;
+
 const IDLE: u64 = 0;
 const RUNNING: u64 = 1;
 const HUNG: u64 = 2;
@@ -47,6 +52,9 @@ pub struct Crashed {
     pub hung: bool,
     /// Its number in the run.
     pub test: u64,
+    /// The run was shrinking this failing test case ([`Flight::begin_shrink`]) when it died:
+    /// one of the shrink candidates killed it or hung, not this test case itself.
+    pub shrinking: bool,
 }
 
 /// The input of a crashed test case.
@@ -189,7 +197,7 @@ impl Flight {
     #[inline]
     pub fn begin_seed(&mut self, test: u64, seed: u64) {
         let v = self.view();
-        v.word(KIND).store(1, Ordering::Relaxed);
+        v.word(KIND).store(SEEDED, Ordering::Relaxed);
         v.word(SEED).store(seed, Ordering::Relaxed);
         v.word(TEST).store(test, Ordering::Relaxed);
         v.word(STATE).store(RUNNING, Ordering::Release);
@@ -199,7 +207,7 @@ impl Flight {
     #[inline]
     pub fn begin_trace(&mut self, test: u64) -> Trace<'_> {
         let v = self.view();
-        v.word(KIND).store(2, Ordering::Relaxed);
+        v.word(KIND).store(TRACED, Ordering::Relaxed);
         v.word(TEST).store(test, Ordering::Relaxed);
         v.word(STATE).store(RUNNING, Ordering::Release);
         // SAFETY: the header words and the slots are disjoint parts of the mapping, borrowed
@@ -209,6 +217,30 @@ impl Flight {
             let slots = std::slice::from_raw_parts_mut(self.map.add(HEADER), FLIGHT_SLOTS);
             Trace::new(slots, count)
         }
+    }
+
+    /// The run starts shrinking the failing test case of `indices`: the record holds it
+    /// (as the first [`FLIGHT_SLOTS`] indices) while each candidate runs, so that a candidate
+    /// that kills the process or hangs leaves the failure for the next run, marked
+    /// [`Crashed::shrinking`]. Each candidate is announced with [`Flight::candidate`].
+    pub fn begin_shrink(&mut self, indices: &[u64]) {
+        let v = self.view();
+        v.word(STATE).store(IDLE, Ordering::Release);
+        v.word(KIND).store(SHRINKING, Ordering::Relaxed);
+        let n = indices.len().min(FLIGHT_SLOTS);
+        for (i, &x) in indices[..n].iter().enumerate() {
+            v.word(HEADER + i).store(x, Ordering::Relaxed);
+        }
+        v.word(COUNT).store(n as u64, Ordering::Relaxed);
+    }
+
+    /// Shrink candidate `k` starts (after [`Flight::begin_shrink`]): the watchdog times each
+    /// candidate on its own.
+    #[inline]
+    pub fn candidate(&mut self, k: u64) {
+        let v = self.view();
+        v.word(TEST).store(k, Ordering::Relaxed);
+        v.word(STATE).store(RUNNING, Ordering::Release);
     }
 
     /// The test case ended (however: a failure it returned is the loop's to handle).
@@ -262,7 +294,7 @@ impl Flight {
                 continue;
             }
             let input = match word(KIND) {
-                1 => CrashedInput::Seed(word(SEED)),
+                SEEDED => CrashedInput::Seed(word(SEED)),
                 _ => {
                     let n = (word(COUNT) as usize).min(FLIGHT_SLOTS);
                     CrashedInput::Indices((0..n).map(|i| word(HEADER + i)).collect())
@@ -273,6 +305,7 @@ impl Flight {
                 input,
                 hung: state == HUNG,
                 test: word(TEST),
+                shrinking: word(KIND) == SHRINKING,
             });
         }
         out

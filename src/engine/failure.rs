@@ -2,8 +2,8 @@
 //! every test case that killed an earlier run and every libFuzzer crash imported goes through
 //! [`settle`] (or, for a test case that kills its process, [`settle_isolated`]).
 
-use super::{Config, Failure, Found, Subject};
-use crate::corpus::{Corpus, Regression};
+use super::{Config, Failure, Found, Isolated, Subject};
+use crate::corpus::{Corpus, Flight, Regression};
 use crate::shrink::Shrinker;
 use crate::tape::{BytesSource, Recording, ReplaySource, Status, Tape, encoding};
 use std::time::{Duration, Instant};
@@ -58,9 +58,45 @@ pub fn settle(
     config: &Config,
     corpus: Option<&mut Corpus>,
 ) -> Failure {
+    settle_watched(subject, found, original, config, corpus, None)
+}
+
+/// [`settle`], with the run's flight record (and the watchdog reading it) on: it holds the
+/// failing tape while each confirmation and shrink candidate runs, so that a candidate that
+/// hangs (the watchdog ends the process) or kills the process leaves the failure for the
+/// next run, which shrinks it again in processes of their own ([`settle_isolated`]).
+pub(super) fn settle_watched(
+    subject: &mut dyn Subject,
+    found: Found,
+    original: Recording,
+    config: &Config,
+    corpus: Option<&mut Corpus>,
+    mut flight: Option<&mut Flight>,
+) -> Failure {
     let attempts = subject.attempts();
+    if let Some(f) = flight.as_deref_mut() {
+        let indices: Vec<u64> = original
+            .choices
+            .iter()
+            .filter(|c| !c.forced)
+            .map(|c| c.index)
+            .collect();
+        f.begin_shrink(&indices);
+    }
     let (flaky, shrunk, shrink_calls, shrink_budget_exhausted) = {
-        let mut timed = timed(config.timeout, &mut *subject);
+        let mut unwatched = timed(config.timeout, &mut *subject);
+        let mut candidates = 0u64;
+        let mut timed = |tape: &mut Tape<'_>| {
+            candidates += 1;
+            if let Some(f) = flight.as_deref_mut() {
+                f.candidate(candidates);
+            }
+            let status = unwatched(tape);
+            if let Some(f) = flight.as_deref_mut() {
+                f.end();
+            }
+            status
+        };
         let flaky = !(0..CONFIRM_ATTEMPTS).any(|_| {
             let mut replay = ReplaySource::of(&original.choices);
             let mut tape = Tape::recording(&mut replay).with_max_choices(config.max_choices);
@@ -155,6 +191,15 @@ pub fn settle_isolated(
         .as_ref()
         .is_some_and(|i| i.status == Status::Interesting);
     let mut message = first.as_ref().and_then(|i| i.message.clone());
+    // A candidate that fails another way (a hang while the failure is a crash or a panic, or
+    // the other way round) is another failure: kept aside, not shrunk into.
+    let timed_out = |i: &Isolated| {
+        i.message
+            .as_deref()
+            .is_some_and(|m| m.starts_with("timed out"))
+    };
+    let kind = first.as_ref().map(timed_out);
+    let mut other: Option<(Vec<u8>, Option<String>)> = None;
     let (shrunk, shrink_calls, shrink_budget_exhausted) = if confirmed {
         let mut test = |tape: &mut Tape<'_>| {
             let status = subject.generate(tape);
@@ -162,9 +207,14 @@ pub fn settle_isolated(
                 return status;
             }
             let bytes = encoding::encode(tape.choices());
-            subject
-                .isolated(&bytes, config.timeout)
-                .map_or(Status::Valid, |i| i.status)
+            match subject.isolated(&bytes, config.timeout) {
+                None => Status::Valid,
+                Some(i) if i.status == Status::Interesting && Some(timed_out(&i)) != kind => {
+                    other.get_or_insert((bytes, i.message));
+                    Status::Valid
+                }
+                Some(i) => i.status,
+            }
         };
         let r = Shrinker::new(&mut test, original.clone(), config.shrink).run();
         (r.best, r.calls, r.budget_exhausted)
@@ -202,8 +252,42 @@ pub fn settle_isolated(
         && let Some(c) = corpus
     {
         failure.save(c);
+        if let Some((bytes, why)) = other {
+            save_other(subject, &bytes, why, config, c);
+        }
     }
     failure
+}
+
+/// Saves a shrink candidate that failed another way than the failure being shrunk (a hang
+/// found while shrinking a crash) as a regression of its own, unshrunk, and says so.
+fn save_other(
+    subject: &mut dyn Subject,
+    bytes: &[u8],
+    why: Option<String>,
+    config: &Config,
+    corpus: &mut Corpus,
+) {
+    let (_, rec) = generated(subject, bytes, config);
+    let regression = Regression {
+        property: String::new(),
+        generator: rec.structure(),
+        value: subject.render(bytes),
+        failure: why.clone(),
+        isolate: true,
+        tape: bytes.to_vec(),
+        encoding: crate::tape::ENCODING_VERSION,
+    };
+    let why = why.unwrap_or_else(|| "failed".into());
+    match corpus.save_regression(&regression) {
+        Ok(p) => config.reporter.warning(&format!(
+            "a shrink candidate failed another way ({why}): kept as a regression of its own, {}; the next runs replay it first",
+            p.display()
+        )),
+        Err(e) => config.reporter.warning(&format!(
+            "a shrink candidate failed another way ({why}), and could not be saved: {e}"
+        )),
+    }
 }
 
 /// Imports a failing tape from outside a run (a libFuzzer crash file, a tape a user saved):

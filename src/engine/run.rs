@@ -1,7 +1,7 @@
 //! The run loop, written once: reuse → search → shrink → save.
 
 use super::events::{self, Collecting};
-use super::failure::{settle, settle_isolated};
+use super::failure::{settle_isolated, settle_watched};
 use super::health::{self, Seen};
 use super::observability::{How, Log};
 use super::progress::Progress;
@@ -307,11 +307,20 @@ impl<'a> Run<'a> {
                 }
             }
             let what = if crashed.hung { "hung" } else { "crashed" };
-            self.config.reporter.note(&format!(
-                "test case {} of an earlier run {what}; replaying it in a process of its own ({})",
-                crashed.test,
-                crashed.path.display()
-            ));
+            let note = if crashed.shrinking {
+                format!(
+                    "an earlier run was shrinking a failure when shrink candidate {} {what}; shrinking it again, each candidate in a process of its own ({})",
+                    crashed.test,
+                    crashed.path.display()
+                )
+            } else {
+                format!(
+                    "test case {} of an earlier run {what}; replaying it in a process of its own ({})",
+                    crashed.test,
+                    crashed.path.display()
+                )
+            };
+            self.config.reporter.note(&note);
             self.crashed_paths.push(crashed.path.clone());
             self.found = Some((Found::Reuse(crashed.path), Pending::Isolated(bytes)));
         }
@@ -529,9 +538,12 @@ impl<'a> Run<'a> {
                 save_all(self.config, c, to_save, &mut self.report);
             }
         }
-        // Stopped before the flight record it reads goes.
-        self.watchdog = None;
-        self.runner.flight = None;
+        // Stopped before the flight record it reads goes. With a failure to shrink under a
+        // timeout, both stay for the settle phase: a shrink candidate that hangs is caught.
+        if self.found.is_none() || self.config.timeout.is_none() {
+            self.watchdog = None;
+            self.runner.flight = None;
+        }
         self.report.improvements = std::mem::take(&mut self.bests.improvements);
     }
 
@@ -555,6 +567,7 @@ impl<'a> Run<'a> {
             subject,
             log,
             stats,
+            flight,
             ..
         } = &mut self.runner;
         let mut logged;
@@ -569,7 +582,9 @@ impl<'a> Run<'a> {
             None => &mut **subject,
         };
         let failure = match original {
-            Pending::Here(rec) => settle(subject, where_found, rec, config, save_to),
+            Pending::Here(rec) => {
+                settle_watched(subject, where_found, rec, config, save_to, flight.as_mut())
+            }
             Pending::Isolated(bytes) => {
                 settle_isolated(subject, where_found, &bytes, config, save_to)
             }
@@ -577,6 +592,8 @@ impl<'a> Run<'a> {
         if let Some(s) = stats {
             s.shrinking = shrink_started.elapsed();
         }
+        self.watchdog = None;
+        self.runner.flight = None;
         if let Some(e) = &failure.save_error {
             let e = format!("cannot save the shrunk failure: {e}");
             config.reporter.warning(&e);
