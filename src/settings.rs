@@ -101,15 +101,26 @@ pub fn unknown_warning(env: &Env) -> Option<String> {
 
 impl Settings {
     /// The defaults with `env` applied.
+    ///
+    /// `TAPEFUZZ_CORPORA` must name a folder, or a path where one can be made: a file or a
+    /// device there (`/dev/null`) is an error, since nothing could be saved under it.
     pub fn from(env: &Env) -> Result<Settings, ConfigError> {
+        let corpora = env
+            .get("TAPEFUZZ_CORPORA")
+            .filter(|c| !c.is_empty())
+            .map(PathBuf::from);
+        if let Some(c) = corpora.as_ref().filter(|c| c.exists() && !c.is_dir()) {
+            return Err(ConfigError {
+                var: "TAPEFUZZ_CORPORA".into(),
+                value: c.display().to_string(),
+                expected: "a folder (or a path where one can be made), not a file".into(),
+            });
+        }
         Ok(Settings {
             config: Config::default().with_env(env)?,
             strategy: registry::from_env(env)?,
             strategy_chosen: env.get("TAPEFUZZ_STRATEGY").is_some_and(|s| !s.is_empty()),
-            corpora: env
-                .get("TAPEFUZZ_CORPORA")
-                .filter(|c| !c.is_empty())
-                .map(PathBuf::from),
+            corpora,
         })
     }
 
@@ -130,6 +141,17 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corpora_must_be_a_folder() {
+        let file = Env::from_pairs([("TAPEFUZZ_CORPORA", "/dev/null")]);
+        let Err(e) = Settings::from(&file) else {
+            panic!("a file is not a corpora folder");
+        };
+        assert!(e.to_string().contains("/dev/null"), "{e}");
+        let missing = Env::from_pairs([("TAPEFUZZ_CORPORA", "/no/such/folder/yet")]);
+        assert!(Settings::from(&missing).is_ok(), "made when first saved to");
+    }
 
     #[test]
     fn a_misspelt_variable_gets_the_nearest_known_one() {

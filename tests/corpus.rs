@@ -244,3 +244,29 @@ fn devices_and_fifos_in_a_corpus_are_skipped_without_reading() {
         "{w}"
     );
 }
+
+#[test]
+fn a_regression_of_another_property_is_replayed_and_said() {
+    let root = temp_dir("other-property");
+    let r = Property::new("a")
+        .corpora(&root)
+        .seed(3)
+        .tests(1000)
+        .run(ints::<u8>(..), |x: u8| x <= 100);
+    assert!(!r.passed());
+    // Its regression copied into another property's folder.
+    let from = root.join("a").join("regressions");
+    let to = root.join("b").join("regressions");
+    fs::create_dir_all(&to).unwrap();
+    for f in fs::read_dir(&from).unwrap().flatten() {
+        fs::copy(f.path(), to.join(f.file_name())).unwrap();
+    }
+    let r = Property::new("b")
+        .corpora(&root)
+        .tests(0)
+        .run(ints::<u8>(..), |_: u8| true);
+    let w = r.run.warnings.join("\n");
+    assert!(w.contains("saved by the property `a`, not `b`"), "{w}");
+    assert!(r.passed(), "replayed anyway: {r}");
+    let _ = fs::remove_dir_all(&root);
+}

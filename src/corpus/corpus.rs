@@ -244,12 +244,26 @@ impl Corpus {
                 .map_err(|_| "not UTF-8 text".to_string())
                 .and_then(Regression::parse)
             {
-                Ok(r) => out.push(Entry {
-                    path,
-                    bytes: r.tape.clone(),
-                    encoding: r.encoding,
-                    regression: Some(r),
-                }),
+                Ok(r) => {
+                    // Another property's file (copied across folders?): replayed, but said.
+                    let folder_name = |n: &str| n.replace("::", ".");
+                    if !r.property.is_empty()
+                        && folder_name(&r.property) != folder_name(&self.property)
+                    {
+                        self.warn(format!(
+                            "{} was saved by the property `{}`, not `{}`: replayed anyway",
+                            path.display(),
+                            r.property,
+                            self.property
+                        ));
+                    }
+                    out.push(Entry {
+                        path,
+                        bytes: r.tape.clone(),
+                        encoding: r.encoding,
+                        regression: Some(r),
+                    })
+                }
                 Err(e) => self.warn(format!("{}: {e}; skipped", path.display())),
             }
         }

@@ -226,8 +226,8 @@ impl Args {
     /// Parses `argv` (everything after the command) for a tool that takes the flags `takes`.
     /// An argument that starts with `-` (and is longer than that) is a flag: one the tool
     /// does not take is an error listing those it does; a flag without its value, a number
-    /// that is not one, negative seconds, `--jobs 0` or an empty `--instrument` item are
-    /// errors naming the flag. Everything else is a positional, in order.
+    /// that is not one, negative seconds, `--jobs 0`, an empty `--instrument` item or a
+    /// `--corpora` that is a file (`/dev/null`) are errors naming the flag. Everything else is a positional, in order.
     pub fn parse(argv: &[String], takes: &[Flag]) -> Result<Args, String> {
         let mut a = Args::default();
         let mut it = argv.iter();
@@ -258,7 +258,16 @@ impl Args {
                 Flag::Package => a.package = Some(text()?),
                 Flag::Test => a.test_target = Some(text()?),
                 Flag::Features => a.features.push(text()?),
-                Flag::Corpora => a.corpora = Some(text()?.into()),
+                Flag::Corpora => {
+                    let dir = PathBuf::from(text()?);
+                    if dir.exists() && !dir.is_dir() {
+                        return Err(format!(
+                            "flag --corpora takes a folder (or a path where one can be made), got `{}`: not a folder",
+                            dir.display()
+                        ));
+                    }
+                    a.corpora = Some(dir);
+                }
                 Flag::Junit => a.junit = Some(text()?.into()),
                 Flag::Dot => a.dot = Some(text()?.into()),
                 Flag::Svg => a.svg = Some(text()?.into()),
@@ -352,5 +361,7 @@ mod tests {
                 .contains("unknown flag `--bug`")
         );
         assert!(parse("-x").unwrap_err().contains("unknown flag `-x`"));
+        let e = Args::parse(&["--corpora".into(), "/dev/null".into()], &[Flag::Corpora]);
+        assert!(e.unwrap_err().contains("not a folder"));
     }
 }
