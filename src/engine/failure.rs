@@ -170,6 +170,11 @@ fn generated(subject: &mut dyn Subject, bytes: &[u8], config: &Config) -> (Statu
     (status, tape.finish())
 }
 
+/// How many shrink candidates that hang (each costs the timeout) [`settle_isolated`] runs
+/// before it stops shrinking and reports the smallest failure so far: recovering from a hang
+/// takes at most about this many timeouts.
+pub const HANGING_CANDIDATES: usize = 8;
+
 /// [`settle`] for a test case that kills its process (an abort, a stack overflow, an
 /// allocation failure, a hang): every run of the test happens in a process of its own
 /// ([`Subject::isolated`], killed after `config.timeout`), and the loop records tapes with the
@@ -200,24 +205,32 @@ pub fn settle_isolated(
     };
     let kind = first.as_ref().map(timed_out);
     let mut other: Option<(Vec<u8>, Option<String>)> = None;
+    // Each candidate that hangs costs the whole timeout: after HANGING_CANDIDATES of them,
+    // shrinking stops where it is (and says its budget ran out).
+    let mut hanging = 0;
     let (shrunk, shrink_calls, shrink_budget_exhausted) = if confirmed {
         let mut test = |tape: &mut Tape<'_>| {
             let status = subject.generate(tape);
-            if status != Status::Valid {
+            if status != Status::Valid || hanging >= HANGING_CANDIDATES {
                 return status;
             }
             let bytes = encoding::encode(tape.choices());
             match subject.isolated(&bytes, config.timeout) {
                 None => Status::Valid,
-                Some(i) if i.status == Status::Interesting && Some(timed_out(&i)) != kind => {
-                    other.get_or_insert((bytes, i.message));
-                    Status::Valid
+                Some(i) => {
+                    hanging += usize::from(timed_out(&i));
+                    if i.status == Status::Interesting && Some(timed_out(&i)) != kind {
+                        other.get_or_insert((bytes, i.message));
+                        Status::Valid
+                    } else {
+                        i.status
+                    }
                 }
-                Some(i) => i.status,
             }
         };
         let r = Shrinker::new(&mut test, original.clone(), config.shrink).run();
-        (r.best, r.calls, r.budget_exhausted)
+        let stopped = hanging >= HANGING_CANDIDATES;
+        (r.best, r.calls, r.budget_exhausted || stopped)
     } else {
         (original.clone(), 0, false)
     };
@@ -332,5 +345,69 @@ impl Failure {
             Ok(p) => self.saved = Some(p),
             Err(e) => self.save_error = Some(e.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generators::{Gen, ints, vecs};
+
+    /// A subject whose every test case of a non-empty list hangs in its process of its own.
+    struct Hangs {
+        isolated_runs: usize,
+    }
+
+    impl Subject for Hangs {
+        fn run(&mut self, tape: &mut Tape<'_>) -> Status {
+            self.generate(tape)
+        }
+        fn generate(&mut self, tape: &mut Tape<'_>) -> Status {
+            match vecs(ints::<u8>(..), 0..=50).generate(tape) {
+                Ok(_) => Status::Valid,
+                Err(_) => Status::Overrun,
+            }
+        }
+        fn isolated(&mut self, bytes: &[u8], _: Option<Duration>) -> Option<Isolated> {
+            self.isolated_runs += 1;
+            let mut src = BytesSource::new(bytes);
+            let v = vecs(ints::<u8>(..), 0..=50).generate(&mut Tape::new(&mut src, false));
+            let hangs = v.is_ok_and(|v| v.iter().any(|&x| x > 0));
+            Some(Isolated {
+                status: if hangs {
+                    Status::Interesting
+                } else {
+                    Status::Valid
+                },
+                message: hangs.then(|| "timed out: ran longer than 1ms".to_string()),
+            })
+        }
+    }
+
+    #[test]
+    fn shrinking_a_hang_stops_after_so_many_hanging_candidates() {
+        // A long list of large numbers: a full shrink would take dozens of hanging steps.
+        let mut rng = crate::tape::RandomSource::new(1);
+        let mut tape = Tape::recording(&mut rng);
+        let v: Vec<u8> = vecs(ints::<u8>(200..=255), 40..=50)
+            .generate(&mut tape)
+            .unwrap();
+        assert!(v.len() >= 40);
+        let bytes = encoding::encode(tape.choices());
+        let mut subject = Hangs { isolated_runs: 0 };
+        let config = Config {
+            save: false,
+            ..Config::default()
+        };
+        let f = settle_isolated(&mut subject, Found::Generate(1), &bytes, &config, None);
+        assert!(f.shrink_budget_exhausted, "said to be maybe not minimal");
+        // The first replay, the hanging candidates, the final re-run; candidates that pass
+        // are cheap and not counted against the budget.
+        let hanging_runs = subject.isolated_runs;
+        assert!(hanging_runs > HANGING_CANDIDATES, "{hanging_runs}");
+        assert!(
+            f.shrunk.choices.len() < f.original.choices.len(),
+            "it shrank before it stopped"
+        );
     }
 }

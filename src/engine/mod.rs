@@ -28,7 +28,9 @@ pub use events::{
     Case, EventValue, IntoEventValue, clear_case, collecting, event, event_value, note_message,
     note_representation, note_timing, observing,
 };
-pub use failure::{CONFIRM_ATTEMPTS, Described, import, settle, settle_isolated};
+pub use failure::{
+    CONFIRM_ATTEMPTS, Described, HANGING_CANDIDATES, import, settle, settle_isolated,
+};
 pub use migrate::{migrate_corpus, reencode};
 pub use observer::{Identity, Observer};
 pub use report::{Best, Failure, Found, Improvement, RunReport, Stop};
