@@ -47,6 +47,7 @@ fn a_hang_while_shrinking_ends_the_run_and_is_kept() {
     let (status, text, took) = run();
     assert!(!status.success(), "{text}");
     assert!(took < Duration::from_secs(60), "{took:?}: {text}");
+    assert!(text.contains("shrink candidate"), "{text}");
     // 2. The next run shrinks the failure again, each candidate in a process of its own:
     //    the failure shrinks to its minimum, and the hang is kept as a failure of its own.
     let (status, text, took) = run();

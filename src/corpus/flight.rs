@@ -99,6 +99,12 @@ impl FlightView {
             .then(|| self.word(TEST).load(Ordering::Relaxed))
     }
 
+    /// Whether the record holds a failure being shrunk ([`Flight::begin_shrink`]): the
+    /// running test case is then one of its shrink candidates.
+    pub fn shrinking(&self) -> bool {
+        self.word(KIND).load(Ordering::Relaxed) == SHRINKING
+    }
+
     /// Marks the running test case as hung (the watchdog, before it ends the process).
     pub fn mark_hung(&self) {
         self.word(STATE).store(HUNG, Ordering::Release);

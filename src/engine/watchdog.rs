@@ -50,10 +50,18 @@ impl Watchdog {
                         (Some(n), Some((m, since))) if n == m => {
                             if since.elapsed() > limit + GRACE {
                                 view.mark_hung();
-                                reporter.note(&format!(
-                                    "test case {n} ran over the timeout ({limit:?}); ending the run. Its input is kept in {}: the next run replays it first, shrinks it and reports it",
-                                    record.display()
-                                ));
+                                let note = if view.shrinking() {
+                                    format!(
+                                        "shrink candidate {n} ran over the timeout ({limit:?}); ending the run. The failure being shrunk is kept in {}: the next run shrinks it again, each candidate in a process of its own",
+                                        record.display()
+                                    )
+                                } else {
+                                    format!(
+                                        "test case {n} ran over the timeout ({limit:?}); ending the run. Its input is kept in {}: the next run replays it first, shrinks it and reports it",
+                                        record.display()
+                                    )
+                                };
+                                reporter.note(&note);
                                 std::process::exit(HANG_EXIT_CODE);
                             }
                         }
