@@ -89,6 +89,18 @@ fn settings(args: &Args) -> Vec<(String, String)> {
     env
 }
 
+/// Without a timeout of the user's (`TAPEFUZZ_TIMEOUT_MS` in the environment or among
+/// `env`), a run of `seconds` gets [`tapefuzz::engine::budget_timeout`]: a test case that
+/// outlives the run's budget by a margin is a hang, not a run that never ends.
+fn budget_timeout(env: &mut Vec<(String, String)>, seconds: f64) {
+    let set = std::env::var_os("TAPEFUZZ_TIMEOUT_MS").is_some_and(|v| !v.is_empty())
+        || env.iter().any(|(k, _)| k == "TAPEFUZZ_TIMEOUT_MS");
+    if !set {
+        let ms = tapefuzz::engine::budget_timeout(seconds).as_millis();
+        env.push(("TAPEFUZZ_TIMEOUT_MS".into(), ms.to_string()));
+    }
+}
+
 /// The summary of a run: each summary line the property wrote printed on stdout (its report
 /// on stderr); whether it passed, the last summary and the reports. A property that runs
 /// several times in its test writes a line each time: the run failed if any of them did, or
@@ -161,6 +173,9 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
     let mut env = settings(args);
     if args.seconds.is_none() && args.tests.is_none() && args.valid_tests.is_none() {
         env.push(("TAPEFUZZ_TESTS".into(), RUN_TESTS.to_string()));
+    }
+    if let Some(s) = args.seconds {
+        budget_timeout(&mut env, s);
     }
     let mode = if build == Build::Greybox {
         Mode::Greybox
@@ -536,6 +551,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     env.retain(|(k, _)| k != "TAPEFUZZ_STRATEGY");
     env.push(("TAPEFUZZ_STRATEGY".into(), strategy.clone()));
     env.push(("TAPEFUZZ_SECONDS".into(), seconds.to_string()));
+    budget_timeout(&mut env, seconds);
     if args.keep.is_none() {
         env.push(("TAPEFUZZ_KEEP".into(), CI_KEEP.to_string()));
     }

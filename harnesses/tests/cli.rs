@@ -627,3 +627,36 @@ exists only with (changing one of these removes the part):
     }
     assert!(svg.starts_with("<svg xmlns=") && svg.trim_end().ends_with("</svg>"));
 }
+
+/// Without `TAPEFUZZ_TIMEOUT_MS`, a test case that outlives the run's `--seconds` by the
+/// margin is a hang: the run ends (exit 70) instead of never.
+#[test]
+fn a_hang_without_a_timeout_ends_within_the_budget_and_its_margin() {
+    let d = temp_dir("budget-hang");
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_harnesses"))
+        .args([
+            "run",
+            "misbehave",
+            "--bug",
+            "hang",
+            "--seconds",
+            "1",
+            "--seed",
+            "1",
+        ])
+        .env("TAPEFUZZ_CORPORA", &d)
+        .env_remove("TAPEFUZZ_TIMEOUT_MS")
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(70), "{err}");
+    let bound = std::time::Duration::from_secs(1)
+        + tapefuzz::engine::BUDGET_MARGIN
+        + tapefuzz::engine::GRACE
+        + std::time::Duration::from_secs(10);
+    assert!(took < bound, "{took:?} (bound {bound:?}): {err}");
+    assert!(err.contains("ran over the timeout"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -42,4 +42,4 @@ pub use utility::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
     take_utilities, target, target_labelled, total_score,
 };
-pub use watchdog::{GRACE, HANG_EXIT_CODE};
+pub use watchdog::{BUDGET_MARGIN, GRACE, HANG_EXIT_CODE, budget_timeout};

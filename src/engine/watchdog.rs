@@ -15,6 +15,19 @@ use std::time::{Duration, Instant};
 /// The exit status of a process the watchdog ended (libFuzzer's timeout exit code).
 pub const HANG_EXIT_CODE: i32 = 70;
 
+/// How far past a run's time budget one test case may run before the command-line tools
+/// (`cargo tapefuzz run` / `ci`, the harnesses' CLI) call it hung when no timeout was set
+/// ([`budget_timeout`]).
+pub const BUDGET_MARGIN: Duration = Duration::from_secs(10);
+
+/// The per-test-case timeout a command-line run of `seconds` gets when the user set none
+/// (`TAPEFUZZ_TIMEOUT_MS`): the budget plus [`BUDGET_MARGIN`]. A test case that outlives its
+/// run's whole budget by that much is a hang, and the run ends within the budget, the margin
+/// and the [`GRACE`] instead of never. `cargo test` keeps no timeout unless one is set.
+pub fn budget_timeout(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::MAX / 2) + BUDGET_MARGIN
+}
+
 /// How long past the timeout a test case may still end the process itself before it is
 /// called hung: a process that is already dying (an allocation failure printing a
 /// backtrace, an abort on a loaded machine) is a crash, not a timeout.

@@ -43,6 +43,11 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     if args.seconds.is_some() || args.tests.is_some() {
         config.seconds = args.seconds;
         config.tests = args.tests.unwrap_or(u64::MAX);
+        // A test case that outlives the run's budget by a margin is a hang, also without
+        // TAPEFUZZ_TIMEOUT_MS.
+        if let (Some(s), None) = (args.seconds, config.timeout) {
+            config.timeout = Some(tapefuzz::engine::budget_timeout(s));
+        }
     } else if std::env::var_os("TAPEFUZZ_TESTS").is_none()
         && std::env::var_os("TAPEFUZZ_SECONDS").is_none()
     {
