@@ -241,12 +241,17 @@ const REACH_VAR: &str = "CARGO_TAPEFUZZ_REACH";
 /// is tapefuzz's, not the code under test.
 const TAPEFUZZ_PACKAGES: [&str; 3] = ["tapefuzz", "tapefuzz-derive", "libfuzzer-sys"];
 
-/// The crate names of every package the workspace's members depend on (normal and dev
+/// The crate names of every package the built packages depend on (normal and dev
 /// dependencies, transitively) without passing through tapefuzz's own packages, and of the
-/// members' own targets: the code a property can reach. tapefuzz's dependencies (serde,
-/// postcard…) count only when the user's crates depend on them too, so the instrumented
-/// build counts the same code a cargo-fuzz target of the crate would.
-fn reachable_in(v: &Value) -> Result<Vec<String>, String> {
+/// built packages' own targets: the code a property can reach. tapefuzz's dependencies
+/// (serde, postcard…) count only when the user's crates depend on them too, so the
+/// instrumented build counts the same code a cargo-fuzz target of the crate would.
+///
+/// The built packages are `package` (`-p`; a `name@version` spec is matched by name) when
+/// given, else the workspace's default members, as cargo builds them: another member's
+/// dependencies are not reached by this build's properties. A `package` that names no
+/// member (a dependency, say) is a root of its own.
+fn reachable_in(v: &Value, package: Option<&str>) -> Result<Vec<String>, String> {
     let packages: std::collections::HashMap<&str, &Value> = v["packages"]
         .as_array()
         .into_iter()
@@ -265,13 +270,44 @@ fn reachable_in(v: &Value) -> Result<Vec<String>, String> {
             .and_then(|p| p["name"].as_str())
             .is_some_and(|n| TAPEFUZZ_PACKAGES.contains(&n))
     };
-    let members: Vec<&str> = v["workspace_members"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .filter(|id| !is_ours(id))
-        .collect();
+    let ids = |key: &str| -> Vec<&str> {
+        v[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|id| !is_ours(id))
+            .collect()
+    };
+    let name_of = |id: &str| packages.get(id).and_then(|p| p["name"].as_str());
+    let members: Vec<&str> = match package {
+        Some(spec) => {
+            let name = spec.split('@').next().unwrap_or(spec);
+            let named: Vec<&str> = packages
+                .keys()
+                .copied()
+                .filter(|id| name_of(id) == Some(name) && !is_ours(id))
+                .collect();
+            let in_workspace: Vec<&str> = ids("workspace_members")
+                .into_iter()
+                .filter(|id| named.contains(id))
+                .collect();
+            if in_workspace.is_empty() {
+                named
+            } else {
+                in_workspace
+            }
+        }
+        None => {
+            // Older cargo has no `workspace_default_members`: every member.
+            let default = ids("workspace_default_members");
+            if default.is_empty() {
+                ids("workspace_members")
+            } else {
+                default
+            }
+        }
+    };
     let mut seen: std::collections::HashSet<&str> = members.iter().copied().collect();
     let mut todo = members.clone();
     while let Some(id) = todo.pop() {
@@ -331,7 +367,7 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<PathBu
     // and the crates the tests reach.
     let meta = metadata(args, true)?;
     let reach = if spec == "all" {
-        Some(reachable_in(&meta)?.join(","))
+        Some(reachable_in(&meta, args.package.as_deref())?.join(","))
     } else {
         None
     };
@@ -710,5 +746,53 @@ mod tests {
         assert!(selected("der,app", "der", Path::new("/reg/der"), root));
         assert!(selected("my-crate", "my_crate", Path::new("/x"), root));
         assert!(!selected("der", "app", Path::new("/w/app"), root));
+    }
+
+    /// A workspace of `app` (on `der`, dev on tapefuzz, which brings `serde`) and `other`
+    /// (on `memchr`), `app` the only default member.
+    fn workspace_metadata() -> Value {
+        let lib = |name: &str| serde_json::json!({"name": name, "kind": ["lib"]});
+        let pkg = |id: &str, targets: Vec<Value>| serde_json::json!({"id": id, "name": id, "targets": targets});
+        let dep = |id: &str, kind: Option<&str>| serde_json::json!({"pkg": id, "dep_kinds": [{"kind": kind}]});
+        let node = |id: &str, deps: Vec<Value>| serde_json::json!({"id": id, "deps": deps});
+        serde_json::json!({
+            "packages": [
+                pkg("app", vec![lib("app"), serde_json::json!({"name": "props", "kind": ["test"]})]),
+                pkg("other", vec![lib("other")]),
+                pkg("der", vec![lib("der")]),
+                pkg("memchr", vec![lib("memchr")]),
+                pkg("tapefuzz", vec![lib("tapefuzz")]),
+                pkg("serde", vec![lib("serde")]),
+                pkg("cc", vec![lib("cc")]),
+            ],
+            "workspace_members": ["app", "other"],
+            "workspace_default_members": ["app"],
+            "resolve": {"nodes": [
+                node("app", vec![dep("der", None), dep("tapefuzz", Some("dev")), dep("cc", Some("build"))]),
+                node("other", vec![dep("memchr", None)]),
+                node("tapefuzz", vec![dep("serde", None)]),
+                node("der", vec![]),
+                node("memchr", vec![]),
+                node("serde", vec![]),
+            ]},
+        })
+    }
+
+    #[test]
+    fn the_reach_is_what_the_built_packages_depend_on() {
+        let v = workspace_metadata();
+        // Default members: `app`, its test target, `der`; not tapefuzz's `serde`, not the
+        // build dependency, not the other member's `memchr`.
+        assert_eq!(reachable_in(&v, None).unwrap(), ["app", "der", "props"]);
+        assert_eq!(
+            reachable_in(&v, Some("other")).unwrap(),
+            ["memchr", "other"]
+        );
+        assert_eq!(
+            reachable_in(&v, Some("other@0.1.0")).unwrap(),
+            ["memchr", "other"]
+        );
+        // A dependency named by `-p` is a root of its own.
+        assert_eq!(reachable_in(&v, Some("der")).unwrap(), ["der"]);
     }
 }

@@ -10,8 +10,8 @@ mod corpus;
 mod flight;
 mod regression;
 
-pub(crate) use atomic::random_suffix;
 pub use atomic::{clean_stale_temps, create_dir_durably, is_temp_name, write_atomic};
+pub(crate) use atomic::{open_regular, random_suffix};
 pub use corpus::{
     Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, read_bounded, read_tape, read_tape_versioned,
     sha1_name,

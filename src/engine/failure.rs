@@ -198,11 +198,7 @@ pub fn settle_isolated(
     let mut message = first.as_ref().and_then(|i| i.message.clone());
     // A candidate that fails another way (a hang while the failure is a crash or a panic, or
     // the other way round) is another failure: kept aside, not shrunk into.
-    let timed_out = |i: &Isolated| {
-        i.message
-            .as_deref()
-            .is_some_and(|m| m.starts_with("timed out"))
-    };
+    let timed_out = |i: &Isolated| i.timed_out;
     let kind = first.as_ref().map(timed_out);
     let mut other: Option<(Vec<u8>, Option<String>)> = None;
     // Each candidate that hangs costs the whole timeout: after HANGING_CANDIDATES of them,
@@ -259,7 +255,7 @@ pub fn settle_isolated(
         saved: None,
         save_error: None,
         flaky: first.is_some() && !confirmed,
-        timed_out: false,
+        timed_out: confirmed && kind == Some(true),
     };
     if config.save
         && let Some(c) = corpus
@@ -282,15 +278,7 @@ fn save_other(
     corpus: &mut Corpus,
 ) {
     let (_, rec) = generated(subject, bytes, config);
-    let regression = Regression {
-        property: String::new(),
-        generator: rec.structure(),
-        value: subject.render(bytes),
-        failure: why.clone(),
-        isolate: true,
-        tape: bytes.to_vec(),
-        encoding: crate::tape::ENCODING_VERSION,
-    };
+    let regression = regression(&rec, subject.render(bytes), why.clone(), true, bytes);
     let why = why.unwrap_or_else(|| "failed".into());
     match corpus.save_regression(&regression) {
         Ok(p) => config.reporter.warning(&format!(
@@ -332,19 +320,37 @@ impl Failure {
     /// the tape and its structure fingerprint); records where it went ([`Failure::saved`])
     /// or why it could not ([`Failure::save_error`], with the path and the OS error).
     pub fn save(&mut self, corpus: &mut Corpus) {
-        let regression = Regression {
-            property: String::new(),
-            generator: self.shrunk.structure(),
-            value: self.described.value.clone(),
-            failure: self.described.message.clone(),
-            isolate: self.isolated,
-            tape: self.bytes.clone(),
-            encoding: crate::tape::ENCODING_VERSION,
-        };
+        let regression = regression(
+            &self.shrunk,
+            self.described.value.clone(),
+            self.described.message.clone(),
+            self.isolated,
+            &self.bytes,
+        );
         match corpus.save_regression(&regression) {
             Ok(p) => self.saved = Some(p),
             Err(e) => self.save_error = Some(e.to_string()),
         }
+    }
+}
+
+/// The regression file of the failing tape `bytes` (recorded as `rec`), in today's encoding;
+/// the corpus fills in the property's name.
+fn regression(
+    rec: &crate::tape::Recording,
+    value: Option<String>,
+    failure: Option<String>,
+    isolate: bool,
+    bytes: &[u8],
+) -> Regression {
+    Regression {
+        property: String::new(),
+        generator: rec.structure(),
+        value,
+        failure,
+        isolate,
+        tape: bytes.to_vec(),
+        encoding: crate::tape::ENCODING_VERSION,
     }
 }
 
@@ -373,13 +379,14 @@ mod tests {
             let mut src = BytesSource::new(bytes);
             let v = vecs(ints::<u8>(..), 0..=50).generate(&mut Tape::new(&mut src, false));
             let hangs = v.is_ok_and(|v| v.iter().any(|&x| x > 0));
-            Some(Isolated {
-                status: if hangs {
-                    Status::Interesting
-                } else {
-                    Status::Valid
-                },
-                message: hangs.then(|| "timed out: ran longer than 1ms".to_string()),
+            Some(if hangs {
+                Isolated::hang(Duration::from_millis(1))
+            } else {
+                Isolated {
+                    status: Status::Valid,
+                    message: None,
+                    timed_out: false,
+                }
             })
         }
     }

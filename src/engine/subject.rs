@@ -13,6 +13,20 @@ pub struct Isolated {
     /// What happened, for a person (`crashed: killed by signal 6 (SIGABRT)`, `timed out: …`,
     /// or the failure message).
     pub message: Option<String>,
+    /// Whether it failed by running over the timeout (a hang), not by a panic or a crash:
+    /// shrinking a failure keeps to candidates that fail the same way.
+    pub timed_out: bool,
+}
+
+impl Isolated {
+    /// A test case that ran longer than `limit`: interesting, timed out, and says so.
+    pub fn hang(limit: std::time::Duration) -> Isolated {
+        Isolated {
+            status: Status::Interesting,
+            message: Some(format!("timed out: ran longer than {limit:?}")),
+            timed_out: true,
+        }
+    }
 }
 
 /// What the loop runs: [`Subject::run`] is the test; the rest have defaults, and a property

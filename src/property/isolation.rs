@@ -208,10 +208,11 @@ fn clean_stale_children(tmp: &Path) {
             continue;
         }
         let dir = item.path();
-        let free = std::fs::OpenOptions::new()
-            .write(true)
-            .open(dir.join("lock"))
-            .is_ok_and(|f| f.try_lock().is_ok());
+        // A lock that is not a regular file (a FIFO or a link someone planted) is never
+        // waited on nor followed: the folder is left alone.
+        let free =
+            crate::corpus::open_regular(&dir.join("lock"), std::fs::OpenOptions::new().write(true))
+                .is_ok_and(|f| f.try_lock().is_ok());
         if free {
             let _ = std::fs::remove_dir_all(&dir);
         }
@@ -270,20 +271,14 @@ pub(crate) fn run_isolated(
                 .find_map(|l| l.strip_prefix(key).map(str::to_string))
         };
         let Some(status) = status else {
-            return Some(Isolated {
-                status: Status::Interesting,
-                message: Some(format!("timed out: ran longer than {limit:?}")),
-            });
+            return Some(Isolated::hang(limit));
         };
         // Ended on its own within the grace period, but past the limit: it ran over (unless
         // it died, which is a crash).
         let ran_over = started.elapsed() > limit;
         if let Some(code) = field("status: ") {
             if ran_over {
-                return Some(Isolated {
-                    status: Status::Interesting,
-                    message: Some(format!("timed out: ran longer than {limit:?}")),
-                });
+                return Some(Isolated::hang(limit));
             }
             let status = match code.trim() {
                 "0" => Status::Overrun,
@@ -294,6 +289,7 @@ pub(crate) fn run_isolated(
             return Some(Isolated {
                 status,
                 message: field("message: ").map(|m| m.replace("\\n", "\n")),
+                timed_out: false,
             });
         }
         if field("tape: ").is_none() && status.code().is_some() {
@@ -304,6 +300,7 @@ pub(crate) fn run_isolated(
         Some(Isolated {
             status: Status::Interesting,
             message: Some(death(status)),
+            timed_out: false,
         })
     })();
     let _ = std::fs::remove_dir_all(&dir);
