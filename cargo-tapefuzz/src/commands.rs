@@ -5,15 +5,10 @@ use crate::build::{self, Build};
 use crate::drive::{self, Answer, Found, Request};
 use serde_json::Value;
 use std::path::PathBuf;
-use tapefuzz::junit;
-use tapefuzz::serve::{Command as Asked, Mode, PartRequest};
-
-/// Default campaign per property of `ci`, in seconds.
-const CI_SECONDS: f64 = 10.0;
-/// Default cap of `ci` on the new tapes one property's campaign adds to `corpus/`.
-const CI_KEEP: usize = 8;
-/// Tests of `run` when neither `--seconds` nor `--tests` is given.
-const RUN_TESTS: u64 = 10_000;
+use tapefuzz::serve::{
+    CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, Command as Asked, Mode, PartRequest, RUN_TESTS,
+    check_junit_path,
+};
 
 fn no_more(args: &Args, n: usize, what: &str) -> Result<(), String> {
     match args.positional.get(n) {
@@ -264,33 +259,21 @@ pub fn replay(args: &Args) -> Result<i32, String> {
         let (passed, _, _) = summary(&found, &answer)?;
         return Ok(!passed as i32);
     }
-    let mut failed = false;
-    let mut seen = 0;
-    for line in &answer.lines {
-        if let Some(e) = drive::error(line) {
-            return Err(e.to_string());
-        }
-        if line["type"] != "replay" {
-            continue;
-        }
-        seen += 1;
-        failed |= line["status"] == "Interesting";
-        println!("{line}");
+    show(&found, false).answers(
+        Asked::Replay,
+        &answer.lines,
+        files.len(),
+        &answer.status.to_string(),
+    )
+}
+
+/// How this tool shows the answers of a command on tape files.
+fn show(found: &Found, json_to_stderr: bool) -> tapefuzz::serve::Show<'_> {
+    tapefuzz::serve::Show {
+        prefix: "cargo-tapefuzz: ",
+        json_to_stderr,
+        corpus: found.corpus.as_deref().map(std::path::Path::new),
     }
-    if seen < files.len() {
-        let why = format!(
-            "the test binary ended ({}) after {seen} of {} files",
-            answer.status,
-            files.len()
-        );
-        // A tape that hung ended the replay after saying so: a failure, not an error.
-        if failed {
-            eprintln!("cargo-tapefuzz: {why}");
-            return Ok(1);
-        }
-        return Err(why);
-    }
-    Ok(failed as i32)
 }
 
 /// `explain`, `shrink`, `import`: one answer per tape file.
@@ -328,88 +311,12 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
         part,
     };
     let answer = drive::drive(&found.binary, &request, false)?;
-    let mut seen = 0;
-    let mut failing = 0;
-    let mut save_failed = 0;
-    let mut saved = 0;
-    for line in &answer.lines {
-        if let Some(e) = drive::error(line) {
-            return Err(e.to_string());
-        }
-        let file = line["file"].as_str().unwrap_or("?");
-        match line["type"].as_str() {
-            Some("explain") => {
-                seen += 1;
-                if files.len() > 1 {
-                    println!("== {file}");
-                }
-                print!("{}", line["text"].as_str().unwrap_or(""));
-            }
-            Some("import") => {
-                seen += 1;
-                if line["fails"] != true {
-                    eprintln!(
-                        "cargo-tapefuzz: {file}: the property does not fail on this tape{}",
-                        if command == "import" {
-                            " (not imported)"
-                        } else {
-                            ""
-                        }
-                    );
-                    continue;
-                }
-                failing += 1;
-                if command == "import" && !line["save_error"].is_null() {
-                    save_failed += 1;
-                }
-                if !line["saved"].is_null() {
-                    saved += 1;
-                }
-                if line["report"].is_null() {
-                    // A tape that hung: answered by the watchdog, neither shrunk nor saved.
-                    eprintln!(
-                        "cargo-tapefuzz: {file}: {} (not shrunk{}; the input stays in {file})",
-                        line["failure"].as_str().unwrap_or("failed"),
-                        if command == "import" {
-                            ", not saved"
-                        } else {
-                            ""
-                        }
-                    );
-                }
-                if let Some(r) = line["report"].as_str() {
-                    eprintln!("cargo-tapefuzz: {file}:\n{r}");
-                }
-                if command == "shrink" {
-                    println!("{}", line["value"].as_str().unwrap_or("<no value>"));
-                } else if args.answers_to_stderr {
-                    eprintln!("{line}");
-                } else {
-                    println!("{line}");
-                }
-            }
-            _ => {}
-        }
-    }
-    if seen < files.len() {
-        return Err(format!(
-            "the test binary ended ({}) after {seen} of {} files",
-            answer.status,
-            files.len()
-        ));
-    }
-    if save_failed > 0 {
-        eprintln!("cargo-tapefuzz: {save_failed} shrunk failures could not be saved (see above)");
-        return Ok(1);
-    }
-    if command == "import" && saved > 0 {
-        eprintln!(
-            "cargo-tapefuzz: {saved} imported into {}/regressions: `cargo test` replays them first",
-            found.corpus.as_deref().unwrap_or("the corpus")
-        );
-    }
-    // `shrink` reports a failure (the tape fails) with status 1, as `run` does.
-    Ok((command == "shrink" && failing > 0) as i32)
+    show(&found, args.answers_to_stderr).answers(
+        asked,
+        &answer.lines,
+        files.len(),
+        &answer.status.to_string(),
+    )
 }
 
 /// `fuzz`: libFuzzer inside the property's own test binary.
@@ -546,8 +453,11 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         return Err("no properties found in the crate's tests".into());
     }
     let seconds = args.seconds_per_target.unwrap_or(CI_SECONDS);
+    if let Some(path) = &args.junit {
+        check_junit_path(path)?;
+    }
     let mut env = settings(args);
-    let strategy = args.strategy.clone().unwrap_or_else(|| "rl".into());
+    let strategy = args.strategy.clone().unwrap_or_else(|| CI_STRATEGY.into());
     env.retain(|(k, _)| k != "TAPEFUZZ_STRATEGY");
     env.push(("TAPEFUZZ_STRATEGY".into(), strategy.clone()));
     env.push(("TAPEFUZZ_SECONDS".into(), seconds.to_string()));
@@ -555,13 +465,9 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     if args.keep.is_none() {
         env.push(("TAPEFUZZ_KEEP".into(), CI_KEEP.to_string()));
     }
-    let mut cases = Vec::new();
-    let mut failed = 0;
+    let mut job = CiJob::new("cargo-tapefuzz");
     for found in &all {
-        eprintln!(
-            "cargo-tapefuzz: ci {} ({strategy}, {seconds} s)",
-            found.name
-        );
+        job.starting(&found.name, &strategy, seconds, "");
         let request = Request {
             command: Asked::Run,
             property: Some(found),
@@ -571,44 +477,10 @@ pub fn ci(args: &Args) -> Result<i32, String> {
             part: PartRequest::default(),
         };
         let started = std::time::Instant::now();
-        let outcome = campaign(found, &request);
-        let case = match outcome {
-            Ok((passed, s, report)) => {
-                // A save that failed fails the job too: nothing found may be lost silently.
-                let save_errors = s["save_errors"].as_u64().unwrap_or(0);
-                junit::TestCase {
-                    name: found.name.clone(),
-                    seconds: s["seconds"].as_f64().unwrap_or(0.0),
-                    failure: (!passed || save_errors > 0).then(|| {
-                        // The report's first line says what happened (a failure, a failed
-                        // health check, failed saves); the rest is the body.
-                        let first = report.lines().next().unwrap_or("failed").to_string();
-                        (first, report.clone())
-                    }),
-                    output: Some(s.to_string()),
-                }
-            }
-            Err(e) => {
-                eprintln!("cargo-tapefuzz: {e}");
-                junit::TestCase {
-                    name: found.name.clone(),
-                    seconds: started.elapsed().as_secs_f64(),
-                    failure: Some((e.clone(), e)),
-                    output: None,
-                }
-            }
-        };
-        failed += case.failure.is_some() as usize;
-        cases.push(case);
+        match campaign(found, &request) {
+            Ok((passed, s, report)) => job.ran(&found.name, &s, passed, &report),
+            Err(e) => job.broke(&found.name, &e, started.elapsed().as_secs_f64()),
+        }
     }
-    if let Some(path) = &args.junit {
-        let xml = junit::render("cargo tapefuzz ci", &cases);
-        std::fs::write(path, xml)
-            .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
-    }
-    eprintln!(
-        "cargo-tapefuzz: ci: {} properties, {failed} failed",
-        all.len()
-    );
-    Ok((failed > 0) as i32)
+    job.finish(args.junit.as_deref())
 }

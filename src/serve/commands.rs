@@ -1,6 +1,7 @@
 //! The commands a property serves (see [`super`]): each once, for `cargo tapefuzz` and for
 //! any other client that writes a [`Request`].
 
+use super::answer::{Imported, Replayed, Tally, summary_line};
 use super::explain::{PartRequest, explain_bytes};
 use super::output::Answers;
 use super::request::{Command, EXPLAIN_DOT_VAR, EXPLAIN_SVG_VAR, Mode, Request};
@@ -8,9 +9,13 @@ use crate::engine::{Identity, RunReport};
 use crate::env::Env;
 use crate::property::{Property, Report, Test};
 use crate::settings::Settings;
-use crate::tape::{Status, Tape};
+use crate::tape::Tape;
 use serde_json::{Value, json};
 use std::path::Path;
+
+/// Test cases of a `run` from the command line when neither a number of tests nor a time
+/// budget is given (`cargo tapefuzz run`, the harnesses' `run`).
+pub const RUN_TESTS: u64 = 10_000;
 
 /// Serves `request` for `property` running `test`: the command's answers go to the
 /// request's out file; the report is what the property's test reports (a command about
@@ -19,8 +24,7 @@ use std::path::Path;
 pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> Report {
     let answers = Answers::new(request.out.clone());
     let passed = || property.report(RunReport::default());
-    let command = request.command();
-    if command == Command::List {
+    if request.command() == Command::List {
         answers.emit(&json!({
             "type": "property",
             "name": property.name(),
@@ -38,29 +42,98 @@ pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> 
         return passed();
     }
     let (property, settings) = overridden(property).unwrap_or_else(|e| answers.fatal(&e));
+    served(request, &answers, &property, settings.strategy_chosen, test)
+        .unwrap_or_else(|e| answers.fatal(&e))
+}
+
+/// Serves `request` for `property` running `test` in this process, for a client that is
+/// not a separate program (the harnesses' CLI): the answers that `cargo tapefuzz` would read
+/// from the out file, as JSON values, in order; a request that cannot be served is an error.
+/// `property` is used as configured (the environment is not read again). `list` and
+/// `fuzz` are not served this way (an error).
+///
+/// A tape that runs over the property's timeout cannot be stopped in-process: past the
+/// limit, its answer goes to stdout and the process exits with
+/// [`crate::engine::HANG_EXIT_CODE`], as a served command does.
+///
+/// ```
+/// use tapefuzz::prelude::*;
+/// use tapefuzz::serve::{Command, Replayed, Request};
+///
+/// let dir = std::env::temp_dir().join(format!("tapefuzz-answer-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let file = dir.join("tape");
+/// std::fs::write(&file, [0u8]).unwrap(); // the empty list
+/// let prop = Property::new("lists");
+/// let test = tapefuzz::property::property(vecs(ints::<u8>(..), 0..=4), |v| v.len() <= 4);
+/// let request = Request {
+///     command: Some(Command::Replay),
+///     args: vec![file.display().to_string()],
+///     ..Request::default()
+/// };
+/// let lines = tapefuzz::serve::answer(&request, &prop, &test).unwrap();
+/// let replayed: Replayed = serde_json::from_value(lines[0].clone()).unwrap();
+/// assert_eq!(replayed.status, "Valid");
+/// assert_eq!(lines[1]["type"], "summary");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn answer(
+    request: &Request,
+    property: &Property,
+    test: &dyn Test,
+) -> Result<Vec<Value>, String> {
+    if matches!(request.command(), Command::List | Command::Fuzz) {
+        return Err(format!(
+            "`{}` is not served in-process",
+            request.command().name()
+        ));
+    }
+    let answers = Answers::in_memory();
+    served(request, &answers, property, false, test)?;
+    Ok(answers.taken())
+}
+
+/// Serves every command but `list` for `property` (configured; `strategy_chosen`: the user
+/// named its strategy, which greybox mode then keeps): the answers go to `answers`; an
+/// error says why the request cannot be served.
+fn served(
+    request: &Request,
+    answers: &Answers,
+    property: &Property,
+    strategy_chosen: bool,
+    test: &dyn Test,
+) -> Result<Report, String> {
     let served = Served {
         request,
-        answers: &answers,
-        property: &property,
-        settings: &settings,
+        answers,
+        property,
+        strategy_chosen,
         test,
     };
-    match command {
-        Command::List => unreachable!("served above"),
+    match request.command() {
+        Command::List => unreachable!("served by `serve`"),
         Command::Run => served.run(),
         Command::Replay => served.replay(),
         Command::Explain => {
             let part = &request.part;
             if part.graphs() && request.args.len() != 1 {
-                answers.fatal(&format!(
+                return Err(format!(
                     "{EXPLAIN_DOT_VAR} and {EXPLAIN_SVG_VAR} go with exactly one tape file"
                 ));
             }
             served.each_file(|f, b| served.explain(f, b, part))
         }
-        Command::Shrink => served.each_file(|f, b| served.import(f, b, false)),
-        Command::Import => served.each_file(|f, b| served.import(f, b, true)),
-        Command::Fuzz => crate::fuzz::driver::fuzz(&property, test, &request.files()),
+        Command::Shrink => served.each_file(|f, b| served.import(f, b, false).map(drop)),
+        Command::Import => {
+            let mut tally = Tally::new(property.name(), Command::Import);
+            let report = served.each_file(|f, b| {
+                tally.imported(&served.import(f, b, true)?);
+                Ok(())
+            })?;
+            answers.emit(&summary_line(&tally.finish(), Command::Import));
+            Ok(report)
+        }
+        Command::Fuzz => Ok(crate::fuzz::driver::fuzz(property, test, &request.files())),
     }
 }
 
@@ -86,8 +159,8 @@ struct Served<'a> {
     request: &'a Request,
     answers: &'a Answers,
     property: &'a Property,
-    /// The environment's settings (what the user typed on the command line).
-    settings: &'a Settings,
+    /// The user named the strategy (greybox mode keeps it instead of `greybox`).
+    strategy_chosen: bool,
     test: &'a dyn Test,
 }
 
@@ -104,7 +177,7 @@ impl Served<'_> {
         })
     }
 
-    fn run(&self) -> Report {
+    fn run(&self) -> Result<Report, String> {
         let mut config = self.property.config_ref().clone();
         config.progress = true;
         let mut property = self.property.clone().config(config);
@@ -112,14 +185,12 @@ impl Served<'_> {
         let report = match mode {
             Mode::Greybox => {
                 let Some(mut counters) = crate::coverage::Sancov::new() else {
-                    self.answers.fatal(
-                        "greybox mode needs an instrumented build with the `sancov-callbacks` feature: run it with `cargo tapefuzz greybox`",
-                    );
+                    return Err("greybox mode needs an instrumented build with the `sancov-callbacks` feature: run it with `cargo tapefuzz greybox`".into());
                 };
-                if !self.settings.strategy_chosen {
+                if !self.strategy_chosen {
                     property = property
                         .strategy_named("greybox")
-                        .unwrap_or_else(|e| self.answers.fatal(&e.to_string()));
+                        .map_err(|e| e.to_string())?;
                 }
                 // The comparisons the code under test makes (integers and byte strings) can
                 // go to the comparison log: the greybox search turns it on for one run of
@@ -132,10 +203,10 @@ impl Served<'_> {
         };
         self.answers
             .emit(&self.summary_line(&report, property.strategy_ref().name(), mode));
-        report
+        Ok(report)
     }
 
-    fn replay(&self) -> Report {
+    fn replay(&self) -> Result<Report, String> {
         if self.request.args.is_empty() {
             let mut config = self.property.config_ref().clone();
             config.tests = 0;
@@ -147,41 +218,40 @@ impl Served<'_> {
                 .run_engine(self.test, &mut Identity);
             self.answers
                 .emit(&self.summary_line(&report, "replay", Mode::Blackbox));
-            return report;
+            return Ok(report);
         }
         let timeout = self.property.config_ref().timeout;
-        self.each_file(|file, bytes| {
-            let run = || explain_bytes(self.test, bytes);
-            let (e, _) = match timeout {
+        let tally = std::cell::RefCell::new(Tally::new(self.property.name(), Command::Replay));
+        let report = self.each_file(|file, bytes| {
+            let run = || Replayed::of(self.test, file, bytes);
+            let (replayed, rec) = match timeout {
                 None => run(),
                 Some(limit) => {
                     let at = file.to_path_buf();
-                    let answer = move |failure| json!({"type": "replay", "file": at, "status": "Interesting", "value": null, "failure": failure});
+                    let answer = move |failure| Replayed::hang(&at, failure).to_line();
                     self.answers.watched(limit, file, answer, run)
                 }
             };
-            let fails = e.status == Status::Interesting;
-            self.answers.emit(&json!({
-                "type": "replay",
-                "file": file,
-                "status": format!("{:?}", e.status),
-                "value": e.value,
-                "failure": e.message,
-            }));
-            fails
-        })
+            tally.borrow_mut().replayed(&replayed, &rec);
+            self.answers.emit(&replayed.to_line());
+            Ok(())
+        })?;
+        let summary = tally.into_inner().finish();
+        self.answers.emit(&summary_line(&summary, Command::Replay));
+        Ok(report)
     }
 
-    /// Runs `one` on each tape file of the arguments (`true`: the property fails on it).
-    fn each_file(&self, mut one: impl FnMut(&Path, &[u8]) -> bool) -> Report {
+    /// Runs `one` on each tape file of the arguments, read and brought to today's encoding.
+    fn each_file(
+        &self,
+        mut one: impl FnMut(&Path, &[u8]) -> Result<(), String>,
+    ) -> Result<Report, String> {
         let files = self.request.files();
         if files.is_empty() {
-            self.answers
-                .fatal("this command needs at least one tape file");
+            return Err("this command needs at least one tape file".into());
         }
         for file in &files {
-            let (bytes, version) =
-                crate::corpus::read_tape_versioned(file).unwrap_or_else(|e| self.answers.fatal(&e));
+            let (bytes, version) = crate::corpus::read_tape_versioned(file)?;
             // A regression file of an older encoding: its tape as today's encoding writes it.
             let mut generate = |t: &mut Tape<'_>| self.test.generate_only(t);
             let bytes = crate::engine::reencode(
@@ -190,56 +260,34 @@ impl Served<'_> {
                 version,
                 crate::tape::DEFAULT_MAX_CHOICES,
             );
-            one(file, &bytes);
+            one(file, &bytes)?;
         }
         // `cargo tapefuzz` reads the outcomes from the lines written; the test itself passes.
-        self.property.report(RunReport::default())
+        Ok(self.property.report(RunReport::default()))
     }
 
-    fn explain(&self, file: &Path, bytes: &[u8], part: &PartRequest) -> bool {
-        let (e, text) = part
-            .explain(self.test, bytes)
-            .unwrap_or_else(|e| self.answers.fatal(&e));
+    fn explain(&self, file: &Path, bytes: &[u8], part: &PartRequest) -> Result<(), String> {
+        let (e, text) = part.explain(self.test, bytes)?;
         self.answers.emit(&json!({
             "type": "explain",
             "file": file,
             "status": format!("{:?}", e.status),
             "text": text,
         }));
-        false
+        Ok(())
     }
 
-    fn import(&self, file: &Path, bytes: &[u8], save: bool) -> bool {
-        let mut config = self.property.config_ref().clone();
-        config.save = save;
+    fn import(&self, file: &Path, bytes: &[u8], save: bool) -> Result<Imported, String> {
         // A tape that hangs (libFuzzer's `timeout-…`) is answered as such, not shrunk: with a
         // timeout, the first run is watched; once it has ended, shrinking runs as usual.
-        if let Some(limit) = config.timeout {
+        if let Some(limit) = self.property.config_ref().timeout {
             let at = file.to_path_buf();
-            let answer = move |failure| json!({"type": "import", "file": at, "fails": true, "value": null, "failure": failure, "saved": null});
+            let answer = move |failure| Imported::hang(&at, failure).to_line();
             self.answers
                 .watched(limit, file, answer, || explain_bytes(self.test, bytes));
         }
-        let p = self.property.clone().config(config);
-        let Some(report) = p.import(self.test, bytes, file) else {
-            self.answers
-                .emit(&json!({"type": "import", "file": file, "fails": false}));
-            return false;
-        };
-        let fail = report.run.failure.as_ref().expect("an imported failure");
-        self.answers.emit(&json!({
-            "type": "import",
-            "file": file,
-            "fails": true,
-            "value": report.value,
-            "failure": report.message,
-            "from_choices": fail.original.choices.len(),
-            "to_choices": fail.shrunk.choices.len(),
-            "shrink_calls": fail.shrink_calls,
-            "saved": fail.saved,
-            "save_error": fail.save_error,
-            "report": report.to_string(),
-        }));
-        true
+        let imported = Imported::of(self.property, self.test, file, bytes, save);
+        self.answers.emit(&imported.to_line());
+        Ok(imported)
     }
 }

@@ -55,17 +55,24 @@
 //! assert_eq!(read, Ok(Some(request)));
 //! ```
 
+mod answer;
 mod args;
+mod ci;
 mod commands;
 mod entry;
 mod explain;
 mod output;
 mod request;
+mod show;
 
+pub use answer::{Imported, Replayed, Tally, summary_line};
 pub use args::{Args, Flag};
+pub use ci::{CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, check_junit_path};
+pub use commands::{RUN_TESTS, answer};
 pub use entry::check;
 pub use explain::{PartRequest, explanation, part_explanation};
 pub use request::{
     ARGS_VAR, Ask, CHILD_VAR, COMMAND_VAR, Command, EXPLAIN_DOT_VAR, EXPLAIN_PATH_VAR,
     EXPLAIN_SVG_VAR, MODE_VAR, Mode, OUT_VAR, PROPERTY_VAR, Request,
 };
+pub use show::Show;

@@ -4,23 +4,47 @@
 use serde_json::{Value, json};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The answer file of one request.
+/// The answer file of one request, or the answers kept in memory for an in-process client.
 #[derive(Clone, Debug)]
 pub(crate) struct Answers {
     out: Option<PathBuf>,
+    kept: Option<Arc<Mutex<Vec<Value>>>>,
 }
 
 impl Answers {
     /// Answers to `out` (stdout for `None`).
     pub(crate) fn new(out: Option<PathBuf>) -> Answers {
-        Answers { out }
+        Answers { out, kept: None }
+    }
+
+    /// Answers kept in memory ([`Answers::taken`]).
+    pub(crate) fn in_memory() -> Answers {
+        Answers {
+            out: None,
+            kept: Some(Arc::default()),
+        }
+    }
+
+    /// The answers kept in memory so far (none for a file).
+    pub(crate) fn taken(&self) -> Vec<Value> {
+        self.kept
+            .as_ref()
+            .map(|k| std::mem::take(&mut *k.lock().unwrap_or_else(|e| e.into_inner())))
+            .unwrap_or_default()
     }
 
     /// Appends one JSON line. A file that cannot be written ends the process with exit
     /// status 2: an answer must never be lost silently.
     pub(crate) fn emit(&self, line: &Value) {
+        if let Some(kept) = &self.kept {
+            kept.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(line.clone());
+            return;
+        }
         let text = format!("{line}\n");
         match &self.out {
             Some(path) => {
@@ -67,9 +91,12 @@ impl Answers {
                     return;
                 }
             }
-            answers.emit(&answer(format!(
-                "timed out: ran over the timeout ({limit:?})"
-            )));
+            let line = answer(format!("timed out: ran over the timeout ({limit:?})"));
+            if answers.kept.is_some() {
+                // The in-process client never gets its answers back: they go to stdout.
+                println!("{line}");
+            }
+            answers.emit(&line);
             eprintln!(
                 "tapefuzz: {} ran over the timeout ({limit:?}); ending the command",
                 file.display()

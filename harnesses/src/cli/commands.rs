@@ -2,14 +2,12 @@
 
 use super::Args;
 use harnesses::{Target, find, property_for, targets};
-use std::path::{Path, PathBuf};
 use tapefuzz::coverage::{CoverageObserver, Sancov, counter_count};
-use tapefuzz::property::{Explained, Property, Report, Test};
+use tapefuzz::property::{Property, Report};
 use tapefuzz::search::registry;
-use tapefuzz::serve::PartRequest;
+use tapefuzz::serve::{Command, PartRequest, Request, Show};
 use tapefuzz::settings::Settings;
 use tapefuzz::summary::Summary;
-use tapefuzz::tape::{BytesSource, Recording, Status, Tape};
 
 /// `list`: targets and their planted bugs.
 pub fn list(args: &Args) -> Result<i32, String> {
@@ -51,7 +49,7 @@ fn property(target: &Target, args: &Args) -> Result<Property, String> {
     } else if std::env::var_os("TAPEFUZZ_TESTS").is_none()
         && std::env::var_os("TAPEFUZZ_SECONDS").is_none()
     {
-        config.tests = 10_000;
+        config.tests = tapefuzz::serve::RUN_TESTS;
     }
     if let Some(s) = args.seed {
         config.seed = Some(s);
@@ -272,241 +270,81 @@ fn print_report(report: &Report) {
     eprintln!("tapefuzz: {report}");
 }
 
-fn read_tape(path: &Path) -> Result<Vec<u8>, String> {
-    tapefuzz::corpus::read_tape(path)
-}
-
-fn one_target_and_files(args: &Args, what: &str) -> Result<(Target, Vec<PathBuf>), String> {
+/// A command on the tape files given after the target name (`replay FILE…`, `shrink`,
+/// `import`, `explain`), served by the library as `cargo tapefuzz` has it served in a test
+/// binary, and shown the same way.
+fn on_files(args: &Args, command: Command, part: PartRequest) -> Result<i32, String> {
+    let what = command.name();
     let Some((name, files)) = args.positional.split_first() else {
         return Err(format!("{what} needs a target name"));
     };
     let target = find(name)?;
-    target.test(args.bug.as_deref())?;
-    Ok((target, files.iter().map(PathBuf::from).collect()))
-}
-
-/// The target, its test and the one FILE a command takes.
-struct OneTape {
-    target: Target,
-    test: Box<dyn Test>,
-    file: PathBuf,
-    bytes: Vec<u8>,
-}
-
-fn target_and_one_tape(args: &Args, what: &str) -> Result<OneTape, String> {
-    let (target, files) = one_target_and_files(args, what)?;
-    let [file] = files.as_slice() else {
-        return Err(format!("{what} needs exactly one FILE"));
-    };
-    let bytes = read_tape(file)?;
     let test = target.test(args.bug.as_deref())?;
-    Ok(OneTape {
-        target,
-        test,
-        file: file.clone(),
-        bytes,
-    })
-}
-
-/// Runs `test` on `bytes` decoded as a tape, with the value and the record.
-fn explain_bytes(test: &dyn Test, bytes: &[u8]) -> (Explained, Recording) {
-    let mut src = BytesSource::new(bytes);
-    let mut tape = Tape::recording(&mut src);
-    let e = test.explain(&mut tape);
-    (e, tape.finish())
+    if files.is_empty() {
+        return Err(format!("{what} needs at least one FILE"));
+    }
+    let p = property(&target, args)?;
+    let request = Request {
+        command: Some(command),
+        property: Some(p.name().to_string()),
+        args: files.to_vec(),
+        part,
+        ..Request::default()
+    };
+    let lines = tapefuzz::serve::answer(&request, &p, test.as_ref())?;
+    let corpus = p.corpus_dir();
+    let show = Show {
+        prefix: "tapefuzz: ",
+        json_to_stderr: false,
+        corpus: corpus.as_deref(),
+    };
+    show.answers(command, &lines, files.len(), "in-process")
 }
 
 /// `replay`: the target's regressions and corpus, or the given files.
 pub fn replay(args: &Args) -> Result<i32, String> {
-    let (target, files) = one_target_and_files(args, "replay")?;
+    if args.positional.len() > 1 {
+        return on_files(args, Command::Replay, PartRequest::default());
+    }
+    let Some(name) = args.positional.first() else {
+        return Err("replay needs a target name".into());
+    };
+    let target = find(name)?;
     let test = target.test(args.bug.as_deref())?;
-    if files.is_empty() {
-        let mut p = property(&target, args)?;
-        let mut config = p.config_ref().clone();
-        config.tests = 0;
-        config.seconds = None;
-        p = p.config(config);
-        let report = p.run_test(test.as_ref());
-        print_report(&report);
-        let mut s = report.summary("replay", "blackbox");
-        s.seed = 0;
-        s.unique_valid = report.run.replayed_unique;
-        println!("{}", s.to_json());
-        return Ok(!report.passed() as i32);
-    }
-    let tapes: Vec<Vec<u8>> = files
-        .iter()
-        .map(|f| read_tape(f))
-        .collect::<Result<_, _>>()?;
-    let started = std::time::Instant::now();
-    let mut summary = Summary::empty(target.name, "replay", "blackbox");
-    // Distinct valid tapes (two files can hold the same one).
-    let mut unique: std::collections::HashSet<Vec<u64>> = std::collections::HashSet::new();
-    for (file, bytes) in files.iter().zip(&tapes) {
-        let (e, rec) = explain_bytes(test.as_ref(), bytes);
-        summary.tests += 1;
-        eprintln!(
-            "{}: {:?} {}{}",
-            file.display(),
-            e.status,
-            e.value.as_deref().unwrap_or("<no value>"),
-            e.message
-                .map(|m| format!("\n  failure: {m}"))
-                .unwrap_or_default()
-        );
-        match e.status {
-            Status::Valid => {
-                summary.valid += 1;
-                unique.insert(rec.indices());
-            }
-            Status::Interesting => {
-                summary.failures += 1;
-                summary.first_failure_test.get_or_insert(summary.tests);
-                summary.shrunk.get_or_insert(e.value.unwrap_or_default());
-            }
-            _ => {}
-        }
-    }
-    summary.unique_valid = unique.len() as u64;
-    summary.seconds = started.elapsed().as_secs_f64();
-    println!("{}", summary.to_json());
-    Ok((summary.failures > 0) as i32)
+    let mut p = property(&target, args)?;
+    let mut config = p.config_ref().clone();
+    config.tests = 0;
+    config.seconds = None;
+    p = p.config(config);
+    let report = p.run_test(test.as_ref());
+    print_report(&report);
+    let mut s = report.summary("replay", "blackbox");
+    s.seed = 0;
+    s.unique_valid = report.run.replayed_unique;
+    println!("{}", s.to_json());
+    Ok(!report.passed() as i32)
 }
 
-/// A failing tape shrunk on the tape and saved to `regressions/`.
-struct Imported {
-    value: String,
-    message: Option<String>,
-    saved: String,
-    from: usize,
-    to: usize,
-    calls: u64,
-    /// " (shrink budget ran out)" when it did, else empty.
-    budget_note: &'static str,
-}
-
-/// Shrinks `bytes` (a tape on which `test` fails) and saves the result to the target's
-/// `regressions/`; `None` when the property does not fail on it. The library's one
-/// confirm-shrink-save path ([`Property::import`]).
-fn shrink_and_save(
-    target: &Target,
-    test: &dyn Test,
-    file: &Path,
-    bytes: &[u8],
-    args: &Args,
-) -> Result<Option<Imported>, String> {
-    let p = property(target, args)?;
-    let Some(report) = p.import(test, bytes, file) else {
-        return Ok(None);
-    };
-    let fail = report.run.failure.as_ref().expect("an imported failure");
-    if let Some(e) = &fail.save_error {
-        return Err(format!("cannot save the shrunk tape: {e}"));
-    }
-    Ok(Some(Imported {
-        value: report.value.clone().unwrap_or_else(|| "<no value>".into()),
-        message: report.message.clone(),
-        saved: fail
-            .saved
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-        from: fail.original.choices.len(),
-        to: fail.shrunk.choices.len(),
-        calls: fail.shrink_calls,
-        budget_note: if fail.shrink_budget_exhausted {
-            " (shrink budget ran out)"
-        } else {
-            ""
-        },
-    }))
-}
-
-/// `shrink`: shrinks a failing tape, prints the minimal value, saves it to `regressions/`.
+/// `shrink`: shrinks each failing tape and prints its minimal value (saves nothing).
 pub fn shrink(args: &Args) -> Result<i32, String> {
-    let OneTape {
-        target,
-        test,
-        file,
-        bytes,
-    } = target_and_one_tape(args, "shrink")?;
-    let Some(i) = shrink_and_save(&target, test.as_ref(), &file, &bytes, args)? else {
-        eprintln!(
-            "{}: the property does not fail on this tape",
-            file.display()
-        );
-        return Ok(0);
-    };
-    eprintln!(
-        "shrunk from {} to {} choices in {} calls{}; saved to {}",
-        i.from, i.to, i.calls, i.budget_note, i.saved
-    );
-    if let Some(m) = &i.message {
-        eprintln!("failure: {m}");
-    }
-    println!("{}", i.value);
-    Ok(1)
+    on_files(args, Command::Shrink, PartRequest::default())
 }
 
 /// `import`: shrinks crashes found by libFuzzer (tape files) with the tape shrinker and
-/// stores them in `regressions/`; one line per file on stderr, the JSON summary last.
+/// stores them in `regressions/`; one line per file on stderr, its JSON answer and the
+/// summary on stdout.
 pub fn import(args: &Args) -> Result<i32, String> {
     // The bug a fuzz run planted through the environment, unless --bug says otherwise.
     let mut args = args.clone();
     if args.bug.is_none() {
         args.bug = std::env::var("TAPEFUZZ_BUG").ok().filter(|b| !b.is_empty());
     }
-    let args = &args;
-    let (target, files) = one_target_and_files(args, "import")?;
-    if files.is_empty() {
-        return Err("import needs at least one FILE".into());
-    }
-    let test = target.test(args.bug.as_deref())?;
-    let tapes: Vec<Vec<u8>> = files
-        .iter()
-        .map(|f| read_tape(f))
-        .collect::<Result<_, _>>()?;
-    let started = std::time::Instant::now();
-    let mut summary = Summary::empty(target.name, "import", "greybox");
-    for (file, bytes) in files.iter().zip(&tapes) {
-        summary.tests += 1;
-        match shrink_and_save(&target, test.as_ref(), file, bytes, args)? {
-            None => {
-                summary.valid += 1;
-                eprintln!(
-                    "{}: the property does not fail on this tape (not imported)",
-                    file.display()
-                );
-            }
-            Some(i) => {
-                summary.failures += 1;
-                summary.first_failure_test.get_or_insert(summary.tests);
-                eprintln!(
-                    "{}: {} bytes, {} → {} choices in {} calls{}: {}\n  failure: {}\n  saved to {}",
-                    file.display(),
-                    bytes.len(),
-                    i.from,
-                    i.to,
-                    i.calls,
-                    i.budget_note,
-                    i.value,
-                    i.message.as_deref().unwrap_or("(none)"),
-                    i.saved
-                );
-                summary.shrunk.get_or_insert(i.value);
-            }
-        }
-    }
-    summary.unique_valid = summary.valid;
-    summary.seconds = started.elapsed().as_secs_f64();
-    println!("{}", summary.to_json());
-    Ok((summary.failures > 0) as i32)
+    on_files(&args, Command::Import, PartRequest::default())
 }
 
 /// `explain`: the value, its status, and the span tree with the choices under each span;
 /// with `--path`, the provenance of that part (and its graph in `--dot` / `--svg` files).
 pub fn explain(args: &Args) -> Result<i32, String> {
-    let OneTape { test, bytes, .. } = target_and_one_tape(args, "explain")?;
     let part = PartRequest {
         // As for `cargo tapefuzz` (TAPEFUZZ_EXPLAIN_PATH), an empty path is no path.
         path: args.path.clone().filter(|p| !p.is_empty()),
@@ -516,7 +354,5 @@ pub fn explain(args: &Args) -> Result<i32, String> {
     if part.path.is_none() && part.graphs() {
         return Err("--dot and --svg need --path (the part to explain)".into());
     }
-    let (_, text) = part.explain(test.as_ref(), &bytes)?;
-    print!("{text}");
-    Ok(0)
+    on_files(args, Command::Explain, part)
 }

@@ -25,9 +25,9 @@ commands:
       TAPEFUZZ_TIMEOUT_MS: a watchdog ends a run whose test case overruns it (exit 70); the
       next run replays a test case that crashed or hung first, in a process of its own
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
-  shrink <target> [--bug NAME] FILE      shrink a failing tape, print the minimal value
+  shrink <target> [--bug NAME] FILE...   shrink failing tapes, print each minimal value (saves nothing)
   import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
-  explain <target> [--bug NAME] FILE [--path P] [--dot F] [--svg F]
+  explain <target> [--bug NAME] FILE... [--path P] [--dot F] [--svg F]
       show the value and the choices behind each part; --path P (`.1[0].x`, `[2].0`, …):
       the provenance of that part instead — its own span, choices and tape bytes, and the
       upstream choices it depends on (found by changing each choice and generating again);
@@ -37,7 +37,9 @@ commands:
       that adds at most N (8) new unique valid tapes to corpus/; failures, shrunk, go to
       regressions/; exit 1 when any target fails or a save fails; --junit writes a JUnit
       XML report
-import's --bug defaults to $TAPEFUZZ_BUG, as in the fuzz targets.";
+import's --bug defaults to $TAPEFUZZ_BUG, as in the fuzz targets. replay FILE..., shrink,
+import and explain are served by the library as `cargo tapefuzz` has them served: the same
+lines on stderr, JSON answers and summary on stdout.";
 
 /// Runs the CLI; returns the exit status (0 pass, 1 a failure found) or a usage error.
 pub fn main(argv: &[String]) -> Result<i32, String> {
