@@ -111,6 +111,11 @@ fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value, String), Stri
         }
         let report = line["report"].as_str().unwrap_or("").to_string();
         eprintln!("cargo-tapefuzz: {report}");
+        // Stopped cleanly by a signal (the test binary's own, or ours forwarded): no more
+        // properties start, and the exit status says so.
+        if let Some(signal) = line["interrupted"].as_i64() {
+            tapefuzz::engine::interrupt(signal as i32);
+        }
         match line["line"].as_str() {
             Some(l) => println!("{l}"),
             None => println!("{}", line["summary"]),
@@ -178,7 +183,13 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
         Mode::Blackbox
     };
     let mut failed = false;
+    // Ctrl-C or a CI's SIGTERM: the test binary stops its run cleanly and writes its
+    // summary, which this process stays alive to print.
+    tapefuzz::serve::stop_cleanly_on_signals();
     for found in &chosen {
+        if tapefuzz::engine::interrupted().is_some() {
+            break;
+        }
         let request = Request {
             command: Asked::Run,
             property: Some(found),
@@ -190,7 +201,16 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
         let (passed, _, _) = campaign(found, &request)?;
         failed |= !passed;
     }
-    Ok(failed as i32)
+    Ok(exit_status(failed))
+}
+
+/// 1 when a property failed; else 130 or 143 when SIGINT or SIGTERM stopped the runs
+/// (cleanly, their summaries printed); else 0.
+fn exit_status(failed: bool) -> i32 {
+    if failed {
+        return 1;
+    }
+    tapefuzz::serve::interrupted_exit_status().unwrap_or(0)
 }
 
 /// A `run` request and its summary. When the process dies before it writes one (a test case
@@ -204,6 +224,15 @@ fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, Value, String
         && answer.lines.iter().all(|l| drive::error(l).is_none());
     if !died {
         return summary(found, &answer);
+    }
+    if let Some(signal) = tapefuzz::engine::interrupted() {
+        // Stopped from outside (a second Ctrl-C): not a test case that killed it.
+        return Err(format!(
+            "{}: the test binary was stopped by {} ({}) before its summary",
+            found.name,
+            tapefuzz::engine::signal_name(signal),
+            answer.status
+        ));
     }
     eprintln!(
         "cargo-tapefuzz: {}: the test binary died ({}); replaying the test case in flight in a process of its own",
@@ -466,7 +495,11 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         env.push(("TAPEFUZZ_KEEP".into(), CI_KEEP.to_string()));
     }
     let mut job = CiJob::new("cargo-tapefuzz");
+    tapefuzz::serve::stop_cleanly_on_signals();
     for found in &all {
+        if tapefuzz::engine::interrupted().is_some() {
+            break;
+        }
         job.starting(&found.name, &strategy, seconds, "");
         let request = Request {
             command: Asked::Run,
@@ -482,5 +515,10 @@ pub fn ci(args: &Args) -> Result<i32, String> {
             Err(e) => job.broke(&found.name, &e, started.elapsed().as_secs_f64()),
         }
     }
-    job.finish(args.junit.as_deref())
+    let status = job.finish(args.junit.as_deref())?;
+    Ok(if status == 0 {
+        exit_status(false)
+    } else {
+        status
+    })
 }

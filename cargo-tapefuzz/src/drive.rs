@@ -91,8 +91,7 @@ pub fn drive(binary: &TestBinary, request: &Request<'_>, quiet: bool) -> Result<
         // stderr.
         cmd.stdout(std::io::stderr());
     }
-    let status = cmd
-        .status()
+    let status = wait_forwarding_sigterm(&mut cmd)
         .map_err(|e| format!("cannot run {}: {e}", binary.exe.display()))?;
     let text = std::fs::read_to_string(&out).unwrap_or_default();
     let _ = std::fs::remove_file(&out);
@@ -193,6 +192,30 @@ pub fn absolute(path: &str) -> String {
     std::env::current_dir()
         .map(|d| d.join(p).display().to_string())
         .unwrap_or_else(|_| path.to_string())
+}
+
+/// Runs `cmd` to its end. A SIGTERM sent to this process (a CI's timeout) is passed on to
+/// the test binary, which stops its run cleanly and writes its summary; SIGINT from a
+/// terminal reaches both processes already (one process group), so it is not sent again,
+/// which would end the test binary at once.
+fn wait_forwarding_sigterm(cmd: &mut Command) -> std::io::Result<ExitStatus> {
+    let mut child = cmd.spawn()?;
+    #[cfg(unix)]
+    let mut forwarded = false;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        #[cfg(unix)]
+        if !forwarded && tapefuzz::engine::interrupted() == Some(libc::SIGTERM) {
+            forwarded = true;
+            // SAFETY: kill(2) on our own child's pid, which has not been reaped yet.
+            unsafe {
+                libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ mod config;
 mod events;
 mod failure;
 mod health;
+mod interrupt;
 mod migrate;
 pub mod observability;
 mod observer;
@@ -31,6 +32,7 @@ pub use events::{
 pub use failure::{
     CONFIRM_ATTEMPTS, Described, HANGING_CANDIDATES, import, settle, settle_isolated,
 };
+pub use interrupt::{interrupt, interrupted, signal_name};
 pub use migrate::{migrate_corpus, reencode};
 pub use observer::{Identity, Observer};
 pub use report::{Best, Failure, Found, Improvement, RunReport, Stop};

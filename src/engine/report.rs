@@ -124,6 +124,9 @@ pub enum Stop {
     Failure,
     /// The search had nothing more to propose ([`RunReport::exhausted`]).
     Exhausted,
+    /// A signal asked the process to stop (the signal's number; see
+    /// [`super::interrupted`]): the run ended at the next test case, cleanly.
+    Interrupted(i32),
 }
 
 /// The best value of one utility label in a run.

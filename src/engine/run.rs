@@ -378,6 +378,10 @@ impl<'a> Run<'a> {
             if tests >= config.tests {
                 break;
             }
+            if let Some(signal) = super::interrupted() {
+                self.report.stopped = Stop::Interrupted(signal);
+                break;
+            }
             if config.valid_tests.is_some_and(|v| self.report.valid >= v) {
                 self.report.stopped = Stop::ValidTests;
                 break;

@@ -145,6 +145,7 @@ fn stopped(report: &RunReport) -> String {
         Stop::Time => "the time budget".into(),
         Stop::Failure => "a failure".into(),
         Stop::Exhausted => "the search had nothing more to propose (exhausted)".into(),
+        Stop::Interrupted(s) => format!("{} (the run was asked to stop)", super::signal_name(s)),
     }
 }
 

@@ -85,6 +85,13 @@ impl fmt::Display for Report {
                 r.replayed,
                 r.seed
             )?;
+            if let crate::engine::Stop::Interrupted(s) = r.stopped {
+                write!(
+                    f,
+                    "; stopped early by {} (no failure up to then)",
+                    crate::engine::signal_name(s)
+                )?;
+            }
             for w in r.warnings.iter().chain(&r.save_errors) {
                 write!(f, "\n  warning: {w}")?;
             }

@@ -167,6 +167,11 @@ struct Served<'a> {
 impl Served<'_> {
     fn summary_line(&self, report: &Report, strategy: &str, mode: Mode) -> Value {
         let summary = report.summary(strategy, mode.name());
+        // The signal's number when one stopped the run (cleanly: this line is its summary).
+        let interrupted = match report.run.stopped {
+            crate::engine::Stop::Interrupted(s) => Some(s),
+            _ => None,
+        };
         json!({
             "type": "summary",
             // The line as the design page orders its fields, to print as it is.
@@ -174,10 +179,13 @@ impl Served<'_> {
             "summary": summary,
             "passed": report.passed(),
             "report": report.to_string(),
+            "interrupted": interrupted,
         })
     }
 
     fn run(&self) -> Result<Report, String> {
+        // A run from the command line: Ctrl-C or a CI's SIGTERM stops it cleanly.
+        super::interrupt::stop_cleanly_on_signals();
         let mut config = self.property.config_ref().clone();
         config.progress = true;
         let mut property = self.property.clone().config(config);

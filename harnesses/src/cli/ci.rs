@@ -56,7 +56,12 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     }
     let mut job = CiJob::new("tapefuzz");
     let mut summaries = Vec::new();
+    // Ctrl-C or the CI's SIGTERM: the running campaign stops cleanly, no new one starts.
+    tapefuzz::serve::stop_cleanly_on_signals();
     for target in &all {
+        if tapefuzz::engine::interrupted().is_some() {
+            break;
+        }
         let bug = planted
             .as_ref()
             .filter(|(t, _)| t == target.name)
@@ -89,5 +94,8 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     for s in &summaries {
         println!("{}", s.to_json());
     }
-    Ok(status)
+    Ok(match (status, tapefuzz::serve::interrupted_exit_status()) {
+        (0, Some(code)) => code,
+        (s, _) => s,
+    })
 }

@@ -136,7 +136,12 @@ pub fn run(args: &Args) -> Result<i32, String> {
     };
     let jobs = args.jobs.unwrap_or(1).min(chosen.len()).max(1);
     let bug = args.bug.clone();
-    let run_one = |k: usize| -> (Summary, bool, String) {
+    // Ctrl-C or a CI's SIGTERM: the running targets stop cleanly, no new one starts.
+    tapefuzz::serve::stop_cleanly_on_signals();
+    let run_one = |k: usize| -> Option<(Summary, bool, String)> {
+        if tapefuzz::engine::interrupted().is_some() {
+            return None;
+        }
         let target = &chosen[k];
         eprintln!("tapefuzz: running {}", target.name);
         let test = target.test(bug.as_deref()).expect("bug name checked");
@@ -152,10 +157,10 @@ pub fn run(args: &Args) -> Result<i32, String> {
             );
             passed = true;
         }
-        (report.summary(strategy, "blackbox"), passed, trace)
+        Some((report.summary(strategy, "blackbox"), passed, trace))
     };
     let results: Vec<(Summary, bool, String)> = if jobs == 1 {
-        (0..chosen.len()).map(run_one).collect()
+        (0..chosen.len()).map_while(run_one).collect()
     } else {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let slots: Vec<std::sync::Mutex<Option<(Summary, bool, String)>>> = (0..chosen.len())
@@ -169,14 +174,15 @@ pub fn run(args: &Args) -> Result<i32, String> {
                         if k >= chosen.len() {
                             break;
                         }
-                        *slots[k].lock().unwrap() = Some(run_one(k));
+                        *slots[k].lock().unwrap() = run_one(k);
                     }
                 });
             }
         });
+        // A target that never started (the run was interrupted) has no summary.
         slots
             .into_iter()
-            .map(|m| m.into_inner().unwrap().expect("every target ran"))
+            .filter_map(|m| m.into_inner().unwrap())
             .collect()
     };
     let mut failed = false;
@@ -189,7 +195,16 @@ pub fn run(args: &Args) -> Result<i32, String> {
         std::io::Write::write_all(&mut file, text.as_bytes())
             .map_err(|e| format!("cannot write the utility trace {}: {e}", path.display()))?;
     }
-    Ok(failed as i32)
+    Ok(exit_status(failed))
+}
+
+/// 1 when a run failed; else 130 or 143 when SIGINT or SIGTERM stopped the runs (cleanly,
+/// their summaries printed); else 0.
+fn exit_status(failed: bool) -> i32 {
+    if failed {
+        return 1;
+    }
+    tapefuzz::serve::interrupted_exit_status().unwrap_or(0)
 }
 
 /// `run --utility-trace`: one JSON line per new best of a utility label.
@@ -224,7 +239,11 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
     };
     let mut summaries = Vec::new();
     let mut failed = false;
+    tapefuzz::serve::stop_cleanly_on_signals();
     for (target, p) in chosen.iter().zip(props) {
+        if tapefuzz::engine::interrupted().is_some() {
+            break;
+        }
         // The coverage-guided search unless --strategy says otherwise (rl: rewarded by new
         // coverage traces, paper 002 §5.3).
         let p = if args.strategy.is_none() {
@@ -263,7 +282,7 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
     for s in &summaries {
         println!("{}", s.to_json());
     }
-    Ok(failed as i32)
+    Ok(exit_status(failed))
 }
 
 fn print_report(report: &Report) {

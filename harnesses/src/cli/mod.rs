@@ -23,7 +23,8 @@ commands:
       --all: graph_sink and graph_sink_dependent are false by design: a failure there is
       expected, saved nowhere, and does not fail the job
       TAPEFUZZ_TIMEOUT_MS: a watchdog ends a run whose test case overruns it (exit 70); the
-      next run replays a test case that crashed or hung first, in a process of its own
+      next run replays a test case that crashed or hung first, in a process of its own;
+      SIGINT / SIGTERM stop the run cleanly (summary printed, exit 130 / 143)
   replay <target> [--bug NAME] [FILE...] replay corpus and regressions, or the given files
   shrink <target> [--bug NAME] FILE...   shrink failing tapes, print each minimal value (saves nothing)
   import <target> [--bug NAME] FILE...   shrink libFuzzer crashes on the tape into regressions/
