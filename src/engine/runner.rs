@@ -89,7 +89,7 @@ impl Runner<'_> {
         };
         let fingerprint = tape.fingerprint();
         let drawn = tape.drawn();
-        let recording = tape.finish();
+        let recording = tape.take_recording();
         if let Some(f) = &mut self.flight {
             f.end();
         }
