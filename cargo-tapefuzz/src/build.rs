@@ -282,7 +282,7 @@ fn reachable_in(v: &Value, package: Option<&str>) -> Result<Vec<String>, String>
     let name_of = |id: &str| packages.get(id).and_then(|p| p["name"].as_str());
     let members: Vec<&str> = match package {
         Some(spec) => {
-            let name = spec.split('@').next().unwrap_or(spec);
+            let name = spec_name(spec);
             let named: Vec<&str> = packages
                 .keys()
                 .copied()
@@ -292,10 +292,12 @@ fn reachable_in(v: &Value, package: Option<&str>) -> Result<Vec<String>, String>
                 .into_iter()
                 .filter(|id| named.contains(id))
                 .collect();
-            if in_workspace.is_empty() {
-                named
-            } else {
-                in_workspace
+            match (in_workspace.is_empty(), named.is_empty()) {
+                (false, _) => in_workspace,
+                (true, false) => named,
+                // A spec this cannot read: instrument more (every member's reach), never
+                // nothing.
+                (true, true) => ids("workspace_members"),
             }
         }
         None => {
@@ -347,6 +349,23 @@ fn reachable_in(v: &Value, package: Option<&str>) -> Result<Vec<String>, String>
     names.sort();
     names.dedup();
     Ok(names)
+}
+
+/// The package name in a `-p` spec: `name`, `name@1.2`, `name:1.2`, or a package ID spec
+/// (`path+file:///w/app#0.1.0`, `registry+https://…#name@1.2`).
+fn spec_name(spec: &str) -> &str {
+    let (url, fragment) = match spec.rsplit_once('#') {
+        Some((url, fragment)) => (Some(url), fragment),
+        None => (None, spec),
+    };
+    let name = fragment.split(['@', ':']).next().unwrap_or(fragment);
+    match url {
+        // `…/app#0.1.0`: the fragment is a version, the name is the URL's last segment.
+        Some(url) if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) => {
+            url.trim_end_matches('/').rsplit('/').next().unwrap_or(url)
+        }
+        _ => name,
+    }
 }
 
 /// A version of the wrapper's rules (which crates, which flags), part of the instrumented
@@ -794,5 +813,19 @@ mod tests {
         );
         // A dependency named by `-p` is a root of its own.
         assert_eq!(reachable_in(&v, Some("der")).unwrap(), ["der"]);
+        // Package ID specs.
+        assert_eq!(
+            reachable_in(&v, Some("path+file:///w/other#0.1.0")).unwrap(),
+            ["memchr", "other"]
+        );
+        assert_eq!(
+            reachable_in(&v, Some("registry+https://x/index#der@1.0")).unwrap(),
+            ["der"]
+        );
+        // A spec that names nothing here: every member's reach, never nothing.
+        assert_eq!(
+            reachable_in(&v, Some("nope")).unwrap(),
+            ["app", "der", "memchr", "other", "props"]
+        );
     }
 }

@@ -3,7 +3,6 @@
 use crate::args::Args;
 use crate::build::{self, Build};
 use crate::drive::{self, Answer, Found, Request};
-use serde_json::Value;
 use std::path::PathBuf;
 use tapefuzz::serve::{
     CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, Command as Asked, Mode, PartRequest, RUN_TESTS,
@@ -100,8 +99,8 @@ fn budget_timeout(env: &mut Vec<(String, String)>, seconds: f64) {
 /// on stderr); whether it passed, the last summary and the reports. A property that runs
 /// several times in its test writes a line each time: the run failed if any of them did, or
 /// if the test itself failed (libtest's status 101) after a passing summary.
-fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value, String), String> {
-    let mut seen: Option<(bool, Value, String)> = None;
+fn summary(found: &Found, answer: &Answer) -> Result<(bool, String, String), String> {
+    let mut seen: Option<(bool, String, String)> = None;
     for line in &answer.lines {
         if let Some(e) = drive::error(line) {
             return Err(format!("{}: {e}", found.name));
@@ -125,7 +124,10 @@ fn summary(found: &Found, answer: &Answer) -> Result<(bool, Value, String), Stri
             Some((_, _, r)) => format!("{r}\n{report}"),
             None => report,
         };
-        seen = Some((passed, line["summary"].clone(), reports));
+        let text = line["line"]
+            .as_str()
+            .map_or_else(|| line["summary"].to_string(), str::to_string);
+        seen = Some((passed, text, reports));
     }
     let Some((mut passed, last, mut reports)) = seen else {
         return Err(format!(
@@ -198,26 +200,24 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
             mode,
             part: PartRequest::default(),
         };
-        let (passed, _, _) = campaign(found, &request)?;
-        failed |= !passed;
+        match campaign(found, &request) {
+            Ok((passed, _, _)) => failed |= !passed,
+            // Stopped from outside before its summary: said, and not an error.
+            Err(e) if tapefuzz::engine::interrupted().is_some() => {
+                eprintln!("cargo-tapefuzz: {e}");
+                break;
+            }
+            Err(e) => return Err(e),
+        }
     }
-    Ok(exit_status(failed))
-}
-
-/// 1 when a property failed; else 130 or 143 when SIGINT or SIGTERM stopped the runs
-/// (cleanly, their summaries printed); else 0.
-fn exit_status(failed: bool) -> i32 {
-    if failed {
-        return 1;
-    }
-    tapefuzz::serve::interrupted_exit_status().unwrap_or(0)
+    Ok(tapefuzz::serve::exit_status(failed))
 }
 
 /// A `run` request and its summary. When the process dies before it writes one (a test case
 /// that aborts or overflows its stack), the run is made again with no new tests: the
 /// property then replays the test case in flight, which the dead run saved, in a process of
 /// its own, shrinks it and reports it.
-fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, Value, String), String> {
+fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, String, String), String> {
     let answer = drive::drive(&found.binary, request, false)?;
     let died = killed(&answer.status)
         && !answer.lines.iter().any(|l| l["type"] == "summary")
@@ -511,14 +511,14 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         };
         let started = std::time::Instant::now();
         match campaign(found, &request) {
-            Ok((passed, s, report)) => job.ran(&found.name, &s, passed, &report),
+            Ok((passed, line, report)) => job.ran(&found.name, &line, passed, &report),
+            // Stopped from outside before its summary: said, not counted as a failure.
+            Err(e) if tapefuzz::engine::interrupted().is_some() => {
+                eprintln!("cargo-tapefuzz: {e}");
+                break;
+            }
             Err(e) => job.broke(&found.name, &e, started.elapsed().as_secs_f64()),
         }
     }
-    let status = job.finish(args.junit.as_deref())?;
-    Ok(if status == 0 {
-        exit_status(false)
-    } else {
-        status
-    })
+    job.finish(args.junit.as_deref())
 }

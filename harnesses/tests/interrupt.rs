@@ -23,19 +23,39 @@ fn flight_records(corpora: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// Starts a long healthy run, sends `signal` once its first progress line is out, and
-/// checks how it ended.
-fn stopped_by(signal: &str, status: i32) {
-    let d = temp_dir(signal);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_harnesses"))
-        .args(["run", "bst_valid", "--tests", "1000000000", "--seed", "1"])
+/// How the signal is sent.
+#[derive(Clone, Copy, PartialEq)]
+enum Send {
+    /// Once, to the process.
+    Once,
+    /// To the process and then to its process group, as `timeout` does: it arrives twice.
+    ProcessAndGroup,
+}
+
+/// Starts a long healthy run of `args`, sends `signal` once its first progress line is
+/// out, and checks how it ended: exit status `status`, its JSON summary last, no flight
+/// record; and the next run passes with no note about an earlier run.
+fn stopped_by(name: &str, args: &[&str], signal: &str, send: Send, status: i32) {
+    let d = temp_dir(name);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_harnesses"));
+    command
+        .args(args)
         .env("TAPEFUZZ_CORPORA", &d)
         .env_remove("TAPEFUZZ_TESTS")
         .env_remove("TAPEFUZZ_SECONDS")
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // A process group of its own (to signal it as `timeout` does), and SIGINT at its
+    // default: a test runner started in the background passes SIGINT on ignored.
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    // SAFETY: signal(2) only, between fork and exec.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();
     // A progress line (once a second) says the generate phase is running.
@@ -50,11 +70,19 @@ fn stopped_by(signal: &str, status: i32) {
             break;
         }
     }
-    let sent = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    let pid = child.id().to_string();
+    let group = format!("-{pid}");
+    let targets: &[&str] = match send {
+        Send::Once => &[&pid],
+        Send::ProcessAndGroup => &[&pid, &group],
+    };
+    for target in targets {
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), "--", target])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
     stderr.read_to_string(&mut seen).unwrap();
     let mut stdout = String::new();
     child
@@ -80,7 +108,7 @@ fn stopped_by(signal: &str, status: i32) {
     );
 
     let next = Command::new(env!("CARGO_BIN_EXE_harnesses"))
-        .args(["run", "bst_valid", "--tests", "0"])
+        .args(["run", args[1], "--tests", "0"])
         .env("TAPEFUZZ_CORPORA", &d)
         .output()
         .unwrap();
@@ -90,12 +118,41 @@ fn stopped_by(signal: &str, status: i32) {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+const LONG_RUN: &[&str] = &["run", "bst_valid", "--tests", "1000000000", "--seed", "1"];
+
 #[test]
 fn sigint_stops_a_run_cleanly() {
-    stopped_by("INT", 130);
+    stopped_by("int", LONG_RUN, "INT", Send::Once, 130);
 }
 
 #[test]
 fn sigterm_stops_a_run_cleanly() {
-    stopped_by("TERM", 143);
+    stopped_by("term", LONG_RUN, "TERM", Send::Once, 143);
+}
+
+/// `timeout` sends SIGTERM to the process and to its group: the second one is ignored.
+#[test]
+fn a_sigterm_that_arrives_twice_still_stops_cleanly() {
+    stopped_by("term-twice", LONG_RUN, "TERM", Send::ProcessAndGroup, 143);
+}
+
+/// Parallel runs (`--jobs 2`) all stop; the targets not started yet never start.
+#[test]
+fn parallel_runs_stop_together() {
+    stopped_by(
+        "jobs",
+        &[
+            "run",
+            "--all",
+            "--tests",
+            "1000000000",
+            "--jobs",
+            "2",
+            "--seed",
+            "1",
+        ],
+        "INT",
+        Send::Once,
+        130,
+    );
 }

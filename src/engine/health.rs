@@ -56,7 +56,9 @@ pub(crate) fn check(report: &mut RunReport, config: &Config, seen: &Seen) {
             "no valid test case: all {tests} generated test cases were invalid ({}), so the property was never tested; {advice}",
             what()
         );
-        if config.fail_without_valid {
+        // A run stopped by a signal after a few tests proves nothing either way.
+        let stopped = matches!(report.stopped, super::Stop::Interrupted(_));
+        if config.fail_without_valid && !stopped {
             report.health_failure = Some(why);
         } else {
             warnings.push(why);

@@ -11,9 +11,11 @@ use std::sync::atomic::{AtomicI32, Ordering};
 static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 
 /// Asks every run of this process to stop at its next test case, because of `signal`
-/// (a signal number; any non-zero value). Async-signal-safe: one atomic store.
+/// (a signal number; any non-zero value). The first signal is the one remembered (a
+/// SIGTERM after a SIGINT still reports SIGINT). Async-signal-safe: one atomic operation.
+/// Nothing clears it: a process asked to stop stays asked.
 pub fn interrupt(signal: i32) {
-    INTERRUPTED.store(signal, Ordering::Relaxed);
+    let _ = INTERRUPTED.compare_exchange(0, signal, Ordering::Relaxed, Ordering::Relaxed);
 }
 
 /// The signal that asked the runs to stop, if one did ([`interrupt`]).

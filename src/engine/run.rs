@@ -336,6 +336,10 @@ impl<'a> Run<'a> {
         let mut replayed = HashesSet::default();
         'reuse: for folder in [Folder::Regressions, Folder::Corpus] {
             for entry in c.load(folder) {
+                if let Some(signal) = super::interrupted() {
+                    self.report.stopped = Stop::Interrupted(signal);
+                    break 'reuse;
+                }
                 self.report.replayed += 1;
                 match replay_one(
                     &mut self.runner,

@@ -241,14 +241,18 @@ pub(crate) fn run_isolated(
     );
     std::fs::write(&req, text).ok()?;
     let result = (|| {
-        let mut child = Command::new(&exe)
+        let mut command = Command::new(&exe);
+        command
             .args(child_args(test))
             .env(CHILD_VAR, &req)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
+            .stderr(Stdio::null());
+        // A process group of its own: a Ctrl-C or a CI's SIGTERM to the group stops the run
+        // (cleanly, in this process), not the test case, whose death would read as a crash.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn().ok()?;
         let started = Instant::now();
         let status = loop {
             match child.try_wait() {

@@ -330,6 +330,26 @@ mod tests {
     }
 
     #[test]
+    fn replayed_tapes_count_once_when_their_choices_are_the_same() {
+        use crate::generators::{GenExt, ints};
+        let test = crate::property::property(ints::<u8>(..).filter(|x| *x < 200), |x: u8| x != 7);
+        let mut t = Tally::new("p", Command::Replay);
+        for (file, bytes) in [("a", [5u8]), ("b", [5]), ("c", [250]), ("d", [7])] {
+            let (r, rec) = Replayed::of(&test, Path::new(file), &bytes);
+            t.replayed(&r, &rec);
+        }
+        let s = t.finish();
+        // a and b are one valid tape; c is another (the filter draws again: the tape's end
+        // gives 0); d fails.
+        assert_eq!((s.tests, s.valid, s.unique_valid, s.failures), (4, 3, 2, 1));
+        assert_eq!(s.first_failure_test, Some(4));
+        assert_eq!(s.shrunk.as_deref(), Some("7"));
+        let line = summary_line(&s, Command::Replay);
+        assert_eq!(line["line"], s.to_json());
+        assert_eq!(line["passed"], false);
+    }
+
+    #[test]
     fn a_tally_counts_files_failures_and_distinct_valid_tapes() {
         let mut t = Tally::new("p", Command::Import);
         t.imported(&Imported::default());

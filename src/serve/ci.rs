@@ -10,8 +10,8 @@
 //! use tapefuzz::serve::CiJob;
 //!
 //! let mut job = CiJob::new("my-tool");
-//! let summary = serde_json::json!({"seconds": 1.5, "save_errors": 0, "corpus_added": 3});
-//! job.ran("x1::roundtrip", &summary, true, "property `x1::roundtrip` passed");
+//! let line = r#"{"target":"x1::roundtrip","seconds":1.5,"save_errors":0,"corpus_added":3}"#;
+//! job.ran("x1::roundtrip", line, true, "property `x1::roundtrip` passed");
 //! job.broke("x2::roundtrip", "the test binary died", 0.2);
 //! assert_eq!(job.finish(None), Ok(1));
 //! ```
@@ -61,11 +61,13 @@ impl CiJob {
         );
     }
 
-    /// One property that ran: its JSON summary (the design page's fields; `seconds`,
-    /// `save_errors` and `corpus_added` are read), whether it passed, and its report (the
-    /// first line is the JUnit failure's message). A property that passed but could not save
-    /// something is a failure of the job too.
-    pub fn ran(&mut self, name: &str, summary: &Value, passed: bool, report: &str) {
+    /// One property that ran: its JSON summary line (the design page's fields, kept in
+    /// their order as the JUnit output; `seconds`, `save_errors` and `corpus_added` are
+    /// read), whether it passed, and its report (the first line is the JUnit failure's
+    /// message). A property that passed but could not save something is a failure of the job
+    /// too.
+    pub fn ran(&mut self, name: &str, line: &str, passed: bool, report: &str) {
+        let summary: Value = serde_json::from_str(line).unwrap_or_default();
         let save_errors = summary["save_errors"].as_u64().unwrap_or(0);
         self.save_errors += save_errors;
         self.added += summary["corpus_added"].as_u64().unwrap_or(0);
@@ -78,7 +80,7 @@ impl CiJob {
             name: name.to_string(),
             seconds: summary["seconds"].as_f64().unwrap_or(0.0),
             failure,
-            output: Some(summary.to_string()),
+            output: Some(line.to_string()),
         });
     }
 
@@ -95,8 +97,9 @@ impl CiJob {
     }
 
     /// Ends the job: writes the JUnit report to `junit` (atomically), says on stderr how
-    /// many properties ran and failed, and returns the exit status (1 when any failed, 0
-    /// otherwise). A report that cannot be written is an error.
+    /// many properties ran and failed, and returns the exit status ([`super::exit_status`]:
+    /// 1 when any failed, else 130 / 143 when SIGINT / SIGTERM stopped the job, else 0). A
+    /// report that cannot be written is an error.
     pub fn finish(self, junit: Option<&Path>) -> Result<i32, String> {
         if let Some(path) = junit {
             let xml = render(&format!("{} ci", self.tool), &self.cases);
@@ -112,7 +115,7 @@ impl CiJob {
             self.save_errors,
             self.started.elapsed().as_secs_f64()
         );
-        Ok(i32::from(self.failed > 0))
+        Ok(super::exit_status(self.failed > 0))
     }
 }
 

@@ -42,19 +42,26 @@ pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> 
         return passed();
     }
     let (property, settings) = overridden(property).unwrap_or_else(|e| answers.fatal(&e));
+    if request.command() == Command::Run {
+        // A run asked by `cargo tapefuzz`: Ctrl-C or a CI's SIGTERM stops it cleanly.
+        super::interrupt::stop_cleanly_on_signals();
+    }
     served(request, &answers, &property, settings.strategy_chosen, test)
         .unwrap_or_else(|e| answers.fatal(&e))
 }
 
 /// Serves `request` for `property` running `test` in this process, for a client that is
 /// not a separate program (the harnesses' CLI): the answers that `cargo tapefuzz` would read
-/// from the out file, as JSON values, in order; a request that cannot be served is an error.
-/// `property` is used as configured (the environment is not read again). `list` and
-/// `fuzz` are not served this way (an error).
+/// from the out file, as JSON values, in order. A request that cannot be served, or a file
+/// that cannot be read partway, ends the answers with an `error` line (what came before it
+/// stays: a tape already imported was saved), as the out file would. `property` is used as
+/// configured, its strategy included (the environment is not read again). `list` and `fuzz`
+/// are not served this way (an error).
 ///
-/// A tape that runs over the property's timeout cannot be stopped in-process: past the
-/// limit, its answer goes to stdout and the process exits with
-/// [`crate::engine::HANG_EXIT_CODE`], as a served command does.
+/// A test case that runs over the property's timeout cannot be stopped in-process: past the
+/// limit, the answers so far and the hang's go to stdout as JSON lines and the process exits
+/// with [`crate::engine::HANG_EXIT_CODE`], as a served command does (a `run` request's
+/// watchdog does the same for its own test cases).
 ///
 /// ```
 /// use tapefuzz::prelude::*;
@@ -89,7 +96,9 @@ pub fn answer(
         ));
     }
     let answers = Answers::in_memory();
-    served(request, &answers, property, false, test)?;
+    if let Err(e) = served(request, &answers, property, true, test) {
+        answers.emit(&json!({"type": "error", "message": e}));
+    }
     Ok(answers.taken())
 }
 
@@ -166,7 +175,13 @@ struct Served<'a> {
 
 impl Served<'_> {
     fn summary_line(&self, report: &Report, strategy: &str, mode: Mode) -> Value {
-        let summary = report.summary(strategy, mode.name());
+        let mut summary = report.summary(strategy, mode.name());
+        if strategy == "replay" {
+            // Nothing was generated: no seed to repeat, and the distinct valid test cases
+            // are the distinct valid saved tapes.
+            summary.seed = 0;
+            summary.unique_valid = report.run.replayed_unique;
+        }
         // The signal's number when one stopped the run (cleanly: this line is its summary).
         let interrupted = match report.run.stopped {
             crate::engine::Stop::Interrupted(s) => Some(s),
@@ -184,8 +199,6 @@ impl Served<'_> {
     }
 
     fn run(&self) -> Result<Report, String> {
-        // A run from the command line: Ctrl-C or a CI's SIGTERM stops it cleanly.
-        super::interrupt::stop_cleanly_on_signals();
         let mut config = self.property.config_ref().clone();
         config.progress = true;
         let mut property = self.property.clone().config(config);

@@ -72,7 +72,7 @@ pub use ci::{CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, check_junit_path};
 pub use commands::{RUN_TESTS, answer};
 pub use entry::check;
 pub use explain::{PartRequest, explanation, part_explanation};
-pub use interrupt::{interrupted_exit_status, stop_cleanly_on_signals};
+pub use interrupt::{exit_status, interrupted_exit_status, stop_cleanly_on_signals};
 pub use request::{
     ARGS_VAR, Ask, CHILD_VAR, COMMAND_VAR, Command, EXPLAIN_DOT_VAR, EXPLAIN_PATH_VAR,
     EXPLAIN_SVG_VAR, MODE_VAR, Mode, OUT_VAR, PROPERTY_VAR, Request,

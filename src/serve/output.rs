@@ -93,7 +93,11 @@ impl Answers {
             }
             let line = answer(format!("timed out: ran over the timeout ({limit:?})"));
             if answers.kept.is_some() {
-                // The in-process client never gets its answers back: they go to stdout.
+                // The in-process client never gets its answers back: they go to stdout, the
+                // ones before the hang first.
+                for kept in answers.taken() {
+                    println!("{kept}");
+                }
                 println!("{line}");
             }
             answers.emit(&line);

@@ -28,16 +28,19 @@ impl Show<'_> {
         }
     }
 
-    /// Prints the answer `lines` of `command` (`replay` of files, `explain`, `shrink`,
-    /// `import`) asked about `files` tape files, and returns the exit status: 1 when a
-    /// replayed or shrunk file fails, or when `import` could not save a shrunk failure; 0
-    /// otherwise (`import` succeeds by saving). Every file's human line goes to stderr, its
-    /// JSON answer and the summary to stdout; `shrink` prints each minimal value on stdout
-    /// instead; `explain` prints its text (headed by the file name when there are several).
+    /// Prints the answer `lines` of `command` (`replay` — of the property's saved tapes when
+    /// `files` is 0 — `explain`, `shrink`, `import`) asked about `files` tape files, and returns the exit status: 1 when a
+    /// replayed or shrunk file fails, or when `import` could not save a failure (a save
+    /// error, or a tape that hung, which is kept where it is, not shrunk); 0 otherwise
+    /// (`import` succeeds by saving). Every file's line for a person (and, for a failure, its
+    /// report) goes to stderr; `replay` and `import` print each file's JSON answer and the
+    /// summary to stdout; `shrink` prints each minimal value there instead; `explain` prints
+    /// its text (headed by the file name when there are several).
     ///
-    /// An `error` answer is the error. Fewer answers than files means the test binary
-    /// ended early (`ended` says how): an error, except after a replayed file that failed
-    /// (a tape that hung ends the replay after saying so), which is a failure.
+    /// An `error` answer is the error, after the answers before it are shown. Fewer answers
+    /// than files means the test binary ended early (`ended` says how): after a file that
+    /// failed (a tape that hung ends the command after saying so) that is a failure (1),
+    /// otherwise an error.
     pub fn answers(
         &self,
         command: Command,
@@ -45,7 +48,8 @@ impl Show<'_> {
         files: usize,
         ended: &str,
     ) -> Result<i32, String> {
-        let (mut seen, mut failing, mut saved, mut save_failed) = (0, 0, 0, 0);
+        let (mut seen, mut failing, mut saved, mut unsaved) = (0, 0, 0, 0);
+        let mut summary_failed = false;
         for line in lines {
             if line["type"] == "error" {
                 return Err(line["message"].as_str().unwrap_or("error").to_string());
@@ -69,9 +73,12 @@ impl Show<'_> {
                     let i: Imported = read(line)?;
                     seen += 1;
                     failing += usize::from(i.fails);
-                    save_failed += usize::from(i.save_error.is_some());
                     saved += usize::from(i.saved.is_some());
+                    unsaved += usize::from(i.fails && i.saved.is_none());
                     eprintln!("{}{}", self.prefix, i.human(command));
+                    if let Some(report) = &i.report {
+                        eprintln!("{report}");
+                    }
                     if command == Command::Shrink {
                         if i.fails {
                             println!("{}", i.value.as_deref().unwrap_or("<no value>"));
@@ -81,6 +88,10 @@ impl Show<'_> {
                     }
                 }
                 Some("summary") if command != Command::Shrink => {
+                    if let Some(report) = line["report"].as_str() {
+                        eprintln!("{}{report}", self.prefix);
+                    }
+                    summary_failed |= line["passed"] == false;
                     self.json(
                         line["line"]
                             .as_str()
@@ -92,15 +103,15 @@ impl Show<'_> {
         }
         if seen < files {
             let why = format!("the test binary ended ({ended}) after {seen} of {files} files");
-            if command == Command::Replay && failing > 0 {
+            if failing > 0 {
                 eprintln!("{}{why}", self.prefix);
                 return Ok(1);
             }
             return Err(why);
         }
-        if save_failed > 0 {
+        if command == Command::Import && unsaved > 0 {
             eprintln!(
-                "{}{save_failed} shrunk failures could not be saved (see above)",
+                "{}{unsaved} failures were not saved to regressions/ (see above)",
                 self.prefix
             );
             return Ok(1);
@@ -114,8 +125,9 @@ impl Show<'_> {
                     .unwrap_or_else(|| "the corpus".into())
             );
         }
+        let failed = failing > 0 || (command == Command::Replay && summary_failed);
         Ok(i32::from(
-            matches!(command, Command::Replay | Command::Shrink) && failing > 0,
+            matches!(command, Command::Replay | Command::Shrink) && failed,
         ))
     }
 }
@@ -123,4 +135,76 @@ impl Show<'_> {
 fn read<T: serde::de::DeserializeOwned>(line: &Value) -> Result<T, String> {
     serde_json::from_value(line.clone())
         .map_err(|e| format!("an answer that cannot be read ({e}): {line}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const SHOW: Show<'static> = Show {
+        prefix: "test: ",
+        json_to_stderr: true,
+        corpus: None,
+    };
+
+    fn replay(file: &str, status: &str) -> Value {
+        json!({"type": "replay", "file": file, "status": status, "value": "[1]", "failure": null})
+    }
+
+    #[test]
+    fn exit_statuses_follow_the_answers() {
+        let two = [replay("a", "Valid"), replay("b", "Valid")];
+        assert_eq!(SHOW.answers(Command::Replay, &two, 2, "exit 0"), Ok(0));
+        let failing = [replay("a", "Valid"), replay("b", "Interesting")];
+        assert_eq!(SHOW.answers(Command::Replay, &failing, 2, "exit 0"), Ok(1));
+        // A replay of the saved tapes: the summary says whether it passed.
+        let summary = json!({"type": "summary", "line": "{}", "passed": false, "report": "r"});
+        assert_eq!(
+            SHOW.answers(Command::Replay, &[summary], 0, "exit 0"),
+            Ok(1)
+        );
+
+        let saved = json!({"type": "import", "file": "a", "fails": true, "value": "[1]",
+                           "from_choices": 4, "to_choices": 2, "shrink_calls": 9, "saved": "r/1.txt"});
+        assert_eq!(
+            SHOW.answers(Command::Import, std::slice::from_ref(&saved), 1, "exit 0"),
+            Ok(0)
+        );
+        // Shrinking the same file fails (the tape fails); a save error or a hang fails import.
+        assert_eq!(SHOW.answers(Command::Shrink, &[saved], 1, "exit 0"), Ok(1));
+        let save_error = json!({"type": "import", "file": "a", "fails": true, "value": "[1]",
+                                "from_choices": 4, "to_choices": 2, "shrink_calls": 9,
+                                "save_error": "disk full"});
+        assert_eq!(
+            SHOW.answers(Command::Import, &[save_error], 1, "exit 0"),
+            Ok(1)
+        );
+        let hang = json!({"type": "import", "file": "a", "fails": true, "failure": "timed out"});
+        assert_eq!(SHOW.answers(Command::Import, &[hang], 1, "exit 70"), Ok(1));
+        let passes = json!({"type": "import", "file": "a", "fails": false});
+        assert_eq!(SHOW.answers(Command::Import, &[passes], 1, "exit 0"), Ok(0));
+    }
+
+    #[test]
+    fn an_error_or_a_short_answer_is_an_error_unless_a_file_failed() {
+        let lines = [
+            replay("a", "Valid"),
+            json!({"type": "error", "message": "cannot read b"}),
+        ];
+        assert_eq!(
+            SHOW.answers(Command::Replay, &lines, 2, "exit 2"),
+            Err("cannot read b".into())
+        );
+        let short = [replay("a", "Valid")];
+        let e = SHOW
+            .answers(Command::Explain, &short, 2, "signal 9")
+            .unwrap_err();
+        assert!(e.contains("ended (signal 9) after 1 of 2 files"), "{e}");
+        // A tape that hung ends the command after its failing answer: a failure.
+        let hung = [replay("a", "Interesting")];
+        assert_eq!(SHOW.answers(Command::Replay, &hung, 2, "exit 70"), Ok(1));
+        let bad = [json!({"type": "import", "file": 3})];
+        assert!(SHOW.answers(Command::Import, &bad, 1, "exit 0").is_err());
+    }
 }

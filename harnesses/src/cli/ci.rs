@@ -86,16 +86,17 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         let report = p.run_test(test.as_ref());
         eprintln!("tapefuzz: {report}");
         let summary = report.summary(CI_STRATEGY, "blackbox");
-        let line = serde_json::to_value(&summary).map_err(|e| e.to_string())?;
-        job.ran(target.name, &line, report.passed(), &report.to_string());
+        job.ran(
+            target.name,
+            &summary.to_json(),
+            report.passed(),
+            &report.to_string(),
+        );
         summaries.push(summary);
     }
     let status = job.finish(args.junit.as_deref())?;
     for s in &summaries {
         println!("{}", s.to_json());
     }
-    Ok(match (status, tapefuzz::serve::interrupted_exit_status()) {
-        (0, Some(code)) => code,
-        (s, _) => s,
-    })
+    Ok(status)
 }

@@ -195,16 +195,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
         std::io::Write::write_all(&mut file, text.as_bytes())
             .map_err(|e| format!("cannot write the utility trace {}: {e}", path.display()))?;
     }
-    Ok(exit_status(failed))
-}
-
-/// 1 when a run failed; else 130 or 143 when SIGINT or SIGTERM stopped the runs (cleanly,
-/// their summaries printed); else 0.
-fn exit_status(failed: bool) -> i32 {
-    if failed {
-        return 1;
-    }
-    tapefuzz::serve::interrupted_exit_status().unwrap_or(0)
+    Ok(tapefuzz::serve::exit_status(failed))
 }
 
 /// `run --utility-trace`: one JSON line per new best of a utility label.
@@ -282,14 +273,14 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
     for s in &summaries {
         println!("{}", s.to_json());
     }
-    Ok(exit_status(failed))
+    Ok(tapefuzz::serve::exit_status(failed))
 }
 
 fn print_report(report: &Report) {
     eprintln!("tapefuzz: {report}");
 }
 
-/// A command on the tape files given after the target name (`replay FILE…`, `shrink`,
+/// A command on the tape files given after the target name (`replay [FILE…]`, `shrink`,
 /// `import`, `explain`), served by the library as `cargo tapefuzz` has it served in a test
 /// binary, and shown the same way.
 fn on_files(args: &Args, command: Command, part: PartRequest) -> Result<i32, String> {
@@ -299,10 +290,17 @@ fn on_files(args: &Args, command: Command, part: PartRequest) -> Result<i32, Str
     };
     let target = find(name)?;
     let test = target.test(args.bug.as_deref())?;
-    if files.is_empty() {
+    if files.is_empty() && command != Command::Replay {
         return Err(format!("{what} needs at least one FILE"));
     }
-    let p = property(&target, args)?;
+    let mut p = property(&target, args)?;
+    if files.is_empty() {
+        // The saved tapes only: nothing generated.
+        let mut config = p.config_ref().clone();
+        config.tests = 0;
+        config.seconds = None;
+        p = p.config(config);
+    }
     let request = Request {
         command: Some(command),
         property: Some(p.name().to_string()),
@@ -322,26 +320,7 @@ fn on_files(args: &Args, command: Command, part: PartRequest) -> Result<i32, Str
 
 /// `replay`: the target's regressions and corpus, or the given files.
 pub fn replay(args: &Args) -> Result<i32, String> {
-    if args.positional.len() > 1 {
-        return on_files(args, Command::Replay, PartRequest::default());
-    }
-    let Some(name) = args.positional.first() else {
-        return Err("replay needs a target name".into());
-    };
-    let target = find(name)?;
-    let test = target.test(args.bug.as_deref())?;
-    let mut p = property(&target, args)?;
-    let mut config = p.config_ref().clone();
-    config.tests = 0;
-    config.seconds = None;
-    p = p.config(config);
-    let report = p.run_test(test.as_ref());
-    print_report(&report);
-    let mut s = report.summary("replay", "blackbox");
-    s.seed = 0;
-    s.unique_valid = report.run.replayed_unique;
-    println!("{}", s.to_json());
-    Ok(!report.passed() as i32)
+    on_files(args, Command::Replay, PartRequest::default())
 }
 
 /// `shrink`: shrinks each failing tape and prints its minimal value (saves nothing).
