@@ -115,7 +115,7 @@ impl CiJob {
             self.save_errors,
             self.started.elapsed().as_secs_f64()
         );
-        Ok(super::exit_status(self.failed > 0))
+        Ok(super::interrupt::exit_status(self.failed > 0))
     }
 }
 
