@@ -98,7 +98,11 @@ pub fn serve_child(path: &Path, name: &str, test: &dyn Test, max_choices: usize)
     let _ = out.flush();
     let mut src = BytesSource::new(&req.tape);
     let mut tape = Tape::recording(&mut src).with_max_choices(max_choices);
+    // The test case's own time: the parent's timeout is for it, not for this process's
+    // start, which a loaded machine can make slow.
+    let started = std::time::Instant::now();
     let e = test.explain(&mut tape);
+    let _ = writeln!(out, "ms: {}", started.elapsed().as_millis());
     let _ = writeln!(out, "status: {}", e.status as u8);
     if let Some(m) = e.message {
         let _ = writeln!(out, "message: {}", one_line(&m));
@@ -196,6 +200,10 @@ fn child_dir() -> Option<(PathBuf, std::fs::File)> {
     None
 }
 
+/// How long a child may take to start and reach the property before its timeout starts
+/// counting anyway (a child that never gets there is a hang, not a wait forever).
+const CHILD_START: Duration = Duration::from_secs(10);
+
 /// Removes the child folders in `tmp` whose lock nobody holds (their run died).
 fn clean_stale_children(tmp: &Path) {
     let Ok(read) = std::fs::read_dir(tmp) else {
@@ -253,13 +261,26 @@ pub(crate) fn run_isolated(
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn().ok()?;
-        let started = Instant::now();
+        let spawned = Instant::now();
+        // The timeout counts from when the child reached the property (its `tape:` line),
+        // not from the spawn: starting a process on a loaded machine can take longer than
+        // the test case is allowed.
+        let mut case_started: Option<Instant> = None;
         let status = loop {
-            match child.try_wait() {
-                Ok(Some(s)) => break Some(s),
+            if case_started.is_none()
+                && std::fs::read_to_string(&out).is_ok_and(|a| a.starts_with("tape: "))
+            {
+                case_started = Some(Instant::now());
+            }
+            let overdue = match case_started {
                 // Past the limit, a grace period: a child that is dying (an abort, an
                 // allocation failure printing its backtrace) is a crash, not a hang.
-                Ok(None) if started.elapsed() > limit + crate::engine::GRACE => {
+                Some(t) => t.elapsed() > limit + crate::engine::GRACE,
+                None => spawned.elapsed() > limit + crate::engine::GRACE + CHILD_START,
+            };
+            match child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if overdue => {
                     let _ = child.kill();
                     let _ = child.wait();
                     break None;
@@ -278,8 +299,12 @@ pub(crate) fn run_isolated(
             return Some(Isolated::hang(limit));
         };
         // Ended on its own within the grace period, but past the limit: it ran over (unless
-        // it died, which is a crash).
-        let ran_over = started.elapsed() > limit;
+        // it died, which is a crash). The child's own measure of the test case when it gave
+        // one, else the time since it reached the property.
+        let ran_over = match field("ms: ").and_then(|ms| ms.trim().parse::<u64>().ok()) {
+            Some(ms) => Duration::from_millis(ms) > limit,
+            None => case_started.unwrap_or(spawned).elapsed() > limit,
+        };
         if let Some(code) = field("status: ") {
             if ran_over {
                 return Some(Isolated::hang(limit));
