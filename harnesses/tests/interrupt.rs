@@ -156,3 +156,60 @@ fn parallel_runs_stop_together() {
         130,
     );
 }
+
+/// `ci` stopped by SIGINT: the running campaign ends cleanly, no further target starts, the
+/// JUnit report is written with the targets that ran, and the exit status is 130.
+#[test]
+fn ci_stops_cleanly_and_writes_its_report() {
+    let d = temp_dir("ci");
+    let junit = d.join("junit.xml");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_harnesses"));
+    command
+        .args(["ci", "--seconds-per-target", "60", "--seed", "1", "--junit"])
+        .arg(&junit)
+        .env("TAPEFUZZ_CORPORA", &d)
+        .env_remove("TAPEFUZZ_TESTS")
+        .env_remove("TAPEFUZZ_SECONDS")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: signal(2) only, between fork and exec.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{seen}");
+        seen.push_str(&line);
+        if line.contains(" tests (") {
+            break;
+        }
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    stderr.read_to_string(&mut seen).unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let ended = child.wait().unwrap();
+    assert_eq!(ended.code(), Some(130), "{seen}");
+    // One target ran (the one the signal stopped), of the many `ci` would run.
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(seen.contains("ci: 1 properties, 0 failed"), "{seen}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 1, "{xml}");
+    assert_eq!(flight_records(&d), 0);
+    let _ = std::fs::remove_dir_all(&d);
+}
