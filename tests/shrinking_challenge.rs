@@ -217,6 +217,25 @@ fn bound5() -> Outcome {
     )
 }
 
+fn bound5_10() -> Outcome {
+    // bound5 as the peers write it: each list up to 10 elements (Hypothesis's and hegel's
+    // originals leave the size open), each filtered to a sum below 256.
+    let sum = |v: &[i16]| v.iter().fold(0i16, |a, &x| a.wrapping_add(x));
+    let list = move || vecs(ints::<i16>(..), 0..=10).filter(move |v| sum(v) < 256);
+    run(
+        "bound5_10",
+        (list(), list(), list(), list(), list()),
+        move |p| {
+            let total = [&p.0, &p.1, &p.2, &p.3, &p.4]
+                .iter()
+                .fold(0i16, |a, l| a.wrapping_add(sum(l)));
+            check(total < 5 * 256)
+        },
+        "([], [], [], [-1], [-32768])",
+        None,
+    )
+}
+
 fn large_union_list() -> Outcome {
     // Lists of lists of integers hold fewer than five distinct integers.
     run(
@@ -491,6 +510,7 @@ mod challenge {
     challenge_tests!(
         reverse,
         bound5,
+        bound5_10,
         large_union_list,
         calculator,
         lengthlist,
@@ -552,5 +572,20 @@ mod challenge {
         }
         println!();
         println!("<!-- shrink-challenge:end -->");
+        // For scripts/shrink-challenge's side-by-side table: medians, as Hypothesis's script
+        // reports them.
+        for f in ALL {
+            let o = f();
+            let mut calls: Vec<u64> = o.runs.iter().map(|r| r.calls).collect();
+            calls.sort_unstable();
+            let n = calls.len();
+            let median = (calls[(n - 1) / 2] + calls[n / 2]) as f64 / 2.0;
+            println!(
+                "CLASSIC\t{}\t{}\t{}\t{median}",
+                o.name,
+                o.minimal(),
+                o.runs.len()
+            );
+        }
     }
 }

@@ -5,8 +5,8 @@
 //! starts with the same consumed indices makes the same draws and ends the same way. So the
 //! cache is keyed by what was *recorded*, not by the candidate: a candidate whose extra
 //! indices were never read, or that ran out and was read as zeros (as
-//! [`crate::tape::ReplaySource`] falls back) or had an index out of range (read modulo the
-//! choice's size), is recognised as the run it repeats. Runs are kept as a tree of hashed
+//! [`crate::tape::ReplaySource`] falls back) or had an index out of range (read as the
+//! largest index: the shrinker replays with [`crate::tape::ReplaySource::clamping`]), is recognised as the run it repeats. Runs are kept as a tree of hashed
 //! prefixes of their recorded unforced indices: each prefix a run went through knows the
 //! range of the choice drawn next, each prefix a run stopped at knows that run's length.
 
@@ -91,9 +91,7 @@ impl Cache {
             }
             let &max = self.maxes.get(&hash)?;
             let mut index = indices.get(pos).copied().unwrap_or(0);
-            if index > max {
-                index %= max + 1;
-            }
+            index = index.min(max);
             hash = step(hash, index);
             pos += 1;
         }
@@ -151,6 +149,9 @@ mod tests {
         );
         // Indices past what the run read do not matter, nor do out-of-range ones.
         assert_eq!(found(&c, &[1, 5, 7, 7]), Some(2));
+        assert_eq!(found(&c, &[1, 15]), None);
+        assert_eq!(found(&c, &[1, 9]), None);
+        c.insert(&rec(&[(1, 1), (9, 9)]));
         assert_eq!(found(&c, &[1, 15]), Some(2));
         assert_eq!(found(&c, &[1, 4]), None);
         assert_eq!(found(&c, &[0]), None);

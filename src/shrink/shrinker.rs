@@ -6,6 +6,10 @@ use super::{Budget, shortlex_less};
 use crate::tape::{Choice, Fallback, Recording, ReplaySource, Status, Tape};
 use std::time::Instant;
 
+/// Most visits of its tier a costlier pass that keeps not paying sits out (it sits out 1, 2,
+/// 4, … visits after each run that improves nothing, and runs again at the end).
+const MAX_BACKOFF: u32 = 8;
+
 /// The outcome of a shrink.
 #[derive(Clone, Debug)]
 pub struct Shrunk {
@@ -73,6 +77,8 @@ pub struct Shrinker<'a> {
     cache: Cache,
     /// A candidate was left untried for lack of budget.
     stopped: bool,
+    /// The length of the tape the latest call recorded.
+    last_len: usize,
 }
 
 impl<'a> Shrinker<'a> {
@@ -93,6 +99,7 @@ impl<'a> Shrinker<'a> {
             improvements: 0,
             cache,
             stopped: false,
+            last_len: 0,
         }
     }
 
@@ -115,6 +122,11 @@ impl<'a> Shrinker<'a> {
             calls: 0,
             improvements: 0,
         };
+        // Backoff of the costlier passes: visits of their tier still to skip, and how many
+        // to skip after the next run that does not pay.
+        let mut skip = vec![0u32; PASSES.len()];
+        let mut backoff = vec![0u32; PASSES.len()];
+        let mut skipped = false;
         let tiers = [Tier::Structure, Tier::Joint, Tier::LastResort];
         let mut tier = 0;
         while tier < tiers.len() && !self.stopped {
@@ -124,10 +136,23 @@ impl<'a> Shrinker<'a> {
                 if pass.tier != tiers[tier] || self.stopped {
                     continue;
                 }
+                if skip[k] > 0 {
+                    skip[k] -= 1;
+                    skipped = true;
+                    continue;
+                }
                 let (calls, improvements) = (self.calls, self.improvements);
                 (pass.run)(&mut self);
                 stats[k].calls += self.calls - calls;
                 stats[k].improvements += self.improvements - improvements;
+                if pass.tier != Tier::Structure {
+                    backoff[k] = if self.improvements > improvements {
+                        0
+                    } else {
+                        (backoff[k] * 2).clamp(1, MAX_BACKOFF)
+                    };
+                    skip[k] = backoff[k];
+                }
             }
             if tiers[tier] == Tier::Structure && self.improvements > before {
                 let (calls, improvements) = (self.calls, self.improvements);
@@ -137,9 +162,18 @@ impl<'a> Shrinker<'a> {
             }
             tier = if self.improvements > before {
                 0
+            } else if tier + 1 == tiers.len() && skipped {
+                // Stuck with some passes skipped: run every pass once more before ending, so
+                // the result is a fixpoint of all of them.
+                skip.fill(0);
+                skipped = false;
+                1
             } else {
                 tier + 1
             };
+            if self.improvements > before {
+                skipped = false;
+            }
         }
         stats.push(common);
         Shrunk {
@@ -149,6 +183,16 @@ impl<'a> Shrinker<'a> {
             improvements: self.improvements,
             passes: stats,
         }
+    }
+
+    /// Test-function calls made so far.
+    pub(super) fn calls_made(&self) -> u64 {
+        self.calls
+    }
+
+    /// The length of the tape the latest call recorded (cut at the best tape's length).
+    pub(super) fn last_run_len(&self) -> usize {
+        self.last_len
     }
 
     /// Whether the budget has stopped the shrink.
@@ -198,11 +242,12 @@ impl<'a> Shrinker<'a> {
             return Tried::Skipped;
         }
         self.calls += 1;
-        let mut source = ReplaySource::new(indices, Fallback::Simplest);
+        let mut source = ReplaySource::new(indices, Fallback::Simplest).clamping();
         // A candidate longer than the best can never be accepted: stop it early.
         let mut tape = Tape::recording(&mut source).with_max_choices(self.best.choices.len());
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
+        self.last_len = rec.choices.len();
         self.cache.insert(&rec);
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.best = rec;

@@ -12,12 +12,15 @@ pub enum Fallback {
 }
 
 /// Replays the indices of the unforced choices of a tape, in order. An index larger than the
-/// choice's `max` (the structure changed) is taken modulo `max + 1`, as the byte decoder does.
+/// choice's `max` (the structure changed) is taken modulo `max + 1`, as the byte decoder does,
+/// or as `max` with [`ReplaySource::clamping`].
 #[derive(Clone, Debug)]
 pub struct ReplaySource {
     indices: Vec<u64>,
     pos: usize,
     fallback: Fallback,
+    /// Out-of-range indices are read as the largest index, not modulo.
+    clamp: bool,
     /// Most bytes a payload run gets past its minimum ([`ReplaySource::with_run_cap`]).
     run_cap: u64,
     /// Bytes of the run being filled that the cap cut off: skipped after it.
@@ -31,9 +34,19 @@ impl ReplaySource {
             indices,
             pos: 0,
             fallback,
+            clamp: false,
             run_cap: u64::MAX,
             skip: 0,
         }
+    }
+
+    /// The same source, reading an index larger than its choice's `max` as `max` (a payload
+    /// byte above 255 as 255) instead of modulo: what the shrinker replays, so that a later
+    /// choice whose range shrank after an earlier one was lowered keeps the largest value
+    /// that fits (and `u64::MAX` asks for the largest value, whatever the range).
+    pub fn clamping(mut self) -> ReplaySource {
+        self.clamp = true;
+        self
     }
 
     /// The same source, cutting every payload run to at most `cap` bytes past its minimum
@@ -68,6 +81,7 @@ impl Source for ReplaySource {
         self.pos += 1;
         let index = match self.indices.get(i) {
             Some(&index) if index <= ctx.max => index,
+            Some(_) if self.clamp => ctx.max,
             Some(&index) => index % (ctx.max + 1),
             None => match &mut self.fallback {
                 Fallback::Simplest => 0,
@@ -89,6 +103,7 @@ impl Source for ReplaySource {
             let i = self.pos;
             self.pos += 1;
             out.push(match self.indices.get(i) {
+                Some(&index) if self.clamp => index.min(255) as u8,
                 Some(&index) => (index % 256) as u8,
                 None => match &mut self.fallback {
                     Fallback::Simplest => 0,

@@ -19,7 +19,7 @@ impl Shrinker<'_> {
     /// unit running from the end of the one before. Empty when span `k` has nothing to
     /// delete (no choice, or only forced and zero ones: a collection's "no more" terminator,
     /// whose deletion would only misalign what follows).
-    fn sibling_run(&self, k: usize) -> Vec<(usize, usize)> {
+    pub(super) fn sibling_run(&self, k: usize) -> Vec<(usize, usize)> {
         let spans = self.spans();
         let first = spans[k];
         if first.is_empty() || self.trivial(first) {
@@ -46,7 +46,7 @@ impl Shrinker<'_> {
 
     /// Where the bare choices just before span `k` begin: the end of the span before it
     /// (a sibling or one nested in a sibling), else its parent's start.
-    fn bare_start(&self, k: usize) -> usize {
+    pub(super) fn bare_start(&self, k: usize) -> usize {
         let spans = self.spans();
         let span = spans[k];
         let floor = span.parent.map_or(0, |p| spans[p].start);

@@ -8,6 +8,7 @@
 mod copy;
 mod delete;
 mod duplicates;
+mod maximize;
 mod minimize;
 mod promote;
 mod redistribute;
@@ -88,6 +89,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: redistribute::redistribute,
     },
     Pass {
+        name: "lower_and_maximize",
+        tier: Tier::Joint,
+        run: maximize::lower_and_maximize,
+    },
+    Pass {
         name: "promote_descendants",
         tier: Tier::Joint,
         run: promote::promote_descendants,
@@ -123,14 +129,14 @@ pub(super) const PASSES: &[Pass] = &[
         run: delete::delete_and_renumber,
     },
     Pass {
+        name: "delete_and_maximize",
+        tier: Tier::LastResort,
+        run: maximize::delete_and_maximize,
+    },
+    Pass {
         name: "swap_choices",
         tier: Tier::LastResort,
         run: reorder::swap_choices,
-    },
-    Pass {
-        name: "lower_and_probe",
-        tier: Tier::LastResort,
-        run: redistribute::lower_and_probe,
     },
 ];
 

@@ -12,8 +12,6 @@ use super::super::search::find_integer;
 
 /// How many later choices (with three or more options) a choice is paired with.
 const WINDOW: usize = 4;
-/// Largest index [`lower_and_probe`] writes into the later choice.
-const PROBE: u64 = 7;
 
 impl Shrinker<'_> {
     /// The next [`WINDOW`] unforced choices after `i` with at least three options.
@@ -70,30 +68,6 @@ pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
             for j in s.partners(i) {
                 for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
                     s.shift_pair(i, j, step, raise);
-                }
-            }
-        }
-        i += 1;
-    }
-}
-
-/// Lowers a choice by one and tries small indices in a nearby later choice: the later value
-/// may need to change for the failure to survive (x lowered, y below x).
-pub(in crate::shrink) fn lower_and_probe(s: &mut Shrinker<'_>) {
-    let mut i = 0;
-    while i < s.choices().len() && !s.stopped() {
-        if s.free(i) && s.choices()[i].index > 0 {
-            'partners: for j in s.partners(i) {
-                for v in 0..=PROBE.min(s.choices()[j].max) {
-                    let (Some(a), Some(b)) = (s.choices().get(i), s.choices().get(j)) else {
-                        break 'partners;
-                    };
-                    if a.index == 0 || b.forced {
-                        break 'partners;
-                    }
-                    if s.consider(&s.with_indices(&[(i, a.index - 1), (j, v)])) {
-                        break 'partners;
-                    }
                 }
             }
         }

@@ -1,0 +1,1125 @@
+#!/usr/bin/env python3
+"""The shrinking challenges of tapefuzz, written for Hypothesis, run the way tapefuzz runs them.
+
+Usage: scripts/shrink-hypothesis.py [--seeds N] [--only name,name] [--suite suite|classic|all]
+                                    [--check-minima]
+
+Ports, with Hypothesis strategies written as a Hypothesis user would write them (same value
+ranges, same sizes, same predicate), the 40 challenges of tests/shrink_suite.rs (`--suite
+suite`) and the 13 classic ones of tests/shrinking_challenge.rs plus `bound5_10` (`--suite
+classic`), and prints one tab-separated line per challenge on stdout:
+
+    HYPOTHESIS_VERSION  <version>
+    HYPOTHESIS  <name>  <minimal count>  <seeds>  <median calls>  <most common non-minimal value ×k>
+
+(the last field is empty when every seed was minimal). Progress goes to stderr.
+`scripts/shrink-challenge` puts these lines beside tapefuzz's own (the `table` tests).
+
+Dependency: the pinned Hypothesis below. If the running interpreter cannot import that version,
+the script creates a venv at target/hypothesis-venv (under the repository root, found from this
+file's path) with `python3 -m venv`, pip-installs hypothesis==PIN into it, and re-executes
+itself with the venv's python.
+
+How a seed runs: a `@given` test with `@seed(s)` (s in 0..N) and `@settings(database=None,
+max_examples=10**6, deadline=None, derandomize=False, report_multiple_bugs=False,
+suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])` (and
+`verbosity=quiet`, which changes only what Hypothesis prints). Its test function counts its own
+calls.
+
+What "calls" means (the median column), to match tapefuzz's figure ("test-function calls made
+while shrinking, the first failure not included"):
+
+- the calls of the test function after the first failing call (which is not counted) until
+  Hypothesis's engine (`ConjectureRunner.run`) returns. With report_multiple_bugs=False the
+  generate phase stops at the first failure, so these are the shrink phase's calls, including
+  the one re-run of the failing test case that the pinned version makes when the shrink phase
+  starts (`shrink_interesting_test_cases`) and calls whose value fails an `assume()` (calculator,
+  deletion, coupling), which do reach the test function;
+- not counted: the replay of the shrunk example that Hypothesis makes after the engine returns
+  (`StateForActualGivenExecution.run_engine`, `is_final=True`). The script counts those replays
+  separately and warns on stderr unless there is exactly one per seed (6.170.17: one);
+- never seen, so never counted: test cases whose generation Hypothesis rejected before calling
+  the test function — a `.filter` that failed (bound5, bound5_10), an overrun of the choice
+  budget — and test cases answered from Hypothesis's cache of choice sequences. tapefuzz counts
+  its generator rejections as calls, so on filtered challenges its figure includes work that
+  Hypothesis's figure cannot show.
+
+The shrunk value is the value of the last failing call (the final replay). It is minimal when it
+equals the stated minimum, written as a Python value (each challenge's `expected`), or, for
+tests/shrink_suite.rs's `Minimum::Such`, when it satisfies the same predicate. Where Hypothesis's
+documented order makes a different value the minimum (its characters go '0'..'9', ':'..'@',
+'A'..'Z', then the code points below '0' downwards, then '[' upwards: repeat_char "000",
+trailing_space "00 "), Hypothesis's own minimum is used and the challenge says so in a comment;
+`--check-minima` re-derives the string and float minima by an exhaustive search in Hypothesis's
+own order (its `choice_to_index` for strings, `float_to_lex` and floats.py's documented order
+for floats; see float_negative_fraction) and exits.
+
+Values are rendered with `repr` (sets sorted); the derived types and enums below render like
+Rust's `Debug` for tuple variants (`Put(0, 0)`, `Pop`) and like dataclasses for structs.
+"""
+
+import argparse
+import math
+import os
+import string
+import subprocess
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass
+
+PIN = "6.170.17"  # the latest 6.x on PyPI when this was written
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENV = os.path.join(ROOT, "target", "hypothesis-venv")
+REEXEC = "TAPEFUZZ_SHRINK_HYPOTHESIS_REEXEC"
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def ensure_hypothesis():
+    """Import the pinned Hypothesis, or set up the venv and re-exec into it."""
+    try:
+        import hypothesis
+
+        if hypothesis.__version__ == PIN:
+            return
+        found = f"hypothesis {hypothesis.__version__}, not {PIN}"
+    except ImportError:
+        found = "no hypothesis"
+    if os.environ.get(REEXEC):
+        sys.exit(f"shrink-hypothesis: {found} even in {VENV}; remove it and run again")
+    py = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(py):
+        log(f"shrink-hypothesis: {found} here; creating {VENV}")
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+    ok = subprocess.run(
+        [py, "-c", f"import hypothesis, sys; sys.exit(hypothesis.__version__ != {PIN!r})"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    if ok.returncode != 0:
+        log(f"shrink-hypothesis: installing hypothesis=={PIN} into {VENV}")
+        subprocess.run(
+            [py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+             f"hypothesis=={PIN}"],
+            check=True,
+            stdout=sys.stderr,
+        )
+    os.environ[REEXEC] = "1"
+    os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
+
+
+ensure_hypothesis()
+
+from hypothesis import HealthCheck, Phase, Verbosity, assume, given, seed, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+import hypothesis  # noqa: E402
+from hypothesis.internal.conjecture import engine as _engine  # noqa: E402
+
+
+# ---- integer ranges of the Rust types ----
+
+U8 = st.integers(0, 2**8 - 1)
+U16 = st.integers(0, 2**16 - 1)
+U32 = st.integers(0, 2**32 - 1)
+I16 = st.integers(-(2**15), 2**15 - 1)
+I64 = st.integers(-(2**63), 2**63 - 1)
+I64_MAX = 2**63 - 1
+
+
+def wrap(x, bits):
+    """Two's-complement wrapping of x to a signed `bits`-bit integer."""
+    half = 1 << (bits - 1)
+    return (x + half) % (1 << bits) - half
+
+
+# ---- values that render like Rust's Debug ----
+
+
+class Variant(tuple):
+    """An enum variant: a tuple of its fields, equal only to the same variant."""
+
+    __slots__ = ()
+
+    def __new__(cls, *fields):
+        return tuple.__new__(cls, fields)
+
+    def __repr__(self):
+        name = type(self).__name__
+        return f"{name}({', '.join(map(repr, self))})" if len(self) else name
+
+    def __eq__(self, other):
+        return type(self) is type(other) and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+
+def variant(name):
+    return type(name, (Variant,), {"__slots__": ()})
+
+
+def render(v):
+    if isinstance(v, (set, frozenset)):
+        return "{" + ", ".join(repr(x) for x in sorted(v)) + "}"
+    return repr(v)
+
+
+class Challenge:
+    def __init__(self, name, strategy, fails, expected=None, such=None):
+        """`fails(v)` is True when v is a failure (it may call `assume`); the minimum is
+        `expected` (a Python value compared with ==) or, when `such` = (description,
+        predicate) is given, any value satisfying the predicate."""
+        self.name = name
+        self.strategy = strategy
+        self.fails = fails
+        self.expected = expected
+        self.such = such
+
+    def minimal(self, v):
+        if self.such is not None:
+            return self.such[1](v)
+        return type(v) is type(self.expected) and v == self.expected
+
+
+SUITE = []
+CLASSIC = []
+
+
+def suite(name, strategy, fails, expected=None, such=None):
+    SUITE.append(Challenge(name, strategy, fails, expected, such))
+
+
+def classic(name, strategy, fails, expected):
+    CLASSIC.append(Challenge(name, strategy, fails, expected))
+
+
+# =====================================================================================
+# tests/shrink_suite.rs
+# =====================================================================================
+
+# ---- dependent draws ----
+
+
+def chain(n, top):
+    """`n` factors, each drawn in 1..= the one before (the first in 1..=top)."""
+    if n == 0:
+        return st.just([])
+    return st.integers(1, top).flatmap(lambda x: chain(n - 1, x).map(lambda rest: [x] + rest))
+
+
+suite("factors3", chain(3, 100), lambda v: math.prod(v) >= 1_000, [10, 10, 10])
+suite("factors5", chain(5, 100), lambda v: math.prod(v) >= 10_000, [7, 7, 6, 6, 6])
+suite("factors6", chain(6, 50), lambda v: math.prod(v) >= 400_000, [9, 9, 9, 9, 8, 8])
+
+suite(
+    "grid_payload",
+    st.tuples(st.integers(1, 8), st.integers(1, 8)).flatmap(
+        lambda wh: st.lists(U8, min_size=wh[0] * wh[1], max_size=wh[0] * wh[1]).map(
+            lambda cells: (wh[0], wh[1], cells)
+        )
+    ),
+    lambda t: t[0] * t[1] >= 12 and sum(t[2]) >= 300,
+    (2, 6, [0] * 10 + [45, 255]),
+)
+
+suite(
+    "bounded_list",
+    st.integers(0, 1000).flatmap(
+        lambda m: st.lists(st.integers(0, m), min_size=1, max_size=10).map(lambda v: (m, v))
+    ),
+    lambda t: sum(t[1]) >= 1500,
+    (750, [750, 750]),
+)
+
+suite(
+    "list_index",
+    st.lists(U8, min_size=1, max_size=20).flatmap(
+        lambda v: st.integers(0, len(v) - 1).map(lambda i: (v, i))
+    ),
+    lambda t: t[1] >= 3 and t[0][t[1]] >= 100,
+    ([0, 0, 0, 100], 3),
+)
+
+# ---- values that must change together ----
+
+suite(
+    "same_bucket",
+    st.tuples(U32, U32),
+    lambda t: t[0] != t[1] and t[0] >= 1000 and t[1] >= 1000 and t[0] % 97 == t[1] % 97,
+    (1000, 1097),
+)
+# u32 products of values <= 1000 fit: no wrapping to reproduce.
+suite(
+    "product_threshold",
+    st.tuples(st.integers(0, 1000), st.integers(0, 1000)),
+    lambda t: t[0] * t[1] >= 10_000,
+    (10, 1000),
+)
+suite(
+    "offset_pair",
+    st.tuples(st.integers(0, 200), st.integers(0, 200)),
+    lambda t: t[0] - t[1] == 7,
+    (7, 0),
+)
+suite(
+    "sum_split",
+    st.tuples(st.integers(0, 100), st.integers(0, 100)),
+    lambda t: t[0] + t[1] == 150,
+    (50, 100),
+)
+
+
+def _xor_h(x):
+    return (x ^ (x >> 8)) & 15
+
+
+suite(
+    "xor_bucket",
+    st.tuples(U16, U16),
+    lambda t: t[0] != t[1] and t[0] >= 256 and t[1] >= 256 and _xor_h(t[0]) == _xor_h(t[1]),
+    (256, 272),
+)
+
+Get, Put, Del = variant("Get"), variant("Put"), variant("Del")
+
+
+def kv_stale(ops):
+    # The store under test forgets to drop a deleted key from its read cache.
+    model, cache = {}, {}
+    for op in ops:
+        if type(op) is Put:
+            model[op[0]] = op[1]
+            cache[op[0]] = op[1]
+        elif type(op) is Del:
+            model.pop(op[0], None)
+        else:
+            got = cache.get(op[0], model.get(op[0]))
+            if got != model.get(op[0]):
+                return True
+    return False
+
+
+_key = st.integers(0, 7)
+suite(
+    "kv_stale_get",
+    st.lists(
+        st.one_of(
+            _key.map(Get),
+            st.tuples(_key, U8).map(lambda kv: Put(*kv)),
+            _key.map(Del),
+        ),
+        max_size=30,
+    ),
+    kv_stale,
+    [Put(0, 0), Del(0), Get(0)],
+)
+
+# ---- derived types ----
+#
+# `#[derive(Generate)]` recursive types are written with `st.recursive(base, extend)` (default
+# max_leaves=100), the base being the leaf (the first variant; for `Dir`, a directory with no
+# children), as Hypothesis's documentation recommends for trees; `st.deferred` with a list of
+# children would be a supercritical branching process here (lists average ~5 elements) and
+# mostly overrun.
+
+Leaf, Node = variant("Leaf"), variant("Node")
+
+
+def tree_depth_of(t):
+    return 1 if type(t) is Leaf else 1 + max(tree_depth_of(t[0]), tree_depth_of(t[1]))
+
+
+def tree_nodes(t):
+    return 0 if type(t) is Leaf else 1 + tree_nodes(t[0]) + tree_nodes(t[1])
+
+
+def tree_leaves_of(t):
+    return [t[0]] if type(t) is Leaf else tree_leaves_of(t[0]) + tree_leaves_of(t[1])
+
+
+TREES = st.recursive(U8.map(Leaf), lambda sub: st.tuples(sub, sub).map(lambda ab: Node(*ab)))
+
+suite(
+    "tree_depth",
+    TREES,
+    lambda t: tree_depth_of(t) >= 4,
+    such=(
+        "3 `Node`s, leaves all `Leaf(0)`",
+        lambda t: tree_nodes(t) == 3 and all(x == 0 for x in tree_leaves_of(t)),
+    ),
+)
+suite(
+    "tree_leaf_sum",
+    TREES,
+    lambda t: sum(tree_leaves_of(t)) >= 300,
+    Node(Leaf(45), Leaf(255)),
+)
+suite(
+    "tree_leaves",
+    TREES,
+    lambda t: len(tree_leaves_of(t)) >= 5,
+    such=(
+        "4 `Node`s, leaves all `Leaf(0)`",
+        lambda t: tree_nodes(t) == 4 and all(x == 0 for x in tree_leaves_of(t)),
+    ),
+)
+
+
+@dataclass
+class Dir:
+    size: int
+    children: list
+
+
+def dir_sizes(d):
+    out = [d.size]
+    for c in d.children:
+        out += dir_sizes(c)
+    return out
+
+
+suite(
+    "dir_total",
+    # `children: Vec<Dir>` holds at most 100 (tapefuzz's recursive Vec field, as any::<Vec>).
+    st.recursive(
+        st.builds(Dir, U8, st.just([])),
+        lambda sub: st.builds(Dir, U8, st.lists(sub, max_size=100)),
+    ),
+    lambda d: sum(dir_sizes(d)) >= 600,
+    such=(
+        "3 directories, sizes `[90, 255, 255]` in preorder",
+        lambda d: dir_sizes(d) == [90, 255, 255],
+    ),
+)
+
+Num, Add, Mul = variant("Num"), variant("Add"), variant("Mul")
+U64_MAX = 2**64 - 1
+
+
+def expr_eval(e):
+    if type(e) is Num:
+        return e[0]
+    a, b = expr_eval(e[0]), expr_eval(e[1])
+    return min(a + b if type(e) is Add else a * b, U64_MAX)  # saturating u64
+
+
+suite(
+    "expr_value",
+    st.recursive(
+        U8.map(Num),
+        lambda sub: st.one_of(
+            st.tuples(sub, sub).map(lambda ab: Add(*ab)),
+            st.tuples(sub, sub).map(lambda ab: Mul(*ab)),
+        ),
+    ),
+    lambda e: expr_eval(e) >= 1000,
+    Mul(Num(4), Num(250)),
+)
+
+
+@dataclass
+class Item:
+    qty: int
+    price: int
+
+
+@dataclass
+class Order:
+    items: list
+    coupon: object
+
+
+suite(
+    "order_total",
+    # any::<Vec<Item>>() is 0..=100 elements; Option<u8> is `st.none() | u8` (None first, as
+    # st.from_type(Optional[int]) orders it).
+    st.builds(
+        Order,
+        st.lists(st.builds(Item, U8, U16), max_size=100),
+        st.one_of(st.none(), U8),
+    ),
+    lambda o: sum(i.qty * i.price for i in o.items) >= 100_000,
+    Order([Item(2, 50000)], None),
+)
+
+# ---- strings ----
+
+# Hypothesis's character order starts at '0' (tapefuzz's CharClass::any() minimum is "\0\0\0").
+suite(
+    "repeat_char",
+    st.text(max_size=20),
+    lambda s: any(s.count(c) >= 3 for c in s),
+    "000",
+)
+suite(
+    "equal_strings",
+    st.tuples(st.text(alphabet="ab", max_size=8), st.text(alphabet="ab", max_size=8)),
+    lambda t: t[0] == t[1] and len(t[0]) >= 3,
+    ("aaa", "aaa"),
+)
+# In Hypothesis's order '0' comes first and ' ' after '/', so "00 " (tapefuzz's code-point
+# ordered class: "!! ").
+suite(
+    "trailing_space",
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=20),
+    lambda s: s.rstrip() != s and len(s.strip()) >= 2,
+    "00 ",
+)
+suite(
+    "has_upper",
+    st.text(alphabet=string.digits + string.ascii_letters, max_size=20),
+    lambda s: len(s) >= 2 and any("A" <= c <= "Z" for c in s),
+    "0A",
+)
+suite(
+    "astral",
+    st.text(max_size=20),
+    lambda s: any(ord(c) >= 0x10000 for c in s),  # 4 bytes in UTF-8
+    "\U00010000",
+)
+
+
+def _palindrome(s):
+    return len(s) >= 3 and s == s[::-1] and any(c != s[0] for c in s)
+
+
+suite("palindrome", st.text(alphabet="abc", max_size=12), _palindrome, "aba")
+
+# ---- floats ----
+
+FLOATS = st.floats(allow_nan=False, allow_infinity=False)
+
+
+def fract(x):
+    return math.modf(x)[0]
+
+
+suite("float_above", FLOATS, lambda x: x > 1000.5, 1001.0)
+suite("float_fraction", FLOATS, lambda x: x > 10.0 and fract(x) != 0.0, 10.5)
+suite(
+    "float_sum",
+    st.tuples(st.floats(0, 100), st.floats(0, 100)),
+    lambda t: t[0] + t[1] > 150.0,
+    (51.0, 100.0),
+)
+suite(
+    "float_sqrt",
+    st.floats(0, 1000),
+    lambda x: math.sqrt(x) * math.sqrt(x) != x,
+    2.0,
+)
+# Kept at tapefuzz's -0.5, the minimum of the order that Hypothesis's float encoding documents
+# (hypothesis/internal/conjecture/floats.py: integers first, then "ordered first by int(x)",
+# then "towards lower denominators of their fractional parts"), and the value its shrinker
+# reaches. Its sort key (choice_to_index: sign, then float_to_lex) disagrees with that text: it
+# puts exponent 0 before exponent -1, so it ranks -1.5 before -0.5 (--check-minima shows both).
+suite(
+    "float_negative_fraction",
+    FLOATS,
+    lambda x: x < 0.0 and fract(x) != 0.0,
+    -0.5,
+)
+suite(
+    "float_reciprocal",
+    st.floats(1, 1000),
+    lambda x: (1.0 / x) * x != 1.0,
+    49.0,
+)
+
+# ---- values built by `map` ----
+
+
+def date(days):
+    """Days since 2000-01-01, as a (year, month, day) date."""
+    y = 2000
+    while True:
+        leap = y % 4 == 0 and (y % 100 != 0 or y % 400 == 0)
+        length = 366 if leap else 365
+        if days < length:
+            months = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            m = 0
+            while days >= months[m]:
+                days -= months[m]
+                m += 1
+            return (y, m + 1, days + 1)
+        days -= length
+        y += 1
+
+
+suite(
+    "date_feb29",
+    st.integers(0, 36_524).map(date),
+    lambda d: d[0] > 2000 and d[1] == 2 and d[2] == 29,
+    (2004, 2, 29),
+)
+# x * 37 <= 370,000 fits a u32: no wrapping.
+suite("mod_mult", st.integers(0, 10_000).map(lambda x: (x * 37) % 1000), lambda v: v >= 990, 999)
+# BTreeSet<u8> -> a Python set (rendered sorted).
+suite(
+    "sorted_set",
+    st.lists(U8, max_size=20).map(set),
+    lambda s: len(s) >= 3,
+    {0, 1, 2},
+)
+suite(
+    "u16_from_bytes",
+    st.tuples(U8, U8).map(lambda ab: ab[0] << 8 | ab[1]),
+    lambda v: v >= 1000,
+    1000,
+)
+suite("sevens", st.integers(0, 100_000).map(str), lambda s: s.count("7") >= 2, "77")
+suite("int_above", st.integers(-(2**63), 2**63 - 1), lambda x: x > 1000, 1001)
+suite("abs_map", st.integers(-1000, 1000).map(abs), lambda v: v >= 500, 500)
+
+# ---- small state machines ----
+
+Push, Pop, AddI = variant("Push"), variant("Pop"), variant("Add")
+
+
+def stack_reaches(prog):
+    # Some value on the stack reaches 300 (u16 values, saturating add).
+    stack = []
+    for i in prog:
+        if type(i) is Push:
+            stack.append(i[0])
+        elif type(i) is Pop:
+            if stack:
+                stack.pop()
+        elif len(stack) >= 2:
+            a, b = stack.pop(), stack.pop()
+            stack.append(min(a + b, 2**16 - 1))
+        if any(v >= 300 for v in stack):
+            return True
+    return False
+
+
+suite(
+    "stack_machine",
+    st.lists(st.one_of(U8.map(Push), st.just(Pop()), st.just(AddI())), max_size=20),
+    stack_reaches,
+    [Push(45), Push(255), AddI()],
+)
+
+QPush, QPop = variant("Push"), variant("Pop")
+
+
+def queue_differs(ops):
+    # The queue under test pops its newest element once it holds three or more.
+    model, q = deque(), []
+    for op in ops:
+        if type(op) is QPush:
+            model.append(op[0])
+            q.append(op[0])
+        else:
+            want = model.popleft() if model else None
+            if len(q) >= 3:
+                got = q.pop()
+            elif not q:
+                got = None
+            else:
+                got = q.pop(0)
+            if want != got:
+                return True
+    return False
+
+
+suite(
+    "queue_model",
+    st.lists(st.one_of(U8.map(QPush), st.just(QPop())), max_size=20),
+    queue_differs,
+    [QPush(0), QPush(0), QPush(1), QPop()],
+)
+
+
+def rle_roundtrips(v):
+    # Run-length coding with a two-bit run count: a run of four wraps.
+    runs = []
+    for x in v:
+        if runs and runs[-1][0] == x:
+            runs[-1][1] = (runs[-1][1] + 1) & 3
+        else:
+            runs.append([x, 1])
+    return [x for x, n in runs for _ in range(n)] == v
+
+
+suite(
+    "run_length",
+    st.lists(st.integers(0, 3), max_size=30),
+    lambda v: not rle_roundtrips(v),
+    [0, 0, 0, 0],
+)
+
+
+def buggy_dedup(v):
+    # A dedup that skips the element after each one it removes.
+    out, i = [], 0
+    while i < len(v):
+        if out and out[-1] == v[i]:
+            i += 2
+            continue
+        out.append(v[i])
+        i += 1
+    return out
+
+
+def std_dedup(v):
+    return [x for k, x in enumerate(v) if k == 0 or v[k - 1] != x]
+
+
+suite(
+    "dedup_bug",
+    st.lists(st.integers(-10, 10), max_size=30),
+    lambda v: buggy_dedup(v) != std_dedup(v),
+    [0, 0, 1],
+)
+
+# =====================================================================================
+# tests/shrinking_challenge.rs (+ bound5_10)
+# =====================================================================================
+
+classic("reverse", st.lists(I64), lambda v: v[::-1] != v, [0, 1])
+
+
+def sum16(v):
+    # fold(0i16, wrapping_add): wrapping addition is addition mod 2^16.
+    return wrap(sum(v), 16)
+
+
+def bound5_fails(p):
+    return not (wrap(sum(sum16(lst) for lst in p), 16) < 5 * 256)
+
+
+def bound5(max_size):
+    lst = st.lists(I16, max_size=max_size).filter(lambda x: sum16(x) < 256)
+    return st.tuples(lst, lst, lst, lst, lst)
+
+
+classic("bound5", bound5(1), bound5_fails, ([], [], [], [-1], [-32768]))
+# Up to 10 elements a list: the minimum is still two one-element lists (a list's wrapping sum
+# is below 256, so one list alone cannot reach 1280), the same value as bound5's.
+classic("bound5_10", bound5(10), bound5_fails, ([], [], [], [-1], [-32768]))
+
+classic(
+    "large_union_list",
+    st.lists(st.lists(I64)),
+    lambda ls: len({x for lst in ls for x in lst}) >= 5,
+    [[0, 1, -1, 2, -2]],
+)
+
+CNum, CAdd, CDiv = variant("Num"), variant("Add"), variant("Div")
+
+
+def div_subterms(e):
+    if type(e) is CNum:
+        return True
+    if type(e) is CDiv and e[1] == CNum(0):
+        return False
+    return div_subterms(e[0]) and div_subterms(e[1])
+
+
+def calc_eval(e):
+    """Rust's eval: i64 wrapping_add / wrapping_div (truncating), None on a zero divisor."""
+    if type(e) is CNum:
+        return e[0]
+    if type(e) is CAdd:
+        a, b = calc_eval(e[0]), calc_eval(e[1])
+        return None if a is None or b is None else wrap(a + b, 64)
+    d = calc_eval(e[1])
+    if d is None or d == 0:
+        return None
+    a = calc_eval(e[0])
+    if a is None:
+        return None
+    q = abs(a) // abs(d)
+    return wrap(q if (a < 0) == (d < 0) else -q, 64)
+
+
+def calculator_fails(e):
+    assume(div_subterms(e))
+    return calc_eval(e) is None
+
+
+# tapefuzz's `recursive(leaf, 5, 40, 0.4, ..)` -> st.recursive with Num the leaf, Add before
+# Div (the original Hypothesis challenge used st.deferred over the same three cases).
+classic(
+    "calculator",
+    st.recursive(
+        I64.map(CNum),
+        lambda sub: st.one_of(
+            st.tuples(sub, sub).map(lambda ab: CAdd(*ab)),
+            st.tuples(sub, sub).map(lambda ab: CDiv(*ab)),
+        ),
+    ),
+    calculator_fails,
+    CDiv(CNum(0), CAdd(CNum(0), CNum(0))),
+)
+
+classic(
+    "lengthlist",
+    st.integers(1, 100).flatmap(
+        lambda n: st.lists(st.integers(0, 1000), min_size=n, max_size=n)
+    ),
+    lambda v: not all(x < 900 for x in v),
+    [900],
+)
+
+POS_I32 = st.integers(1, 2**31 - 1)  # ints::<i32>(1..)
+
+
+def difference(name, bad, expected):
+    # a - b of two positive i32s cannot overflow.
+    classic(
+        name,
+        st.tuples(POS_I32, POS_I32),
+        lambda t: not (t[0] < 10 or not bad(abs(t[0] - t[1]))),
+        expected,
+    )
+
+
+difference("difference_must_not_be_zero", lambda d: d == 0, (10, 10))
+difference("difference_must_not_be_small", lambda d: 1 <= d <= 4, (10, 6))
+difference("difference_must_not_be_one", lambda d: d == 1, (10, 9))
+
+classic("distinct", st.lists(I64), lambda v: len(set(v)) >= 3, [0, 1, -1])
+classic(
+    "nestedlists",
+    st.lists(st.lists(I64)),
+    lambda ls: sum(map(len, ls)) > 10,
+    [[0] * 11],
+)
+
+
+def deletion_fails(t):
+    ls, i = t
+    assume(i < len(ls))
+    x = ls[i]
+    rest = list(ls)
+    rest.remove(x)  # the first instance
+    return x in rest
+
+
+classic("deletion", st.tuples(st.lists(I64), st.integers(0, 10)), deletion_fails, ([0, 0], 0))
+
+
+def coupling_fails(ls):
+    assume(all(v < len(ls) for v in ls))
+    return not all(i == j or ls[j] != i for i, j in enumerate(ls))
+
+
+classic("coupling", st.lists(st.integers(0, 10)), coupling_fails, [1, 0])
+
+
+@st.composite
+def heap_of(draw, bound, size):
+    # As tests/shrinking_challenge.rs's HeapGen (after the challenge's Hypothesis original):
+    # a branch in 1..=8 (1, or a size of 0, is an empty heap), a key no smaller than the
+    # parent's (`ints::<i64>(b..)`), two sub-heaps of half the size.
+    branch = draw(st.integers(1, 8))
+    if branch == 1 or size == 0:
+        return None
+    key = draw(I64 if bound is None else st.integers(bound, I64_MAX))
+    left = draw(heap_of(key, size // 2))
+    right = draw(heap_of(key, size // 2))
+    return (key, left, right)
+
+
+def heap_to_list(h):
+    out, stack = [], [h]
+    while stack:
+        h = stack.pop()
+        if h is not None:
+            out.append(h[0])
+            stack.append(h[1])
+            stack.append(h[2])
+    return out
+
+
+def heap_merge(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if a[0] <= b[0]:
+        return (a[0], heap_merge(a[2], b), a[1])
+    return (b[0], heap_merge(b[2], a), b[1])
+
+
+def wrong_to_sorted_list(h):
+    if h is None:
+        return []
+    return [h[0]] + heap_to_list(heap_merge(h[1], h[2]))
+
+
+def binheap_fails(h):
+    l1 = heap_to_list(h)
+    l2 = wrong_to_sorted_list(h)
+    return not (l2 == sorted(l2) and sorted(l1) == l2)
+
+
+classic(
+    "binheap",
+    st.integers(0, 20).flatmap(lambda size: heap_of(None, size)),
+    binheap_fails,
+    (0, None, (0, (0, None, None), (1, None, None))),
+)
+
+ORDER = ["reverse", "bound5", "bound5_10", "large_union_list", "calculator", "lengthlist",
+         "difference_must_not_be_zero", "difference_must_not_be_small",
+         "difference_must_not_be_one", "distinct", "nestedlists", "deletion", "coupling",
+         "binheap"]
+assert [c.name for c in CLASSIC] == ORDER
+assert len(SUITE) == 40
+
+# =====================================================================================
+# Running
+# =====================================================================================
+
+
+class Found(Exception):
+    """The challenge's failure."""
+
+
+class _Seed:
+    def __init__(self):
+        self.engine_done = False
+        self.calls = 0  # calls while the engine runs
+        self.first = None  # the call number of the first failure
+        self.replays = 0  # calls after the engine returned
+        self.value = None  # the value of the last failing call
+        self.failed = False
+
+
+_CURRENT = None
+_orig_run = _engine.ConjectureRunner.run
+
+
+def _run(self):
+    try:
+        _orig_run(self)
+    finally:
+        if _CURRENT is not None:
+            _CURRENT.engine_done = True
+
+
+_engine.ConjectureRunner.run = _run
+
+SETTINGS = settings(
+    database=None,
+    max_examples=10**6,
+    deadline=None,
+    derandomize=False,
+    report_multiple_bugs=False,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.generate, Phase.shrink],
+    verbosity=Verbosity.quiet,
+)
+
+
+def run_seed(ch, s):
+    global _CURRENT
+    state = _CURRENT = _Seed()
+
+    @seed(s)
+    @SETTINGS
+    @given(ch.strategy)
+    def test(v):
+        if state.engine_done:
+            state.replays += 1
+        else:
+            state.calls += 1
+        if ch.fails(v):
+            if state.first is None:
+                state.first = state.calls
+            state.value = v
+            state.failed = True
+            raise Found()
+
+    try:
+        test()
+    except Found:
+        pass
+    finally:
+        _CURRENT = None
+    if state.first is None:
+        raise SystemExit(f"{ch.name} seed {s}: Hypothesis found no failure")
+    if state.replays != 1:
+        log(f"  warning: {ch.name} seed {s}: {state.replays} replays after the engine (want 1)")
+    return state.calls - state.first, state.value
+
+
+def median(xs):
+    # As tests/shrink_suite.rs's median_calls, printed as Rust prints an f64.
+    xs = sorted(xs)
+    n = len(xs)
+    m = xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+    return str(int(m)) if float(m).is_integer() else repr(float(m))
+
+
+def run_challenge(ch, seeds):
+    t0 = time.monotonic()
+    calls, minimal, misses = [], 0, {}
+    for s in range(seeds):
+        c, v = run_seed(ch, s)
+        calls.append(c)
+        if ch.minimal(v):
+            minimal += 1
+        else:
+            r = render(v)
+            misses[r] = misses.get(r, 0) + 1
+    example = ""
+    if misses:
+        v, k = sorted(misses.items(), key=lambda kv: -kv[1])[0]  # stable: first seen on ties
+        example = f"{v} ×{k}"
+    row = ["HYPOTHESIS", ch.name, str(minimal), str(seeds), median(calls), example]
+    print("\t".join(row), flush=True)
+    log(f"  {ch.name}: {minimal}/{seeds} minimal, median {median(calls)} calls, "
+        f"{time.monotonic() - t0:.1f}s")
+
+
+# =====================================================================================
+# --check-minima: Hypothesis's own minima, by exhaustive search in its order
+# =====================================================================================
+
+
+def check_minima():
+    from itertools import product
+
+    from hypothesis.internal.conjecture.floats import (
+        decode_exponent,
+        float_to_lex,
+        lex_to_float,
+    )
+
+    def intervals(char_strategy):
+        s = char_strategy
+        while not hasattr(s, "intervals"):
+            s = s.wrapped_strategy
+        return s.intervals
+
+    def first_string(iv, fails, max_len, k):
+        # Strings in Hypothesis's order for a string choice (choice_to_index:
+        # collection_index, i.e. shortlex over the characters' shrink-order indices), over
+        # the first k characters of that order. Shortlex makes the first hit among strings
+        # of the shortest failing length global as long as no shorter string fails at all,
+        # which each caller's predicate rules out by itself (asserted over k characters).
+        chars = [iv.char_in_shrink_order(i) for i in range(min(k, len(iv)))]
+        for n in range(max_len + 1):
+            for t in product(chars, repeat=n):
+                s = "".join(t)
+                if fails(s):
+                    return s
+        return None
+
+    by = {c.name: c for c in SUITE}
+    any_chars = intervals(st.characters(codec="utf-8"))
+    ascii_chars = intervals(st.characters(min_codepoint=32, max_codepoint=126))
+    alnum = intervals(st.characters(categories=(), include_characters=string.digits
+                                    + string.ascii_letters))
+    print("first characters of st.text()'s order:",
+          repr("".join(any_chars.char_in_shrink_order(i) for i in range(20))))
+    print("printable ASCII in Hypothesis's order:",
+          repr("".join(ascii_chars.char_in_shrink_order(i) for i in range(len(ascii_chars)))))
+    results = [
+        ("repeat_char", first_string(any_chars, by["repeat_char"].fails, 3, 64)),
+        ("trailing_space", first_string(ascii_chars, by["trailing_space"].fails, 3, 95)),
+        ("has_upper", first_string(alnum, by["has_upper"].fails, 2, 62)),
+        # The astral plane starts above 'Z' in the order, so scan from the first astral index.
+        ("astral", any_chars.char_in_shrink_order(any_chars.index_above(0x10000))),
+    ]
+
+    def first_float(fails, sign):
+        # Hypothesis's index of a float: its sign bit above float_to_lex of its magnitude, so
+        # with `sign` fixed, floats go by float_to_lex: first the "simple" ones (integers
+        # below 2^56, by value), then by encoded exponent (unbiased 0, 1, ..., 1023, then -1,
+        # -2, ...), then by mantissa. For an unbiased exponent e in [0, 51] the mantissa's
+        # high e bits are the integer part, in order, and its low 52 - e bits the fraction,
+        # bit-reversed; below 0 the whole mantissa is a reversed fraction of an integer part
+        # 0. These predicates depend only on the sign, int(x) and whether x is an integer,
+        # so each (exponent, integer part) group is decided by its integer (low bits 0) and
+        # its first non-integer (low bits 1): testing those two, group by group, in order,
+        # is an exhaustive search. Simple integers are scanned up to 2^12 (for float_above;
+        # the fraction predicates never hold on an integer).
+        for i in range(1 << 12):
+            if fails(sign * float(i)):
+                return sign * float(i)
+        for enc in range(2047):
+            e = decode_exponent(enc) - 1023
+            if e > 51:
+                continue  # integers only
+            nbits = max(e, 0)
+            for ip in range(min(1 << nbits, 1 << 16)):
+                for low in (0, 1):
+                    x = lex_to_float((1 << 63) | (enc << 52) | (ip << (52 - nbits)) | low)
+                    if fails(sign * x):
+                        return sign * x
+        return None
+
+    def first_documented(fails, sign):
+        # The order floats.py's docstring states: integers first, by value; then by int(x),
+        # then by the denominator of the fraction. Over the dyadic fractions k / 2^j of
+        # magnitude below 2^8 with j <= 12 (every float with a fractional part is dyadic; a
+        # smaller key needs a smaller int part or denominator, all of which are covered).
+        for i in range(1 << 12):
+            if fails(sign * float(i)):
+                return sign * float(i)
+        best = None
+        for j in range(1, 13):
+            for k in range(1, 1 << (j + 8), 2):
+                x = k / 2**j
+                key = (int(x), j, float_to_lex(x))
+                if fails(sign * x) and (best is None or key < best[0]):
+                    best = (key, sign * x)
+        return best and best[1]
+
+    for name, sign in [("float_above", 1.0), ("float_fraction", 1.0)]:
+        results.append((name, first_float(by[name].fails, sign)))
+    nf = by["float_negative_fraction"]
+    print("float_to_lex(1.5) < float_to_lex(0.5):", float_to_lex(1.5) < float_to_lex(0.5))
+    print("float_negative_fraction: sort-key (choice_to_index) minimum",
+          repr(first_float(nf.fails, -1.0)), "(not used, see its comment)")
+    results.append(("float_negative_fraction", first_documented(nf.fails, -1.0)))
+    ok = True
+    for name, found in results:
+        want = by[name].expected
+        mark = "ok" if found == want else "DIFFERS"
+        ok &= found == want
+        print(f"{name}: Hypothesis-order minimum {found!r}, stated {want!r}: {mark}")
+    sys.exit(0 if ok else 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--only", default="", help="comma-separated challenge names")
+    ap.add_argument("--suite", choices=["suite", "classic", "all"], default="all")
+    ap.add_argument("--check-minima", action="store_true",
+                    help="re-derive the minima that follow Hypothesis's own order, and exit")
+    args = ap.parse_args()
+    if args.check_minima:
+        check_minima()
+    chosen = {"suite": SUITE, "classic": CLASSIC, "all": SUITE + CLASSIC}[args.suite]
+    if args.only:
+        names = [n for n in args.only.split(",") if n]
+        known = {c.name for c in SUITE + CLASSIC}
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            sys.exit(f"shrink-hypothesis: unknown challenge(s): {', '.join(unknown)}")
+        chosen = [c for c in chosen if c.name in names]
+        if not chosen:
+            log(f"shrink-hypothesis: none of {args.only} is in --suite {args.suite}")
+    log(f"shrink-hypothesis: Hypothesis {hypothesis.__version__}, {len(chosen)} challenges, "
+        f"{args.seeds} seeds")
+    print(f"HYPOTHESIS_VERSION\t{hypothesis.__version__}", flush=True)
+    t0 = time.monotonic()
+    for ch in chosen:
+        run_challenge(ch, args.seeds)
+    log(f"shrink-hypothesis: done in {time.monotonic() - t0:.1f}s")
+
+
+if __name__ == "__main__":
+    main()

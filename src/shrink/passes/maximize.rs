@@ -1,0 +1,165 @@
+//! Lowering a choice while raising later ones as far as they go.
+//!
+//! Where a failure needs an amount (a product, a sum, a date), lowering one choice alone loses
+//! it and moving a fixed amount to a neighbour (`redistribute.rs`) rarely matches what the
+//! other must gain. Setting the later choices to their largest index instead keeps the failure
+//! whenever any value of them would; the earlier choice decides shortlex order, so the
+//! candidate is smaller whatever the later ones hold, and `minimize_choices` lowers them
+//! afterwards. Writing `u64::MAX` asks for the largest index of whatever range the later choice
+//! has by then (the shrinker replays out-of-range indices clamped): a range that depends on
+//! the lowered choice (a `flat_map`) is refitted.
+
+use super::super::Shrinker;
+use super::super::search::find_integer;
+
+/// Later choices (with three or more options) a choice is paired with.
+const WINDOW: usize = 4;
+/// Largest index tried in the next choice when raising made the tape longer.
+const PROBE: u64 = 7;
+
+impl Shrinker<'_> {
+    /// Lowers the choices at `lowered` (which hold the same index) by `step · k` with every
+    /// one of `raised` at its largest index, for the largest `k` that still fails.
+    fn lower_raising(&mut self, lowered: &[usize], raised: &[usize], step: u64) -> bool {
+        let Some(a) = self.choices().get(lowered[0]).map(|c| c.index) else {
+            return false;
+        };
+        let same = lowered
+            .iter()
+            .all(|&i| self.free(i) && self.choices()[i].index == a);
+        if a < step || !same || raised.iter().any(|&j| !self.free(j)) {
+            return false;
+        }
+        let base = self.choices().to_vec();
+        find_integer(|k| {
+            let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
+                return false;
+            };
+            let mut v = base.clone();
+            for &i in lowered {
+                v[i].index = a - d;
+            }
+            for &j in raised {
+                v[j].index = u64::MAX;
+            }
+            self.consider(&v)
+        }) > 0
+    }
+}
+
+/// For each choice, lowers it with the next few choices (three or more options) at their
+/// largest index; then the same with the choice and every later copy of its index lowered
+/// together (values that must stay equal).
+pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        if s.free(i) && s.choices()[i].index > 0 {
+            let c = s.choices()[i];
+            let copies: Vec<usize> = (i..s.choices().len())
+                .filter(|&j| {
+                    s.free(j) && s.choices()[j].index == c.index && s.choices()[j].max == c.max
+                })
+                .collect();
+            let mut lowered = vec![vec![i]];
+            if copies.len() > 1 {
+                lowered.push(copies);
+            }
+            for group in lowered {
+                maximize_after(s, &group);
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Lowers `lowered` with the few choices after its first (not in it) at their largest index:
+/// raising all of them keeps the failure whenever raising any would (an amount), so one
+/// candidate per step size stands for every subset. Where the raised choices make the tape
+/// longer than the best (a width lowered, a height raised: more cells), it tries the next
+/// choice at small indices instead, which may keep the tape as long.
+fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
+    let later: Vec<usize> = (lowered[0] + 1..s.choices().len())
+        .filter(|&j| s.free(j) && s.choices()[j].max >= 2 && !lowered.contains(&j))
+        .take(WINDOW)
+        .collect();
+    if later
+        .iter()
+        .all(|&j| s.choices()[j].index == s.choices()[j].max)
+    {
+        return;
+    }
+    let len = s.choices().len();
+    for step in [1, 2] {
+        let before = s.calls_made();
+        if s.lower_raising(lowered, &later, step) {
+            return;
+        }
+        if step == 1 && s.calls_made() > before && s.last_run_len() >= len {
+            // The tape grew: probe the next choice low instead.
+            let j = later[0];
+            for v in 0..=PROBE.min(s.choices()[j].max) {
+                let a = s.choices()[lowered[0]].index;
+                if a == 0 || !s.free(j) {
+                    return;
+                }
+                let mut edits: Vec<(usize, u64)> = lowered.iter().map(|&i| (i, a - 1)).collect();
+                edits.push((j, v));
+                if s.consider(&s.with_indices(&edits)) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Deletes a span (with the bare choices before it, a "one more?" flag, if it cannot go
+/// alone) where deleting it alone loses the failure, with the choices of three or more options
+/// around it at their largest index: first those of its parent span, then all of the tape's.
+/// An element of a sum, a node of a tree whose sizes must reach an amount: the others make
+/// up for it, and `minimize_choices` lowers them afterwards. A last resort: at most four calls
+/// per deletable span.
+pub(in crate::shrink) fn delete_and_maximize(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    'spans: while k < s.spans().len() && !s.stopped() {
+        let run = s.sibling_run(k);
+        if run.is_empty() {
+            k += 1;
+            continue;
+        }
+        let base = s.choices().to_vec();
+        let span = s.spans()[k];
+        let parent = span
+            .parent
+            .map_or(0..base.len(), |p| s.spans()[p].start..s.spans()[p].end);
+        let bare = s.bare_start(k);
+        let starts = if bare < span.start {
+            vec![span.start, bare]
+        } else {
+            vec![span.start]
+        };
+        for start in starts {
+            let gone = span.end - start;
+            let mut v = base.clone();
+            v.drain(start..span.end);
+            let raise = |v: &mut Vec<crate::tape::Choice>, range: std::ops::Range<usize>| {
+                let mut any = false;
+                for (pos, c) in v.iter_mut().enumerate() {
+                    let old = if pos < start { pos } else { pos + gone };
+                    if range.contains(&old) && !c.forced && c.max >= 2 && c.index < c.max {
+                        c.index = u64::MAX;
+                        any = true;
+                    }
+                }
+                any
+            };
+            let mut near = v.clone();
+            if raise(&mut near, parent.clone()) && s.consider(&near) {
+                continue 'spans;
+            }
+            if parent != (0..base.len()) && raise(&mut v, 0..base.len()) && s.consider(&v) {
+                continue 'spans;
+            }
+        }
+        k += 1;
+    }
+}
