@@ -6,10 +6,6 @@ use super::{Budget, shortlex_less};
 use crate::tape::{Choice, Fallback, Recording, ReplaySource, Status, Tape};
 use std::time::Instant;
 
-/// Most visits of its tier a costlier pass that keeps not paying sits out (it sits out 1, 2,
-/// 4, … visits after each run that improves nothing, and runs again at the end).
-const MAX_BACKOFF: u32 = 8;
-
 /// The outcome of a shrink.
 #[derive(Clone, Debug)]
 pub struct Shrunk {
@@ -64,8 +60,12 @@ pub(super) enum Tried {
 /// descendants with the same label, realigning the rest of the tape when the shape
 /// changes; minimize each index (fixing up a size it controlled); edit identical spans and
 /// equal choices together; sort, swap and copy spans with the same label; move an amount
-/// between two choices or lower them together; raise a branch choice where the new shape is
-/// shorter. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
+/// between two choices or lower them together; lower a choice (or equal choices together)
+/// with the next few at their largest index, and delete a span with the choices around it at
+/// theirs (an amount that must stay reached: the raised choices are lowered afterwards);
+/// raise a branch choice where the new shape is shorter. Candidates replay clamped
+/// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
+/// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
 /// ends when no pass improves.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
@@ -122,11 +122,6 @@ impl<'a> Shrinker<'a> {
             calls: 0,
             improvements: 0,
         };
-        // Backoff of the costlier passes: visits of their tier still to skip, and how many
-        // to skip after the next run that does not pay.
-        let mut skip = vec![0u32; PASSES.len()];
-        let mut backoff = vec![0u32; PASSES.len()];
-        let mut skipped = false;
         let tiers = [Tier::Structure, Tier::Joint, Tier::LastResort];
         let mut tier = 0;
         while tier < tiers.len() && !self.stopped {
@@ -136,23 +131,10 @@ impl<'a> Shrinker<'a> {
                 if pass.tier != tiers[tier] || self.stopped {
                     continue;
                 }
-                if skip[k] > 0 {
-                    skip[k] -= 1;
-                    skipped = true;
-                    continue;
-                }
                 let (calls, improvements) = (self.calls, self.improvements);
                 (pass.run)(&mut self);
                 stats[k].calls += self.calls - calls;
                 stats[k].improvements += self.improvements - improvements;
-                if pass.tier != Tier::Structure {
-                    backoff[k] = if self.improvements > improvements {
-                        0
-                    } else {
-                        (backoff[k] * 2).clamp(1, MAX_BACKOFF)
-                    };
-                    skip[k] = backoff[k];
-                }
             }
             if tiers[tier] == Tier::Structure && self.improvements > before {
                 let (calls, improvements) = (self.calls, self.improvements);
@@ -162,18 +144,9 @@ impl<'a> Shrinker<'a> {
             }
             tier = if self.improvements > before {
                 0
-            } else if tier + 1 == tiers.len() && skipped {
-                // Stuck with some passes skipped: run every pass once more before ending, so
-                // the result is a fixpoint of all of them.
-                skip.fill(0);
-                skipped = false;
-                1
             } else {
                 tier + 1
             };
-            if self.improvements > before {
-                skipped = false;
-            }
         }
         stats.push(common);
         Shrunk {

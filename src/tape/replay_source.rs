@@ -115,3 +115,39 @@ impl Source for ReplaySource {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tape::Tape;
+
+    /// Draws `maxes` in order and returns the indices answered.
+    fn answers(mut src: ReplaySource, maxes: &[u64]) -> Vec<u64> {
+        let mut tape = Tape::recording(&mut src);
+        let label = crate::tape::Label::new("t");
+        maxes
+            .iter()
+            .map(|&m| tape.draw(label, m, Hint::Int).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn out_of_range_indices_wrap_or_clamp() {
+        let indices = vec![3, 12, u64::MAX, 4];
+        let maxes = [9, 9, 9, 9];
+        assert_eq!(
+            answers(
+                ReplaySource::new(indices.clone(), Fallback::Simplest),
+                &maxes
+            ),
+            [3, 2, u64::MAX % 10, 4]
+        );
+        assert_eq!(
+            answers(
+                ReplaySource::new(indices, Fallback::Simplest).clamping(),
+                &maxes
+            ),
+            [3, 9, 9, 4]
+        );
+    }
+}
