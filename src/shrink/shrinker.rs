@@ -77,8 +77,6 @@ pub struct Shrinker<'a> {
     cache: Cache,
     /// A candidate was left untried for lack of budget.
     stopped: bool,
-    /// The length of the tape the latest call recorded.
-    last_len: usize,
 }
 
 impl<'a> Shrinker<'a> {
@@ -99,7 +97,6 @@ impl<'a> Shrinker<'a> {
             improvements: 0,
             cache,
             stopped: false,
-            last_len: 0,
         }
     }
 
@@ -158,16 +155,6 @@ impl<'a> Shrinker<'a> {
         }
     }
 
-    /// Test-function calls made so far.
-    pub(super) fn calls_made(&self) -> u64 {
-        self.calls
-    }
-
-    /// The length of the tape the latest call recorded (cut at the best tape's length).
-    pub(super) fn last_run_len(&self) -> usize {
-        self.last_len
-    }
-
     /// Whether the budget has stopped the shrink.
     pub(super) fn stopped(&self) -> bool {
         self.stopped
@@ -220,7 +207,6 @@ impl<'a> Shrinker<'a> {
         let mut tape = Tape::recording(&mut source).with_max_choices(self.best.choices.len());
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
-        self.last_len = rec.choices.len();
         self.cache.insert(&rec);
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.best = rec;

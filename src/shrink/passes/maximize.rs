@@ -11,6 +11,7 @@
 
 use super::super::Shrinker;
 use super::super::search::find_integer;
+use super::super::shrinker::Tried;
 
 /// Later choices (with three or more options) a choice is paired with.
 const WINDOW: usize = 4;
@@ -89,24 +90,36 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         return;
     }
     let len = s.choices().len();
-    for step in [1, 2] {
-        let before = s.calls_made();
-        if s.lower_raising(lowered, &later, step) {
+    // The first candidate by hand, to see whether raising made the tape longer.
+    let a = s.choices()[lowered[0]].index;
+    let mut first: Vec<(usize, u64)> = lowered.iter().map(|&i| (i, a - 1)).collect();
+    first.extend(later.iter().map(|&j| (j, u64::MAX)));
+    let reshaped = match s.attempt(&s.with_indices(&first)) {
+        Tried::Improved => {
+            s.lower_raising(lowered, &later, 1);
             return;
         }
-        if step == 1 && s.calls_made() > before && s.last_run_len() >= len {
-            // The tape grew: probe the next choice low instead.
-            let j = later[0];
-            for v in 0..=PROBE.min(s.choices()[j].max) {
-                let a = s.choices()[lowered[0]].index;
-                if a == 0 || !s.free(j) {
-                    return;
-                }
-                let mut edits: Vec<(usize, u64)> = lowered.iter().map(|&i| (i, a - 1)).collect();
-                edits.push((j, v));
-                if s.consider(&s.with_indices(&edits)) {
-                    return;
-                }
+        // A raised choice that sizes what follows changed the shape (the run too long for
+        // the best tape's length is cut short).
+        Tried::Ran(rec) => rec.choices.len() != len,
+        Tried::Known(n) => n != len,
+        Tried::Skipped => return,
+    };
+    if s.lower_raising(lowered, &later, 2) {
+        return;
+    }
+    if reshaped {
+        // Probe the next choice low instead, with the others as they are.
+        let j = later[0];
+        for v in 0..=PROBE.min(s.choices()[j].max) {
+            let a = s.choices()[lowered[0]].index;
+            if a == 0 || !s.free(j) {
+                return;
+            }
+            let mut edits: Vec<(usize, u64)> = lowered.iter().map(|&i| (i, a - 1)).collect();
+            edits.push((j, v));
+            if s.consider(&s.with_indices(&edits)) {
+                return;
             }
         }
     }
