@@ -1,6 +1,6 @@
 //! Fixed-size arrays.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Label, Reject, Tape};
 
 // A tuple's field label: `[T; N]` is drawn exactly as a tuple of N copies of the element
@@ -38,5 +38,12 @@ impl<G: Gen, const N: usize> Gen for Arrays<G, N> {
         Ok(out
             .try_into()
             .unwrap_or_else(|_| unreachable!("N elements")))
+    }
+
+    fn reflect(&self, value: &[G::Value; N], out: &mut Reflection) -> Result<(), NoInverse> {
+        for (i, v) in value.iter().enumerate() {
+            self.0.reflect(v, out).map_err(|e| e.at(format!("[{i}]")))?;
+        }
+        Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! Booleans.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Label, Reject, Tape};
 
 const BOOL: Label = crate::tape::builtin::BOOL;
@@ -24,5 +24,10 @@ impl Gen for Bools {
     #[inline]
     fn generate(&self, tape: &mut Tape<'_>) -> Result<bool, Reject> {
         tape.draw_bool(BOOL, self.0)
+    }
+
+    fn reflect(&self, value: &bool, out: &mut Reflection) -> Result<(), NoInverse> {
+        out.draw_bool(*value);
+        Ok(())
     }
 }

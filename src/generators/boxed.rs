@@ -1,6 +1,6 @@
 //! A type-erased, clonable generator.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Reject, Tape};
 use std::fmt;
 use std::rc::Rc;
@@ -32,5 +32,9 @@ impl<T> Gen for Boxed<T> {
     #[inline]
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
         self.0.generate(tape)
+    }
+
+    fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
+        self.0.reflect(value, out)
     }
 }

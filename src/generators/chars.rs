@@ -1,6 +1,6 @@
 //! Characters from character classes.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Hint, Label, Reject, Tape};
 
 const CHAR: Label = crate::tape::builtin::CHAR;
@@ -113,6 +113,38 @@ impl CharClass {
         unreachable!("index below class size")
     }
 
+    /// The index of `c` in the class (the inverse of [`CharClass::at`]: its first place,
+    /// when ranges overlap), or `None` when `c` is not in the class.
+    pub fn index_of(&self, c: char) -> Option<u64> {
+        let c = c as u32;
+        let mut before = 0u64;
+        for &(a, b) in &self.ranges {
+            if a <= c && c <= b {
+                return Some(before + (c - a) as u64);
+            }
+            before += (b - a + 1) as u64;
+        }
+        None
+    }
+
+    /// Records the choice [`CharClass::draw`] draws for `c` ([`super::Gen::reflect`]); an
+    /// error naming `G` when `c` is not in the class.
+    pub(crate) fn reflect_char<G: ?Sized>(
+        &self,
+        c: char,
+        out: &mut Reflection,
+    ) -> Result<(), NoInverse> {
+        match self.index_of(c) {
+            Some(i) => {
+                out.draw(self.len - 1, i);
+                Ok(())
+            }
+            None => Err(NoInverse::of::<G>(format!(
+                "{c:?} is not in its character class"
+            ))),
+        }
+    }
+
     /// Whether `s`'s characters are all in the class (`true` for `""`).
     pub fn contains_all(&self, s: &str) -> bool {
         self.all || s.chars().all(|c| self.contains(c))
@@ -149,6 +181,10 @@ impl Gen for Chars {
     fn generate(&self, tape: &mut Tape<'_>) -> Result<char, Reject> {
         self.0.draw(tape)
     }
+
+    fn reflect(&self, value: &char, out: &mut Reflection) -> Result<(), NoInverse> {
+        self.0.reflect_char::<Self>(*value, out)
+    }
 }
 
 #[cfg(test)]
@@ -164,5 +200,21 @@ mod tests {
         assert!(CharClass::ascii().contains_all("a b\n"));
         assert!(!CharClass::ascii().contains_all("é"));
         assert!(CharClass::digits().contains_all(""));
+    }
+
+    #[test]
+    fn index_of_inverts_at() {
+        for class in [
+            CharClass::any(),
+            CharClass::ascii(),
+            CharClass::from_chars("abca"),
+        ] {
+            for i in (0..class.len().min(300)).chain([class.len() - 1]) {
+                let c = class.at(i);
+                assert_eq!(class.at(class.index_of(c).unwrap()), c);
+            }
+        }
+        assert_eq!(CharClass::from_chars("abca").index_of('a'), Some(0));
+        assert_eq!(CharClass::digits().index_of('a'), None);
     }
 }

@@ -5,7 +5,7 @@
 //! a "more" boolean ends the collection earlier. Running out: the collection ends at its
 //! minimum size with simplest elements.
 
-use super::{Gen, Ints, SizeRange, ints};
+use super::{Gen, Ints, NoInverse, Reflection, SizeRange, ints};
 use crate::tape::{Reject, Tape};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::hash::Hash;
@@ -20,8 +20,49 @@ fn expected_len(size: &SizeRange) -> usize {
         .min(1 << 12)
 }
 
+/// A collection's elements reflected in the order given ([`Gen::reflect`]).
+fn reflect_in_order<'v, C: ?Sized, G: Gen>(
+    element: &G,
+    size: &SizeRange,
+    values: impl ExactSizeIterator<Item = &'v G::Value>,
+    out: &mut Reflection,
+) -> Result<(), NoInverse>
+where
+    G::Value: 'v,
+{
+    size.reflect::<C, _>(values, out, |v, out| element.reflect(v, out))
+}
+
+/// A set's elements reflected in a canonical order: by their own choices, shortest and
+/// then lowest first (simplest first), so the tape of a set does not depend on the order it
+/// iterates in (a `HashSet`'s depends on its hasher). Generating them in that order inserts
+/// each once: the same set.
+fn reflect_canonical<'v, C: ?Sized, G: Gen>(
+    element: &G,
+    size: &SizeRange,
+    values: impl ExactSizeIterator<Item = &'v G::Value>,
+    out: &mut Reflection,
+) -> Result<(), NoInverse>
+where
+    G::Value: 'v,
+{
+    size.check_len::<C>(values.len())?;
+    // Each element's choices alone, from where the collection starts.
+    let start = out.mark();
+    let mut keyed = Vec::with_capacity(values.len());
+    for (i, v) in values.enumerate() {
+        element
+            .reflect(v, out)
+            .map_err(|e| e.at(format!("[{i}]")))?;
+        keyed.push((out.since(start).to_vec(), v));
+        out.rewind(start);
+    }
+    keyed.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.0.cmp(&b.0)));
+    reflect_in_order::<C, G>(element, size, keyed.iter().map(|(_, v)| *v), out)
+}
+
 macro_rules! collection {
-    ($(#[$doc:meta])* $name:ident, $ctor:ident, $out:ty, [$($bound:tt)*], |$c:ident, $v:ident| $push:expr, $new:expr) => {
+    ($(#[$doc:meta])* $name:ident, $ctor:ident, $out:ty, [$($bound:tt)*], |$c:ident, $v:ident| $push:expr, $new:expr, $reflect:ident) => {
         $(#[$doc])*
         #[derive(Clone, Debug)]
         pub struct $name<G> {
@@ -51,6 +92,10 @@ macro_rules! collection {
                     Ok($push)
                 })?;
                 Ok($c)
+            }
+
+            fn reflect(&self, value: &$out, out: &mut Reflection) -> Result<(), NoInverse> {
+                $reflect::<Self, G>(&self.element, &self.size, value.iter(), out)
             }
         }
     };
@@ -104,19 +149,28 @@ impl<G: Gen> Gen for Vecs<G> {
         self.element.fill_vec(tape, &self.size, &mut out)?;
         Ok(out)
     }
+
+    fn reflect(&self, value: &Vec<G::Value>, out: &mut Reflection) -> Result<(), NoInverse> {
+        self.element.reflect_vec(value, &self.size, out)
+    }
 }
 collection!(
     /// `VecDeque`s of elements from a generator, sized within bounds.
-    VecDeques, vec_deques, VecDeque<G::Value>, [Sized], |c, v| { c.push_back(v); true }, VecDeque::with_capacity);
+    VecDeques, vec_deques, VecDeque<G::Value>, [Sized], |c, v| { c.push_back(v); true }, VecDeque::with_capacity, reflect_in_order);
 collection!(
     /// `BTreeSet`s: duplicates do not count towards the size (too many reject the case).
-    BTreeSets, btree_sets, BTreeSet<G::Value>, [Ord], |c, v| c.insert(v), |_| BTreeSet::new());
+    BTreeSets, btree_sets, BTreeSet<G::Value>, [Ord], |c, v| c.insert(v), |_| BTreeSet::new(), reflect_canonical);
 collection!(
     /// `HashSet`s: duplicates do not count towards the size (too many reject the case).
-    HashSets, hash_sets, HashSet<G::Value>, [Eq + Hash], |c, v| c.insert(v), HashSet::with_capacity);
+    HashSets, hash_sets, HashSet<G::Value>, [Eq + Hash], |c, v| c.insert(v), HashSet::with_capacity, reflect_canonical);
 
 /// Maps from a generator of `(key, value)` pairs: a duplicate key does not count towards the
 /// size and keeps the first value.
+///
+/// No inverse ([`Gen::reflect`] fails): the entry generator reflects `(key, value)` pairs,
+/// and a map holds its keys and values apart (a pair would have to be cloned out of it).
+/// To shrink a map you hold, generate it from `vecs` of pairs with
+/// [`map_with`](super::GenExt::map_with).
 #[derive(Clone, Debug)]
 pub struct BTreeMaps<G> {
     entry: G,
@@ -147,9 +201,14 @@ impl<G: Gen<Value = (K, V)>, K: Ord, V> Gen for BTreeMaps<G> {
         })?;
         Ok(m)
     }
+
+    fn reflect(&self, _: &Self::Value, _: &mut Reflection) -> Result<(), NoInverse> {
+        Err(no_map_inverse::<Self>())
+    }
 }
 
-/// `HashMap`s from a generator of `(key, value)` pairs; duplicates as [`BTreeMaps`].
+/// `HashMap`s from a generator of `(key, value)` pairs; duplicates and (no) inverse as
+/// [`BTreeMaps`].
 #[derive(Clone, Debug)]
 pub struct HashMaps<G> {
     entry: G,
@@ -180,6 +239,18 @@ impl<G: Gen<Value = (K, V)>, K: Eq + Hash, V> Gen for HashMaps<G> {
         })?;
         Ok(m)
     }
+
+    fn reflect(&self, _: &Self::Value, _: &mut Reflection) -> Result<(), NoInverse> {
+        Err(no_map_inverse::<Self>())
+    }
+}
+
+/// Why a map has no inverse (see [`BTreeMaps`]).
+fn no_map_inverse<G>() -> NoInverse {
+    NoInverse::of::<G>(
+        "a map cannot be run backwards: its entry generator reflects `(key, value)` pairs, \
+         which the map does not hold; generate it from `vecs` of pairs with `map_with`",
+    )
 }
 
 /// Byte vectors: [`vecs`] of `u8`s (simplest: `min` zero bytes).

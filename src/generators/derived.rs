@@ -47,8 +47,20 @@
 //! the same value. **Running out** (every choice 0): a 0 budget, so the root is a leaf: the
 //! first leaf variant with simplest fields, or the struct with empty recursive fields.
 //! Shrinking lowers the budget and the coins, so failures shrink towards small trees.
+//!
+//! # Reflecting a derived value
+//!
+//! A derived generator reflects ([`Gen::reflect`]) every value it can make: a struct its
+//! fields in order, an enum its variant's index (the first of its block, with weights) and
+//! fields; a field that is not drawn (`skip`, `default = ..`) is not checked. A recursive
+//! value is reflected node by node ([`reflect_node`]): a node is a leaf (coin 0) when it
+//! can be — an enum's variant without a recursive field, a struct whose recursive fields
+//! make the same choices as their `Default::default()` — and a branch otherwise; the root's
+//! budget is then **the number of branch nodes**, the smallest budget that replays the
+//! value. A value with more than [`MAX_BUDGET`] branch nodes, or with a branch nested
+//! [`MAX_DEPTH`] nodes deep, cannot be made: an error.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection, SizeRange};
 use crate::tape::{Hint, Label, Reject, Tape};
 use std::cell::Cell;
 
@@ -161,6 +173,106 @@ pub fn node<T>(
     r
 }
 
+/// The size budget of a recursive derived value being reflected: what [`node`]'s frame
+/// is while generating, counted the other way (branches spent so far, not left).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ReflectFrame {
+    /// A root is open.
+    active: bool,
+    /// Branch nodes reflected since the root opened.
+    branches: u32,
+    /// Nodes enclosing the one being reflected.
+    depth: u32,
+}
+
+/// [`node`] run backwards: reflects one node of a recursive derived value of type `name`
+/// (for errors) that is a branch when `branch` says so, its parts recorded by `body`. At a
+/// root, the budget comes first: it is set, once the whole value is reflected, to the number
+/// of branch nodes (the smallest budget that replays the value), and an error names `name`
+/// when that is more than [`MAX_BUDGET`]. A branch nested [`MAX_DEPTH`] nodes deep is an
+/// error too: `node` makes a leaf there.
+pub fn reflect_node(
+    out: &mut Reflection,
+    name: &str,
+    branch: bool,
+    body: impl FnOnce(&mut Reflection) -> Result<(), NoInverse>,
+) -> Result<(), NoInverse> {
+    let outer = out.frame;
+    let budget_at = if outer.active {
+        None
+    } else {
+        out.frame = ReflectFrame {
+            active: true,
+            branches: 0,
+            depth: 0,
+        };
+        let at = out.len();
+        out.draw(MAX_BUDGET, 0);
+        Some(at)
+    };
+    let depth = out.frame.depth;
+    if branch && depth >= MAX_DEPTH {
+        out.frame = outer;
+        return Err(NoInverse::new(
+            name,
+            format!(
+                "a branch nested {depth} nodes deep: recursive values nest at most {MAX_DEPTH} (`MAX_DEPTH`)"
+            ),
+        ));
+    }
+    out.draw_bool(branch);
+    if branch {
+        out.count_node();
+        out.frame.branches += 1;
+    }
+    out.frame.depth = depth + 1;
+    let r = body(out);
+    let branches = out.frame.branches;
+    match budget_at {
+        Some(at) => {
+            out.frame = outer;
+            r?;
+            if u64::from(branches) > MAX_BUDGET {
+                return Err(NoInverse::new(
+                    name,
+                    format!(
+                        "{branches} branch nodes: a recursive value has at most {MAX_BUDGET} (`MAX_BUDGET`)"
+                    ),
+                ));
+            }
+            out.set(at, u64::from(branches));
+            Ok(())
+        }
+        None => {
+            out.frame.depth = depth;
+            r
+        }
+    }
+}
+
+/// Whether `a` and `b` make the same choices through `generator` (so, replayed, the same
+/// value): how a derived recursive struct tells that its recursive fields hold their
+/// `Default::default()` (then the node can be a leaf) without asking for `PartialEq`.
+/// `false` when either cannot be reflected. `out` is left as it was.
+pub fn same_choices<G: Gen + ?Sized>(
+    generator: &G,
+    a: &G::Value,
+    b: &G::Value,
+    out: &mut Reflection,
+) -> bool {
+    let start = out.mark();
+    let first = generator
+        .reflect(a, out)
+        .ok()
+        .map(|()| out.since(start).to_vec());
+    out.rewind(start);
+    let same = first.is_some_and(|first| {
+        generator.reflect(b, out).is_ok() && out.since(start) == first.as_slice()
+    });
+    out.rewind(start);
+    same
+}
+
 /// `any::<Box<T>>()` for a recursive field: the same choices, boxed without the function
 /// pointer `map` calls through.
 #[derive(Clone, Debug)]
@@ -178,6 +290,10 @@ impl<G: Gen> Gen for Boxing<G> {
     #[inline]
     fn generate(&self, tape: &mut Tape<'_>) -> Result<Box<G::Value>, Reject> {
         self.0.generate(tape).map(Box::new)
+    }
+
+    fn reflect(&self, value: &Box<G::Value>, out: &mut Reflection) -> Result<(), NoInverse> {
+        self.0.reflect(value, out)
     }
 }
 
@@ -201,6 +317,14 @@ impl<G: Gen> Gen for RecursiveOption<G> {
             tape.span(OPTION_VALUE, |t| self.0.generate(t)).map(Some)
         } else {
             Ok(None)
+        }
+    }
+
+    fn reflect(&self, value: &Option<G::Value>, out: &mut Reflection) -> Result<(), NoInverse> {
+        out.draw_bool(value.is_some());
+        match value {
+            Some(v) => self.0.reflect(v, out).map_err(|e| e.at(".0")),
+            None => Ok(()),
         }
     }
 }
@@ -243,6 +367,13 @@ impl<G: Gen> Gen for RecursiveVec<G> {
             tape.close_to(depth);
             step?;
         }
+    }
+
+    /// As `vecs(inner, 0..=100)` reflects: a "one more?" coin before each element, the last
+    /// one not drawn at 100 elements.
+    fn reflect(&self, value: &Vec<G::Value>, out: &mut Reflection) -> Result<(), NoInverse> {
+        SizeRange::new(0, MAX_ELEMENTS)
+            .reflect::<Self, _>(value.iter(), out, |v, out| self.0.reflect(v, out))
     }
 }
 

@@ -1,6 +1,6 @@
 //! Rejection sampling with a bounded number of attempts.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Label, Reject, Tape};
 
 /// How many values a [`Filter`] tries before it rejects the test case.
@@ -12,6 +12,9 @@ const ATTEMPT: Label = crate::tape::builtin::FILTER_ATTEMPT;
 /// delete failed attempts. After [`FILTER_ATTEMPTS`] misses the tape records a rejection and
 /// the test case is [`Reject::Invalid`]. Running out: the inner generator's simplest value,
 /// which is kept if it passes, else the attempts go on (all simplest) and the case is rejected.
+///
+/// Reflects ([`Gen::reflect`]) a value the filter keeps as the inner generator's choices
+/// (kept at the first attempt); a value it rejects is an error naming the filter.
 #[derive(Clone, Debug)]
 pub struct Filter<G, F> {
     inner: G,
@@ -34,5 +37,12 @@ impl<G: Gen, F: Fn(&G::Value) -> bool> Gen for Filter<G, F> {
             }
         }
         Err(tape.reject())
+    }
+
+    fn reflect(&self, value: &G::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        if !(self.keep)(value) {
+            return Err(NoInverse::of::<Self>("the filter rejects the value"));
+        }
+        self.inner.reflect(value, out)
     }
 }

@@ -1,8 +1,8 @@
 //! `any::<T>()`: the default generator of a type.
 
 use super::{
-    Arrays, BTreeMaps, BTreeSets, Bools, CharClass, Chars, Floats, Gen, GenExt, HashMaps, HashSets,
-    Ints, Just, Map, Optional, Results, SizeRange, Strings, VecDeques, Vecs, arrays, bools,
+    Arrays, BTreeMaps, BTreeSets, Bools, CharClass, Chars, Floats, Gen, HashMaps, HashSets, Ints,
+    Just, Optional, Pointers, Results, SizeRange, Strings, VecDeques, Vecs, arrays, bools,
     btree_maps, btree_sets, chars, floats, hash_maps, hash_sets, ints, just, option, results,
     strings, vec_deques, vecs,
 };
@@ -47,7 +47,7 @@ use std::sync::Arc;
 /// | `()` | `just(())` (draws nothing) |
 /// | `Option<T>` | `option(any::<T>())` |
 /// | `Result<T, E>` | `results(any::<T>(), any::<E>())` (= `one_of![ok.map(Ok), err.map(Err)]`) |
-/// | `Box<T>`, `Rc<T>`, `Arc<T>` | `any::<T>().map(Box::new)` … |
+/// | `Box<T>`, `Rc<T>`, `Arc<T>` | `any::<T>().map(Box::new)` … (as [`Pointers`], which reflects) |
 /// | `Vec<T>`, `VecDeque<T>` | `vecs(any::<T>(), 0..=100)`, `vec_deques(…)` |
 /// | `BTreeSet<T>`, `HashSet<T>` | `btree_sets(any::<T>(), 0..=100)`, `hash_sets(…)` |
 /// | `BTreeMap<K, V>`, `HashMap<K, V>` | `btree_maps((any::<K>(), any::<V>()), 0..=100)`, `hash_maps(…)` |
@@ -188,9 +188,9 @@ impl<T: Generate, E: Generate> Generate for Result<T, E> {
 macro_rules! generate_pointer {
     ($($p:ident)*) => {$(
         impl<T: Generate> Generate for $p<T> {
-            type Generator = Map<T::Generator, fn(T) -> $p<T>>;
+            type Generator = Pointers<T::Generator, $p<T>>;
             fn generator() -> Self::Generator {
-                any::<T>().map($p::new as fn(T) -> $p<T>)
+                Pointers::new(any::<T>())
             }
         }
     )*};

@@ -1,6 +1,9 @@
 //! The generator trait and its conveniences.
 
-use super::{Boxed, Filter, FlatMap, Labelled, Map, SizeRange, Step, WithNeighbour};
+use super::{
+    Boxed, Filter, FlatMap, Labelled, Map, MapWith, NoInverse, Reflection, SizeRange, Step,
+    WithNeighbour,
+};
 use crate::tape::{Label, Reject, Tape};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -35,12 +38,64 @@ pub trait Gen {
     fn char_class(&self) -> Option<&super::CharClass> {
         None
     }
+
+    /// Runs the generator backwards: records in `out` the choices [`Gen::generate`] would
+    /// draw to build `value` ([`Reflection`]: the unforced choices' indices, in draw order),
+    /// so that replaying them regenerates `value`. Where several tapes make the value, the
+    /// simplest the generator finds (the first variant of a union that makes it, a leaf
+    /// before a branch).
+    ///
+    /// Fails with [`NoInverse`] naming the generator when it has no inverse (`map`:
+    /// use [`GenExt::map_with`]; `flat_map`; any generator that does not implement this
+    /// method, the default) or the value is not one it makes (out of range, rejected by a
+    /// filter, outside the size bounds). On failure `out` may hold a part of the choices:
+    /// take a [`Reflection::mark`] and [`Reflection::rewind`] to it to try something else.
+    ///
+    /// Implementations draw exactly what `generate` draws: a choice with one option or a
+    /// forced one is not recorded ([`Reflection::draw`] skips it), a payload run is its
+    /// length then its bytes ([`Reflection::payload`]).
+    ///
+    /// ```
+    /// use tapefuzz::prelude::*;
+    /// use tapefuzz::generators::Reflection;
+    ///
+    /// let g = (ints::<u8>(..), option(bools()));
+    /// let mut r = Reflection::new();
+    /// g.reflect(&(7, Some(true)), &mut r).unwrap();
+    /// assert_eq!(r.indices(), &[7, 1, 1]);
+    /// assert_eq!(r.replay(&g), Ok((7, Some(true))));
+    /// ```
+    fn reflect(&self, value: &Self::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        let _ = (value, out);
+        Err(NoInverse::of::<Self>(
+            "this generator cannot be run backwards (it does not implement `Gen::reflect`)",
+        ))
+    }
+
+    /// [`Gen::reflect`] for the elements of a collection drawn by [`Gen::fill_vec`] with
+    /// `size`: the "one more?" booleans (not the forced ones) and each element's choices.
+    /// Generators that override `fill_vec` with other draws (every `u8`: a payload run)
+    /// override this to match.
+    fn reflect_vec(
+        &self,
+        values: &[Self::Value],
+        size: &SizeRange,
+        out: &mut Reflection,
+    ) -> Result<(), NoInverse>
+    where
+        Self: Sized,
+    {
+        size.reflect::<Self, _>(values.iter(), out, |v, out| self.reflect(v, out))
+    }
 }
 
 impl<G: Gen + ?Sized> Gen for &G {
     type Value = G::Value;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
         (**self).generate(tape)
+    }
+    fn reflect(&self, value: &G::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        (**self).reflect(value, out)
     }
 }
 
@@ -49,12 +104,18 @@ impl<G: Gen + ?Sized> Gen for Box<G> {
     fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
         (**self).generate(tape)
     }
+    fn reflect(&self, value: &G::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        (**self).reflect(value, out)
+    }
 }
 
 impl<G: Gen + ?Sized> Gen for Arc<G> {
     type Value = G::Value;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
         (**self).generate(tape)
+    }
+    fn reflect(&self, value: &G::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        (**self).reflect(value, out)
     }
 }
 
@@ -63,17 +124,54 @@ impl<G: Gen + ?Sized> Gen for Rc<G> {
     fn generate(&self, tape: &mut Tape<'_>) -> Result<G::Value, Reject> {
         (**self).generate(tape)
     }
+    fn reflect(&self, value: &G::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        (**self).reflect(value, out)
+    }
 }
 
 /// Conveniences for every [`Gen`].
 pub trait GenExt: Gen + Sized {
-    /// Applies `f` to every value. Same choices, same simplicity order.
+    /// Applies `f` to every value. Same choices, same simplicity order. Has no inverse
+    /// ([`Gen::reflect`] fails naming it): use [`GenExt::map_with`] to give one.
     fn map<U, F: Fn(Self::Value) -> U>(self, f: F) -> Map<Self, F> {
         Map::new(self, f)
     }
 
+    /// Applies `f` to every value, as [`GenExt::map`] does (same choices, same simplicity
+    /// order, the same tapes make the same values), with `inverse` to run it backwards:
+    /// `inverse(&u)` is a value `t` of this generator with `f(t) == u`, or `None` when `f`
+    /// makes no such `u`. With it the mapped generator reflects ([`Gen::reflect`]: a value
+    /// is reflected by reflecting `inverse(value)`), so
+    /// [`Property::shrink_value`](crate::property::Property::shrink_value) and failing
+    /// explicit examples can shrink its values; a plain `map` cannot.
+    ///
+    /// The inverse is trusted: one that returns a `t` with `f(t) != u` makes a reflection
+    /// that replays to another value (`shrink_value` checks and says so). `None` is a
+    /// [`NoInverse`] naming this generator.
+    ///
+    /// ```
+    /// use tapefuzz::prelude::*;
+    /// use tapefuzz::generators::Reflection;
+    ///
+    /// // Even numbers, as twice a number.
+    /// let evens = ints::<i32>(-1000..=1000)
+    ///     .map_with(|x| 2 * x, |&y: &i32| (y % 2 == 0).then_some(y / 2));
+    /// let r = Reflection::of(&evens, &-8).unwrap();
+    /// assert_eq!(r.replay(&evens), Ok(-8));
+    /// // Odd numbers are not in its image.
+    /// assert!(Reflection::of(&evens, &7).is_err());
+    /// ```
+    fn map_with<U, F, I>(self, f: F, inverse: I) -> MapWith<Self, F, I>
+    where
+        F: Fn(Self::Value) -> U,
+        I: Fn(&U) -> Option<Self::Value>,
+    {
+        MapWith::new(self, f, inverse)
+    }
+
     /// Generates a value, then a second one from a generator that depends on it (each in its
-    /// own span, so both shrink).
+    /// own span, so both shrink). Has no inverse ([`Gen::reflect`] fails): the value made
+    /// does not say which outer value it came from.
     fn flat_map<H: Gen, F: Fn(Self::Value) -> H>(self, f: F) -> FlatMap<Self, F> {
         FlatMap::new(self, f)
     }

@@ -1,6 +1,6 @@
 //! Integers of every width, over any range.
 
-use super::{Gen, SizeRange};
+use super::{Gen, NoInverse, Reflection, SizeRange};
 use crate::tape::{Hint, Label, Reject, Tape};
 use std::fmt::Debug;
 use std::marker::PhantomData;
@@ -116,6 +116,33 @@ impl<T: Int> Ints<T> {
         };
         T::from_key(key)
     }
+
+    /// The index of `value` in the simplicity order (the inverse of [`Ints::value_at`]), or
+    /// `None` when `value` is outside the range.
+    pub fn index_of(&self, value: T) -> Option<u128> {
+        let key = value.to_key();
+        if key < self.lo || key > self.hi {
+            return None;
+        }
+        if self.ascending {
+            return Some(key - self.lo);
+        }
+        let (s, m) = (self.simplest, self.both);
+        // Steps out from the simplest value: alternating while both sides last (above is
+        // odd, below even), then one index per step along the longer side.
+        Some(match key.cmp(&s) {
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater if key - s <= m => 2 * (key - s) - 1,
+            std::cmp::Ordering::Less if s - key <= m => 2 * (s - key),
+            std::cmp::Ordering::Greater => m + (key - s),
+            std::cmp::Ordering::Less => m + (s - key),
+        })
+    }
+
+    /// The range as a person writes it (`-5..=5`), for error messages.
+    fn range_text(&self) -> String {
+        format!("{:?}..={:?}", T::from_key(self.lo), T::from_key(self.hi))
+    }
 }
 
 impl<T: Int> Gen for Ints<T> {
@@ -132,6 +159,42 @@ impl<T: Int> Gen for Ints<T> {
             if span == u128::MAX { i } else { i % (span + 1) }
         };
         Ok(self.value_at(i))
+    }
+
+    fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
+        let Some(i) = self.index_of(*value) else {
+            return Err(NoInverse::of::<Self>(format!(
+                "{value:?} is outside its range {}",
+                self.range_text()
+            )));
+        };
+        let span = self.hi - self.lo;
+        if span <= u64::MAX as u128 {
+            out.draw(span as u64, i as u64);
+        } else {
+            out.draw((span >> 64) as u64, (i >> 64) as u64);
+            out.draw(u64::MAX, i as u64);
+        }
+        Ok(())
+    }
+
+    fn reflect_vec(
+        &self,
+        values: &[T],
+        size: &SizeRange,
+        out: &mut Reflection,
+    ) -> Result<(), NoInverse> {
+        // As `fill_vec`: every `u8` is one payload run.
+        if self.lo == 0
+            && self.hi == 255
+            && std::any::TypeId::of::<T>() == std::any::TypeId::of::<u8>()
+        {
+            size.check_len::<super::Vecs<Self>>(values.len())?;
+            let bytes: Vec<u8> = values.iter().map(|v| v.to_key() as u8).collect();
+            let name = super::no_inverse::short_type_name(std::any::type_name::<Self>());
+            return out.payload(size.min, size.max, &bytes, &name);
+        }
+        size.reflect::<super::Vecs<Self>, _>(values.iter(), out, |v, out| self.reflect(v, out))
     }
 
     fn fill_vec(
@@ -192,5 +255,32 @@ mod tests {
         let g = ints::<i8>(-10..=-3);
         assert_eq!(g.value_at(0), -3);
         assert_eq!(g.value_at(7), -10);
+    }
+
+    #[test]
+    fn index_of_inverts_value_at() {
+        fn each<T: Int>(g: Ints<T>, indices: impl Iterator<Item = u128>) {
+            for i in indices {
+                let v = g.value_at(i);
+                assert_eq!(g.index_of(v), Some(i), "{v:?}");
+            }
+        }
+        each(ints::<i32>(-2..=4), 0..7);
+        each(ints::<i32>(-9..=3), 0..13);
+        each(ints::<u8>(5..=7), 0..3);
+        each(ints::<i8>(..), 0..256);
+        each(ints::<i8>(-10..=-3), 0..8);
+        let g = ints::<i64>(..);
+        each(
+            g.clone(),
+            (0..100).chain(u64::MAX as u128 - 100..=u64::MAX as u128),
+        );
+        each(
+            ints::<i128>(..),
+            [0, 1, 2, u128::MAX, u128::MAX - 1, 1 << 100].into_iter(),
+        );
+        each(ints::<u128>(3..), [0, 1, u128::MAX - 3].into_iter());
+        assert_eq!(ints::<u8>(5..=7).index_of(8), None);
+        assert_eq!(ints::<i32>(-2..=4).index_of(-3), None);
     }
 }

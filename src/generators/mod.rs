@@ -10,6 +10,21 @@
 //! Generators are small, object-safe [`Gen`]s; conveniences (`map`, `filter`, `boxed`…) are
 //! on [`GenExt`].
 //!
+//! # Running a generator backwards
+//!
+//! [`Gen::reflect`] finds the choices that make a given value (a [`Reflection`]), so a value
+//! you already have — from a bug report, an explicit example — can be replayed and shrunk
+//! ([`Property::shrink_value`](crate::property::Property::shrink_value)). It is implemented
+//! by integers, floats, bools, chars, strings, `vecs` / `bytes`, `vec_deques`, the sets,
+//! tuples, arrays, `option`, `results`, `one_of` / `one_of!` and `weighted` (the first
+//! variant that makes the value), `filter` (when the filter keeps the value), `labelled`,
+//! `boxed`, `Recursive`, [`GenExt::map_with`] (through its inverse), `with_neighbour`,
+//! `any::<T>()` of the built-in types but maps, and `#[derive(Generate)]` types (see
+//! [`derived`]); `just` only for zero-sized types. Anything else fails with a [`NoInverse`]
+//! that names the generator: `map` (use `map_with`), `flat_map`, the maps, `sampled_from`
+//! (no `PartialEq` to find the value), `from_arbitrary`, the pickers, mutators and
+//! constrained generators.
+//!
 //! Synthia's pickers (Markov chains, grammars, knit, tick, playback, freeze, scramble,
 //! bounded pickers, enumerate) are generators too, in [`pickers`]; its mutators, which turn
 //! valid values into near-invalid ones on the tape, are in [`mutators`].
@@ -31,11 +46,15 @@ mod ints;
 mod just;
 mod labelled;
 mod map;
+mod map_with;
 pub mod mutators;
+mod no_inverse;
 mod one_of;
 mod option;
 pub mod pickers;
+mod pointers;
 mod recursive;
+mod reflect;
 mod results;
 mod sampled_from;
 mod size;
@@ -62,7 +81,9 @@ pub use ints::{Int, Ints, ints};
 pub use just::{Just, just};
 pub use labelled::Labelled;
 pub use map::Map;
+pub use map_with::MapWith;
 pub use mutators::{Mutated, Mutator, mutated};
+pub use no_inverse::NoInverse;
 pub use one_of::{OneOf, one_of};
 pub use option::{Optional, option};
 pub use pickers::{
@@ -70,7 +91,9 @@ pub use pickers::{
     Symbol, Tick, Unbound, enumerate_all, freeze, grammar, knit, markov, playback, scramble, take,
     tick, unbound,
 };
+pub use pointers::Pointers;
 pub use recursive::{DEFAULT_DEPTH, DEFAULT_MAX_NODES, DEFAULT_P_BRANCH, Recursive, recursive};
+pub use reflect::{Reflection, ReflectionMark};
 pub use results::{Results, results};
 pub use sampled_from::{SampledFrom, sampled_from};
 pub use size::SizeRange;

@@ -1,6 +1,6 @@
 //! Unions of generators.
 
-use super::{Boxed, Gen};
+use super::{Boxed, Gen, NoInverse, Reflection};
 use crate::tape::{Hint, Label, Reject, Tape};
 
 const VARIANT: Label = crate::tape::builtin::ONE_OF;
@@ -14,6 +14,9 @@ pub struct OneOf<T>(Vec<Boxed<T>>);
 /// variant choice, index i = the i-th generator), then that variant's order; the variant's
 /// choices sit in a span `variant`#i. Running out: the first variant's simplest value.
 /// Panics if `variants` is empty.
+///
+/// Reflects ([`Gen::reflect`]) a value through the first variant, in the order listed, that
+/// reflects it; fails when none does, with each variant's reason.
 pub fn one_of<T>(variants: Vec<Boxed<T>>) -> OneOf<T> {
     assert!(!variants.is_empty(), "one_of needs at least one variant");
     OneOf(variants)
@@ -25,6 +28,39 @@ impl<T> Gen for OneOf<T> {
         let i = tape.draw(VARIANT, (self.0.len() - 1) as u64, Hint::Uniform)?;
         tape.span(CHOSEN.indexed(i), |t| self.0[i as usize].generate(t))
     }
+
+    fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
+        let max = (self.0.len() - 1) as u64;
+        reflect_union::<Self, T>(&self.0, value, out, |i| (max, i as u64))
+    }
+}
+
+/// A union's reflection: the first of `variants` that reflects `value`, behind the choice
+/// `choice(i)` (its largest index and the index of variant `i`); else an error naming `U`
+/// with every variant's reason.
+pub(crate) fn reflect_union<U: ?Sized, T>(
+    variants: &[Boxed<T>],
+    value: &T,
+    out: &mut Reflection,
+    choice: impl Fn(usize) -> (u64, u64),
+) -> Result<(), NoInverse> {
+    let mut why = Vec::new();
+    for (i, g) in variants.iter().enumerate() {
+        let mark = out.mark();
+        let (max, index) = choice(i);
+        out.draw(max, index);
+        match g.reflect(value, out) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                why.push(format!("variant {i}: {}", super::no_inverse::clipped(&e)));
+                out.rewind(mark);
+            }
+        }
+    }
+    Err(NoInverse::of::<U>(format!(
+        "no variant makes the value ({})",
+        why.join("; ")
+    )))
 }
 
 /// `one_of![g1, g2, …]`: a union of generators of the same value type (boxing each).

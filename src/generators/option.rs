@@ -1,6 +1,6 @@
 //! Optional values.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Label, Reject, Tape};
 
 const SOME: Label = crate::tape::builtin::SOME;
@@ -23,6 +23,14 @@ impl<G: Gen> Gen for Optional<G> {
             tape.span(VALUE, |t| self.0.generate(t)).map(Some)
         } else {
             Ok(None)
+        }
+    }
+
+    fn reflect(&self, value: &Option<G::Value>, out: &mut Reflection) -> Result<(), NoInverse> {
+        out.draw_bool(value.is_some());
+        match value {
+            Some(v) => self.0.reflect(v, out).map_err(|e| e.at(".0")),
+            None => Ok(()),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Recursive structures, bounded in depth and size.
 
-use super::{Boxed, Gen, GenExt};
+use super::no_inverse::clipped;
+use super::{Boxed, Gen, GenExt, NoInverse, Reflection};
 use crate::tape::{Label, Reject, Tape};
 use std::rc::Rc;
 
@@ -36,6 +37,34 @@ impl<T> Gen for Layer<T> {
             }
         })
     }
+
+    /// A leaf when the leaf generator makes the value (simplest), else a branch while the
+    /// node bound allows.
+    fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
+        let mark = out.mark();
+        out.draw_bool(false);
+        let leaf = match self.leaf.reflect(value, out) {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        out.rewind(mark);
+        if out.nodes() >= self.max_nodes {
+            return Err(NoInverse::of::<Recursive<T>>(format!(
+                "not a leaf ({}), and a branch here would pass its {} branches (`max_nodes`)",
+                clipped(&leaf),
+                self.max_nodes
+            )));
+        }
+        out.draw_bool(true);
+        out.count_node();
+        self.branch.reflect(value, out).map_err(|branch| {
+            NoInverse::of::<Recursive<T>>(format!(
+                "neither a leaf ({}) nor a branch ({})",
+                clipped(&leaf),
+                clipped(&branch)
+            ))
+        })
+    }
 }
 
 /// The layer below the depth bound: a leaf behind the same "branch?" choice as every other
@@ -51,6 +80,16 @@ impl<T> Gen for Bottom<T> {
         tape.span(TREE, |tape| {
             tape.draw_bool(RECURSE, 0.0)?;
             self.leaf.generate(tape)
+        })
+    }
+
+    fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
+        out.draw_bool(false);
+        self.leaf.reflect(value, out).map_err(|leaf| {
+            NoInverse::of::<Recursive<T>>(format!(
+                "not a leaf ({}), and branches nest no deeper here (`depth`)",
+                clipped(&leaf)
+            ))
         })
     }
 }
@@ -248,6 +287,13 @@ impl<T> Gen for Recursive<T> {
     type Value = T;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
         self.current.generate(tape)
+    }
+
+    /// Each subtree a leaf when the leaf generator makes it, else a branch through the
+    /// branch generator (whose inner generator reflects the subtrees), within the depth and
+    /// node bounds.
+    fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
+        self.current.reflect(value, out)
     }
 }
 

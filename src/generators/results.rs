@@ -1,6 +1,6 @@
 //! `Result`s: `Ok` or `Err`, as a union of two variants.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Hint, Label, Reject, Tape};
 
 // The labels of `one_of`: a `Result` is drawn exactly as `one_of![ok.map(Ok), err.map(Err)]`
@@ -43,5 +43,18 @@ impl<A: Gen, B: Gen> Gen for Results<A, B> {
                 self.err.generate(t).map(Err)
             }
         })
+    }
+
+    fn reflect(&self, value: &Self::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        match value {
+            Ok(v) => {
+                out.draw(1, 0);
+                self.ok.reflect(v, out).map_err(|e| e.at(".0"))
+            }
+            Err(e) => {
+                out.draw(1, 1);
+                self.err.reflect(e, out).map_err(|e| e.at(".0"))
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Size bounds of collections and the "one more element?" loop they share.
 
+use super::{NoInverse, Reflection};
 use crate::tape::{Label, Reject, Tape};
 use std::ops::{Range, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
@@ -137,6 +138,49 @@ impl SizeRange {
             out.push(element.generate(t)?);
             Ok(true)
         })
+    }
+}
+
+impl SizeRange {
+    /// [`SizeRange::repeat`] run backwards ([`super::Gen::reflect`]) over `values`, each
+    /// element's choices recorded by `each`: the "one more?" booleans that are drawn (not the
+    /// forced ones: below `min`, at `max`) and the elements between them. A count outside
+    /// the bounds is an error naming the collection generator `G`; an element's error gets
+    /// the element's place (`[i]`) in its path.
+    pub(crate) fn reflect<'v, G: ?Sized, T: 'v>(
+        &self,
+        values: impl ExactSizeIterator<Item = &'v T>,
+        out: &mut Reflection,
+        mut each: impl FnMut(&T, &mut Reflection) -> Result<(), NoInverse>,
+    ) -> Result<(), NoInverse> {
+        let len = values.len();
+        self.check_len::<G>(len)?;
+        for (i, v) in values.enumerate() {
+            if i >= self.min {
+                out.draw_bool(true);
+            }
+            each(v, out).map_err(|e| e.at(format!("[{i}]")))?;
+        }
+        if len < self.max {
+            out.draw_bool(false);
+        }
+        Ok(())
+    }
+
+    /// Whether a collection of `len` elements is within the bounds; if not, an error naming
+    /// the generator `G`.
+    pub(crate) fn check_len<G: ?Sized>(&self, len: usize) -> Result<(), NoInverse> {
+        if len < self.min || len > self.max {
+            let range = if self.max == usize::MAX {
+                format!("{}..", self.min)
+            } else {
+                format!("{}..={}", self.min, self.max)
+            };
+            return Err(NoInverse::of::<G>(format!(
+                "{len} elements, outside its size range {range}"
+            )));
+        }
+        Ok(())
     }
 }
 

@@ -1,6 +1,6 @@
 //! Strings.
 
-use super::{CharClass, Gen, SizeRange};
+use super::{CharClass, Gen, NoInverse, Reflection, SizeRange};
 use crate::tape::{Hint, RandomSource, Reject, Tape, TextRun};
 
 /// Strings; see [`strings`] and [`string_of`].
@@ -82,6 +82,9 @@ impl Gen for CharClass {
     fn char_class(&self) -> Option<&CharClass> {
         Some(self)
     }
+    fn reflect(&self, value: &char, out: &mut Reflection) -> Result<(), NoInverse> {
+        self.reflect_char::<Self>(*value, out)
+    }
 }
 
 /// The string of `class` that the bytes `raw` stand for, with `min..=max` characters (the
@@ -159,6 +162,27 @@ impl<G: Gen<Value = char>> Gen for Strings<G> {
             Ok(true)
         })?;
         Ok(s)
+    }
+
+    /// A string of a character class is its UTF-8 bytes as one payload run (the text
+    /// needs no repair, so it replays as itself); of another `char` generator, one
+    /// reflected character per element.
+    fn reflect(&self, value: &String, out: &mut Reflection) -> Result<(), NoInverse> {
+        let count = value.chars().count();
+        if let Some(class) = self.chars.char_class() {
+            self.size.check_len::<Self>(count)?;
+            if let Some((i, c)) = value.char_indices().find(|&(_, c)| !class.contains(c)) {
+                return Err(NoInverse::of::<Self>(format!(
+                    "{c:?} (at byte {i}) is not in its character class"
+                )));
+            }
+            let name = super::no_inverse::short_type_name(std::any::type_name::<Self>());
+            let max = self.size.max.saturating_mul(4);
+            return out.payload(self.size.min, max, value.as_bytes(), &name);
+        }
+        let chars: Vec<char> = value.chars().collect();
+        self.size
+            .reflect::<Self, _>(chars.iter(), out, |c, out| self.chars.reflect(c, out))
     }
 }
 

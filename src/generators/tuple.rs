@@ -3,7 +3,7 @@
 //! Simplicity order: lexicographic over the fields (the first field's order first). Running
 //! out: each field simplest.
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Label, Reject, Tape};
 
 const FIELD: Label = crate::tape::builtin::FIELD;
@@ -14,6 +14,11 @@ macro_rules! tuple {
             type Value = ($($g::Value,)+);
             fn generate(&self, tape: &mut Tape<'_>) -> Result<Self::Value, Reject> {
                 Ok(($(tape.span(FIELD.indexed($i), |t| self.$i.generate(t))?,)+))
+            }
+
+            fn reflect(&self, value: &Self::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+                $(self.$i.reflect(&value.$i, out).map_err(|e| e.at(concat!(".", $i)))?;)+
+                Ok(())
             }
         }
     };

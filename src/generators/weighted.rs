@@ -1,6 +1,6 @@
 //! Weighted unions of generators.
 
-use super::{Boxed, Gen};
+use super::{Boxed, Gen, NoInverse, Reflection};
 use crate::tape::{Hint, Label, Reject, Tape};
 
 const VARIANT: Label = crate::tape::builtin::WEIGHTED;
@@ -20,6 +20,9 @@ pub struct Weighted<T> {
 /// consecutive indices, so index 0 is the first listed variant. Simplicity order: the first
 /// listed variant first, then that variant's order. Running out: the first variant's
 /// simplest value. Panics if there is no variant or every weight is 0.
+///
+/// Reflects ([`Gen::reflect`]) as [`super::one_of`] does, through the first index of the
+/// chosen variant's block.
 pub fn weighted<T>(variants: Vec<(u32, Boxed<T>)>) -> Weighted<T> {
     let mut total = 0u64;
     let mut ends = Vec::new();
@@ -46,5 +49,13 @@ impl<T> Gen for Weighted<T> {
         let i = tape.draw(VARIANT, total - 1, Hint::Uniform)?;
         let v = self.ends.partition_point(|&end| end <= i);
         tape.span(CHOSEN.indexed(v as u64), |t| self.variants[v].generate(t))
+    }
+
+    fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
+        let total = *self.ends.last().expect("non-empty");
+        let ends = &self.ends;
+        super::one_of::reflect_union::<Self, T>(&self.variants, value, out, |v| {
+            (total - 1, if v == 0 { 0 } else { ends[v - 1] })
+        })
     }
 }

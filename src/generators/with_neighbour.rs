@@ -1,6 +1,6 @@
 //! A generator with a hand-written neighbourhood for targeted search (paper 000 §III).
 
-use super::Gen;
+use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Hint, Label, Reject, Tape};
 
 /// The span of a generator with a hand-written neighbourhood.
@@ -101,5 +101,12 @@ where
             }
             Ok(value)
         })
+    }
+
+    /// The wrapped generator's reflection, then no step.
+    fn reflect(&self, value: &G::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        self.inner.reflect(value, out)?;
+        out.draw(1, 0);
+        Ok(())
     }
 }
