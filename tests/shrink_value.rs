@@ -212,3 +212,192 @@ fn any_of_the_built_in_types_round_trips() {
         any::<[String; 2]>(),
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Derived types.
+
+#[derive(Generate, Debug, Clone, PartialEq)]
+struct Point {
+    x: i64,
+    #[generate(range = -5..=5)]
+    y: i8,
+    tags: Vec<u8>,
+}
+
+#[derive(Generate, Debug, Clone, PartialEq)]
+struct Meters(u32, bool);
+
+#[derive(Generate, Debug, Clone, PartialEq)]
+struct Unit;
+
+#[derive(Generate, Debug, Clone, PartialEq)]
+enum Shape {
+    Empty,
+    Circle(u16),
+    Rect { w: u8, h: u8 },
+}
+
+#[derive(Generate, Debug, Clone, PartialEq)]
+enum Op {
+    #[generate(weight = 3)]
+    Push(#[generate(range = -9..=9)] i8),
+    Pop,
+    #[generate(skip)]
+    Halt,
+    #[generate(weight = 2)]
+    Dup {
+        times: u8,
+    },
+}
+
+#[derive(Generate, Debug, Clone, PartialEq)]
+struct Program {
+    #[generate(size = 1..=6)]
+    ops: Vec<Op>,
+    #[generate(with = ints::<u32>(10..=20).map_with(|x| x * 2, |&y| Some(y / 2)))]
+    even: u32,
+    #[generate(skip)]
+    cache: Option<u64>,
+    name: Option<String>,
+}
+
+#[derive(Generate, Debug, Clone, PartialEq)]
+struct Pair<T> {
+    a: T,
+    b: T,
+}
+
+/// A recursive enum: a leaf and two branches.
+#[derive(Generate, Debug, Clone, PartialEq)]
+enum Expr {
+    Num(#[generate(range = -100..=100)] i64),
+    Add(Box<Expr>, Box<Expr>),
+    Neg(Box<Self>),
+}
+
+/// A recursive struct (a rose tree).
+#[derive(Generate, Debug, Clone, PartialEq)]
+struct Dir {
+    #[generate(size = 0..=3)]
+    name: String,
+    size: u8,
+    children: Vec<Dir>,
+}
+
+/// A recursive struct through an `Option`.
+#[derive(Generate, Debug, Clone, PartialEq)]
+struct List {
+    head: u8,
+    tail: Option<Box<List>>,
+}
+
+/// A recursive enum with weights, holding another recursive type.
+#[derive(Generate, Debug, Clone, PartialEq)]
+enum Doc {
+    #[generate(weight = 2)]
+    Text(#[generate(size = 0..=2)] String),
+    Folder(Dir),
+    #[generate(weight = 3)]
+    Seq(Vec<Doc>),
+}
+
+#[test]
+fn derived_types_round_trip() {
+    laws!(
+        any::<Point>(),
+        any::<Meters>(),
+        any::<Unit>(),
+        any::<Shape>(),
+        any::<Op>(),
+        any::<Program>(),
+        any::<Pair<Shape>>(),
+        any::<Expr>(),
+        any::<Dir>(),
+        any::<List>(),
+        any::<Doc>(),
+        vecs(any::<Expr>(), 0..=4),
+        (any::<List>(), any::<Dir>()),
+    );
+}
+
+#[test]
+fn a_derived_recursive_value_reflects_with_the_smallest_budget() {
+    use tapefuzz::generators::derived::MAX_BUDGET;
+    let e = Expr::Add(
+        Box::new(Expr::Num(3)),
+        Box::new(Expr::Neg(Box::new(Expr::Num(-1)))),
+    );
+    let r = Reflection::of(&any::<Expr>(), &e).unwrap();
+    // The budget is the number of branch nodes (Add and Neg), then the root: a branch, Add
+    // (the first recursive variant), its left a leaf of 3 (index 5: 0, 1, -1, 2, -2, 3)…
+    assert_eq!(&r.indices()[..4], &[2, 1, 0, 0]);
+    assert_eq!(r.indices()[4], 5);
+    assert_eq!(r.replay(&any::<Expr>()), Ok(e));
+    // A leaf: budget 0.
+    let r = Reflection::of(&any::<Expr>(), &Expr::Num(0)).unwrap();
+    assert_eq!(r.indices(), &[0, 0, 0]);
+    // More branches than any budget: a complete tree of depth 5, 31 branches.
+    fn complete(depth: u32) -> Expr {
+        match depth {
+            0 => Expr::Num(1),
+            d => Expr::Add(Box::new(complete(d - 1)), Box::new(complete(d - 1))),
+        }
+    }
+    let e = Reflection::of(&any::<Expr>(), &complete(5)).unwrap_err();
+    assert_eq!(e.generator(), "any::<Expr>()");
+    assert!(e.reason().contains(&format!("at most {MAX_BUDGET}")), "{e}");
+    assert!(Reflection::of(&any::<Expr>(), &complete(4)).is_ok());
+    // Nested deeper than the depth bound.
+    let mut deep = Expr::Num(1);
+    for _ in 0..20 {
+        deep = Expr::Neg(Box::new(deep));
+    }
+    let e = Reflection::of(&any::<Expr>(), &deep).unwrap_err();
+    assert!(e.reason().contains("nest at most 16"), "{e}");
+    // A struct whose recursive field holds its default is a leaf.
+    let r = Reflection::of(
+        &any::<List>(),
+        &List {
+            head: 4,
+            tail: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(r.indices(), &[0, 0, 4]);
+    let leaf = |size| Dir {
+        name: String::new(),
+        size,
+        children: vec![],
+    };
+    let r = Reflection::of(&any::<Dir>(), &leaf(0)).unwrap();
+    assert_eq!(r.indices(), &[0, 0, 0, 0]);
+    // One branch (the root), its two children leaves: budget 1.
+    let two = Dir {
+        children: vec![leaf(1), leaf(2)],
+        ..leaf(3)
+    };
+    let r = Reflection::of(&any::<Dir>(), &two).unwrap();
+    assert_eq!(
+        r.indices(),
+        &[1, 1, 0, 3, 1, 0, 0, 1, 1, 0, 0, 2, 0],
+        "budget, branch, name, size, (more, leaf child) × 2, no more"
+    );
+    assert_eq!(r.replay(&any::<Dir>()), Ok(two));
+}
+
+#[test]
+fn a_derived_variant_never_generated_has_no_inverse() {
+    let e = Reflection::of(&any::<Op>(), &Op::Halt).unwrap_err();
+    assert_eq!(e.generator(), "any::<Op>()");
+    assert!(e.reason().contains("`Halt` is never generated"), "{e}");
+    let e = Reflection::of(
+        &any::<Point>(),
+        &Point {
+            x: 0,
+            y: 9,
+            tags: vec![],
+        },
+    )
+    .unwrap_err();
+    assert_eq!((e.generator(), e.path()), ("Ints<i8>", ".y"));
+}

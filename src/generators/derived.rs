@@ -60,7 +60,7 @@
 //! value. A value with more than [`MAX_BUDGET`] branch nodes, or with a branch nested
 //! [`MAX_DEPTH`] nodes deep, cannot be made: an error.
 
-use super::{Gen, NoInverse, Reflection, SizeRange};
+use super::{Gen, NoInverse, Reflection, ReflectionMark, SizeRange};
 use crate::tape::{Hint, Label, Reject, Tape};
 use std::cell::Cell;
 
@@ -185,6 +185,13 @@ pub(crate) struct ReflectFrame {
     depth: u32,
 }
 
+impl ReflectFrame {
+    /// Forgets the branches counted between two states of the frame (`from` before `to`).
+    pub(crate) fn uncount(&mut self, to: ReflectFrame, from: ReflectFrame) {
+        self.branches -= to.branches.saturating_sub(from.branches);
+    }
+}
+
 /// [`node`] run backwards: reflects one node of a recursive derived value of type `name`
 /// (for errors) that is a branch when `branch` says so, its parts recorded by `body`. At a
 /// root, the budget comes first: it is set, once the whole value is reflected, to the number
@@ -247,6 +254,90 @@ pub fn reflect_node(
             out.frame.depth = depth;
             r
         }
+    }
+}
+
+/// [`reflect_node`] for a recursive struct, whose node is a leaf when its recursive fields
+/// hold their `Default::default()` (a leaf node does not draw them). `body` reflects the
+/// fields in order: the others with [`Gen::reflect`], the recursive ones with
+/// [`StructNode::field`], which tells whether each holds its default by comparing choices
+/// (no `PartialEq` needed). The node is reflected as a branch, then turned into a leaf (the
+/// recursive fields' choices dropped) when every recursive field holds its default; nested
+/// [`MAX_DEPTH`] nodes deep, where no branch is made, it must be a leaf.
+pub fn reflect_struct_node(
+    out: &mut Reflection,
+    name: &str,
+    body: impl FnOnce(&mut Reflection, &mut StructNode<'_>) -> Result<(), NoInverse>,
+) -> Result<(), NoInverse> {
+    let deep = out.frame.active && out.frame.depth >= MAX_DEPTH;
+    let mut node = StructNode {
+        name,
+        leaf: deep,
+        defaults: true,
+        drawn: Vec::new(),
+    };
+    reflect_node(out, name, !deep, |out| {
+        let coin = out.len() - 1;
+        body(out, &mut node)?;
+        if !deep && node.defaults {
+            // A leaf: the coin 0, no recursive field drawn, one branch less.
+            for &(from, to) in node.drawn.iter().rev() {
+                out.cut(from, to);
+            }
+            out.set(coin, 0);
+            out.uncount_node();
+            out.frame.branches -= 1;
+        }
+        Ok(())
+    })
+}
+
+/// The recursive fields of a struct node being reflected ([`reflect_struct_node`]).
+pub struct StructNode<'n> {
+    name: &'n str,
+    /// The node must be a leaf (too deep for a branch).
+    leaf: bool,
+    /// Every recursive field so far holds its default.
+    defaults: bool,
+    /// Where each recursive field's choices are.
+    drawn: Vec<(ReflectionMark, ReflectionMark)>,
+}
+
+impl StructNode<'_> {
+    /// Reflects the recursive field `value` through `generator` (as a branch draws it),
+    /// noting whether it holds `default` (the same choices). In a node that must be a leaf
+    /// nothing is drawn, and a value other than its default is an error.
+    pub fn field<G: Gen + ?Sized>(
+        &mut self,
+        out: &mut Reflection,
+        generator: &G,
+        value: &G::Value,
+        default: &G::Value,
+    ) -> Result<(), NoInverse> {
+        if self.leaf {
+            if same_choices(generator, value, default, out) {
+                return Ok(());
+            }
+            return Err(NoInverse::new(
+                self.name,
+                format!(
+                    "a branch nested {MAX_DEPTH} nodes deep: recursive values nest at most {MAX_DEPTH} (`MAX_DEPTH`)"
+                ),
+            ));
+        }
+        let from = out.mark();
+        generator.reflect(value, out)?;
+        let to = out.mark();
+        // The default's choices here, compared, then forgotten.
+        let same =
+            generator.reflect(default, out).is_ok() && out.since(to) == out.between(from, to);
+        out.rewind(to);
+        if same {
+            self.drawn.push((from, to));
+        } else {
+            self.defaults = false;
+        }
+        Ok(())
     }
 }
 

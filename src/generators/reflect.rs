@@ -151,6 +151,24 @@ impl Reflection {
         self.indices[position] = index;
     }
 
+    /// The indices recorded between two marks.
+    pub(crate) fn between(&self, from: ReflectionMark, to: ReflectionMark) -> &[u64] {
+        &self.indices[from.len..to.len]
+    }
+
+    /// Removes what was recorded between two marks (the choices, the branches counted and
+    /// those of a derived size budget), keeping what came after.
+    pub(crate) fn cut(&mut self, from: ReflectionMark, to: ReflectionMark) {
+        self.indices.drain(from.len..to.len);
+        self.nodes -= to.nodes - from.nodes;
+        self.frame.uncount(to.frame, from.frame);
+    }
+
+    /// Forgets one branch counted with [`Reflection::count_node`].
+    pub(crate) fn uncount_node(&mut self) {
+        self.nodes -= 1;
+    }
+
     /// Number of indices recorded.
     pub fn len(&self) -> usize {
         self.indices.len()

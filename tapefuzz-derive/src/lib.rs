@@ -360,6 +360,142 @@ fn slots(fields: &[Field]) -> (Vec<TokenStream2>, Vec<TokenStream2>) {
     (decl, init)
 }
 
+/// The generator of a field that draws, as a reference expression in the generator's
+/// methods: its slot, or for a recursive field the generator built around `self` or on first
+/// use.
+fn field_generator(f: &Field) -> TokenStream2 {
+    let slot = &f.slot;
+    if !f.recursive {
+        return quote!(&self.#slot);
+    }
+    match &f.self_gen {
+        Some(g) => quote!(&#g),
+        None => {
+            let (_, ctor) = generator_of(f);
+            quote!(&**self.#slot.get_or_init(|| ::std::boxed::Box::new(#ctor)))
+        }
+    }
+}
+
+/// A pattern of `path` that binds `__v<index>` (a reference) to every field that draws and
+/// ignores the others.
+fn pattern(path: TokenStream2, fields: &[Field], style: Style) -> TokenStream2 {
+    let bind = |f: &Field| {
+        if draws(f) {
+            let v = format_ident!("__v{}", f.index);
+            quote!(#v)
+        } else {
+            quote!(_)
+        }
+    };
+    match style {
+        Style::Named => {
+            let parts = fields.iter().map(|f| {
+                let id = &f.ident;
+                let b = bind(f);
+                quote!(#id: #b)
+            });
+            quote!(#path { #(#parts),* })
+        }
+        Style::Unnamed => {
+            let parts = fields.iter().map(bind);
+            quote!(#path ( #(#parts),* ))
+        }
+        Style::Unit => quote!(#path),
+    }
+}
+
+/// Statements reflecting every field that draws (bound by [`pattern`]) into `__out`, in
+/// order, each error given the field's step (`.name`, `.0`). With `node` (a recursive
+/// struct's node), recursive fields go through `__node` (a `derived::StructNode`), which
+/// tells whether they hold their default (a leaf node does not draw them).
+fn reflect_fields(fields: &[Field], node: bool) -> TokenStream2 {
+    let tf = quote!(::tapefuzz);
+    let stmts = fields.iter().filter(|f| draws(f)).map(|f| {
+        let v = format_ident!("__v{}", f.index);
+        let step = match &f.ident {
+            Some(id) => format!(".{id}"),
+            None => format!(".{}", f.index),
+        };
+        let generator = field_generator(f);
+        if node && f.recursive {
+            let ty = &f.ty;
+            quote! {
+                __node.field(__out, #generator, #v, &<#ty as ::core::default::Default>::default())
+                    .map_err(|__e| __e.at(#step))?;
+            }
+        } else {
+            quote! {
+                #tf::generators::Gen::reflect(#generator, #v, __out)
+                    .map_err(|__e| __e.at(#step))?;
+            }
+        }
+    });
+    quote!(#(#stmts)*)
+}
+
+/// `reflect` of a union among `chosen` (indices into `all`), drawn as [`union`] draws it:
+/// one match arm per chosen variant recording its index (the first of its block, with
+/// weights) and its fields, inside a node when `node` says whether it is a branch.
+fn reflect_union_arms(
+    name: &Ident,
+    type_name: &str,
+    all: &[Variant],
+    chosen: &[usize],
+    weighted: bool,
+    node: Option<bool>,
+) -> Vec<TokenStream2> {
+    let tf = quote!(::tapefuzz);
+    let total: u64 = if weighted {
+        chosen.iter().map(|&vi| all[vi].weight.unwrap_or(1)).sum()
+    } else {
+        chosen.len() as u64
+    };
+    let max = total - 1;
+    let mut start = 0u64;
+    chosen
+        .iter()
+        .enumerate()
+        .map(|(k, &vi)| {
+            let v = &all[vi];
+            let id = &v.ident;
+            let index = if weighted { start } else { k as u64 };
+            start += v.weight.unwrap_or(1);
+            let pat = pattern(quote!(#name::#id), &v.fields, v.style);
+            let fields = reflect_fields(&v.fields, false);
+            let body = quote! {
+                __out.draw(#max, #index);
+                #fields
+                ::core::result::Result::Ok(())
+            };
+            match node {
+                None => quote!(#pat => { #body }),
+                Some(branch) => quote! {
+                    #pat => #tf::generators::derived::reflect_node(__out, #type_name, #branch,
+                        |__out| { #body })
+                },
+            }
+        })
+        .collect()
+}
+
+/// Arms for the variants no union draws (`skip`, weight 0): an error naming them.
+fn never_arms(name: &Ident, type_name: &str, all: &[Variant]) -> Vec<TokenStream2> {
+    let tf = quote!(::tapefuzz);
+    all.iter()
+        .filter(|v| v.weight == Some(0))
+        .map(|v| {
+            let id = &v.ident;
+            let why = format!("variant `{id}` is never generated (`skip` or weight 0)");
+            quote! {
+                #name::#id { .. } => ::core::result::Result::Err(
+                    #tf::generators::NoInverse::new(#type_name, #why)
+                )
+            }
+        })
+        .collect()
+}
+
 /// Statements binding `__v<index>` for every field, then the constructor of `path`.
 /// `branch` is the name of the recursion flag in scope (recursive fields take
 /// `Default::default()` when it is false), or `None` outside recursive nodes.
@@ -375,13 +511,7 @@ fn build(path: TokenStream2, fields: &[Field], style: Style, branch: bool) -> To
             How::Skip => quote!(::core::default::Default::default()),
             How::Value(e) => quote!(#e),
             _ if f.recursive => {
-                let generator = match &f.self_gen {
-                    Some(g) => quote!(&#g),
-                    None => {
-                        let (_, ctor) = generator_of(f);
-                        quote!(&**self.#slot.get_or_init(|| ::std::boxed::Box::new(#ctor)))
-                    }
-                };
+                let generator = field_generator(f);
                 let draw = quote! {
                     __tape.span(#tf::tape::builtin::FIELD.indexed(#i), |__t| {
                         #tf::generators::Gen::generate(#generator, __t)
@@ -472,22 +602,39 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
     }
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let self_ty = quote!(#name #ty_g);
+    let type_name = format!("any::<{name}>()");
 
-    let (decl, init, body) = match &input.data {
+    let (decl, init, body, reflect) = match &input.data {
         Data::Struct(s) => {
             let fields = parse_fields(&s.fields, name, &self_ty, "")?;
             let (decl, init) = slots(&fields);
             let recursive = fields.iter().any(|f| f.recursive);
             let built = build(quote!(#name), &fields, style_of(&s.fields), recursive);
-            let body = if recursive {
-                quote! {
-                    #tf::generators::derived::node(__tape, #tf::generators::derived::P_STRUCT,
-                        |__tape, __branch| { #built })
-                }
+            let pat = pattern(quote!(#name), &fields, style_of(&s.fields));
+            let reflected = reflect_fields(&fields, recursive);
+            let (body, reflect) = if recursive {
+                (
+                    quote! {
+                        #tf::generators::derived::node(__tape, #tf::generators::derived::P_STRUCT,
+                            |__tape, __branch| { #built })
+                    },
+                    quote! {
+                        let #pat = __value;
+                        #tf::generators::derived::reflect_struct_node(__out, #type_name,
+                            |__out, __node| { #reflected ::core::result::Result::Ok(()) })
+                    },
+                )
             } else {
-                built
+                (
+                    built,
+                    quote! {
+                        let #pat = __value;
+                        #reflected
+                        ::core::result::Result::Ok(())
+                    },
+                )
             };
-            (decl, init, body)
+            (decl, init, body, reflect)
         }
         Data::Enum(e) => {
             if e.variants.is_empty() {
@@ -535,6 +682,18 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
             }
             let is_rec = |i: &usize| variants[*i].fields.iter().any(|f| f.recursive);
             let rec: Vec<usize> = active.iter().copied().filter(is_rec).collect();
+            let never = never_arms(name, &type_name, &variants);
+            let reflect = if rec.is_empty() {
+                let arms = reflect_union_arms(name, &type_name, &variants, &active, weighted, None);
+                quote!(match __value { #(#arms,)* #(#never,)* })
+            } else {
+                let leaves: Vec<usize> = active.iter().copied().filter(|i| !is_rec(i)).collect();
+                let leaf_arms =
+                    reflect_union_arms(name, &type_name, &variants, &leaves, weighted, Some(false));
+                let rec_arms =
+                    reflect_union_arms(name, &type_name, &variants, &rec, weighted, Some(true));
+                quote!(match __value { #(#leaf_arms,)* #(#rec_arms,)* #(#never,)* })
+            };
             let body = if rec.is_empty() {
                 union(name, &variants, &active, weighted, false)
             } else {
@@ -554,7 +713,7 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
                         |__tape, __branch| if __branch { #branch } else { #leaf })
                 }
             };
-            (decl, init, body)
+            (decl, init, body, reflect)
         }
         Data::Union(u) => {
             return Err(Error::new(
@@ -587,6 +746,14 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
                 -> ::core::result::Result<Self::Value, #tf::tape::Reject>
             {
                 #body
+            }
+
+            fn reflect(
+                &self,
+                __value: &Self::Value,
+                __out: &mut #tf::generators::Reflection,
+            ) -> ::core::result::Result<(), #tf::generators::NoInverse> {
+                #reflect
             }
         }
 
