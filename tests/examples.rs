@@ -1,4 +1,5 @@
-//! Explicit examples: checked first, reported unshrunk, type-checked at run time.
+//! Explicit examples: checked first, shrunk from when the generator reflects them (else
+//! reported as given), type-checked at run time.
 
 use std::cell::RefCell;
 use tapefuzz::prelude::*;
@@ -19,19 +20,38 @@ fn examples_run_first_and_in_order() {
 }
 
 #[test]
-fn a_failing_example_is_the_failure_unshrunk() {
-    let calls = RefCell::new(0);
+fn a_failing_example_is_the_failure_shrunk_from_it() {
     let r = Property::new("examples_fail")
         .no_corpus()
         .example(vec![5u32, 6, 7, 1000])
         .run(vecs(ints::<u32>(..), 0..=10), |v: Vec<u32>| {
+            v.iter().all(|&x| x < 1000)
+        });
+    assert!(!r.passed());
+    assert_eq!(r.value.as_deref(), Some("[1000]"));
+    let m = r.message.unwrap();
+    assert!(m.starts_with("explicit example failed"), "{m}");
+    // Nothing generated.
+    assert_eq!(r.run.tests, 0);
+}
+
+#[test]
+fn a_failing_example_the_generator_cannot_make_is_the_failure_unshrunk() {
+    let calls = RefCell::new(0);
+    let r = Property::new("examples_fail_as_given")
+        .no_corpus()
+        .example(vec![5u32, 6, 7, 1000])
+        .run(vecs(ints::<u32>(0..=999), 0..=10), |v: Vec<u32>| {
             *calls.borrow_mut() += 1;
             v.iter().all(|&x| x < 1000)
         });
     assert!(!r.passed());
     assert_eq!(r.value.as_deref(), Some("[5, 6, 7, 1000]"));
     let m = r.message.unwrap();
-    assert!(m.starts_with("explicit example failed"), "{m}");
+    assert!(
+        m.starts_with("explicit example failed (not shrunk: no inverse through `Ints<u32>`"),
+        "{m}"
+    );
     // Nothing generated, nothing shrunk.
     assert_eq!(*calls.borrow(), 1);
     assert_eq!(r.run.tests, 0);
@@ -50,7 +70,8 @@ fn the_check_panic_says_explicit_example() {
     let payload = r.unwrap_err();
     let msg = payload.downcast_ref::<String>().unwrap();
     assert!(msg.contains("failed on explicit example #1"), "{msg}");
-    assert!(msg.contains("not shrunk"), "{msg}");
+    // Already minimal, but shrunk from.
+    assert!(msg.contains("shrunk from it"), "{msg}");
     assert!(msg.contains("(3, true)"), "{msg}");
     assert!(msg.contains("three and true"), "{msg}");
 }

@@ -11,8 +11,18 @@ pub enum Found {
     /// Generating: the n-th test case of the generate phase (1-based).
     Generate(u64),
     /// An explicit example given with the property (1-based, in the order given), checked
-    /// before anything else: the value as the user wrote it, not shrunk and not saved.
+    /// before anything else, whose generator could not run backwards to it: the value as
+    /// the user wrote it, not shrunk and not saved.
     Example(u64),
+    /// A value the user gave, reflected into a tape (the generator run backwards) and
+    /// shrunk from there: an explicit example (its number, 1-based) or a value handed to
+    /// `Property::shrink_value` (`None`).
+    Given {
+        /// The explicit example's number, or `None` for a value handed in.
+        example: Option<u64>,
+        /// The value as given (its Debug form).
+        value: String,
+    },
 }
 
 /// A failure and what became of it.
@@ -183,7 +193,11 @@ impl RunReport {
             Found::Reuse(_) => self.replayed,
             Found::Generate(n) => self.replayed + n,
             // Examples run before the saved tapes.
-            Found::Example(n) => n,
+            Found::Example(n)
+            | Found::Given {
+                example: Some(n), ..
+            } => n,
+            Found::Given { example: None, .. } => 1,
         })
     }
 }

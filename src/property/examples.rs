@@ -5,7 +5,10 @@
 //! [`Property::example`](super::Property::example) stores the value type-erased (a property
 //! is not generic over its value type); [`Property::run`](super::Property::run) checks each
 //! against the generator's value type, runs them in the order given, and reports the first
-//! that fails as the failure, **unshrunk**: it is the user's own value, not a tape.
+//! that fails as the failure: **shrunk** when the generator can run backwards to it
+//! ([`Property::shrink_value`](super::Property::shrink_value)'s path: the failure is reflected
+//! into a tape, shrunk and saved like any other), else as given, **unshrunk**, with the
+//! reason.
 
 use super::outcome::{Fail, Outcome};
 use super::panic::{Caught, catch};
@@ -104,11 +107,26 @@ impl Examples {
     }
 }
 
+impl Examples {
+    /// The value of example `index` (1-based) as a `V`, made afresh; `None` when it is not
+    /// one.
+    pub(crate) fn value<V: 'static>(&self, index: usize) -> Option<V> {
+        let example = self.0.get(index.checked_sub(1)?)?;
+        (example.make)().downcast::<V>().ok().map(|v| *v)
+    }
+}
+
 impl ExampleFailure {
-    /// The report of property `name` failing on this example: failed, not shrunk, not saved
-    /// (the value is in the test's source already); `replay` is the property's command.
-    pub(crate) fn report(self, name: &str, replay: Option<String>) -> Report {
-        let message = format!("{EXAMPLE_FAILED}: {}", self.message);
+    /// Which example failed (1-based).
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The report of property `name` failing on this example as given, unshrunk because of
+    /// `why`, not saved (the value is in the test's source already); `replay` is the
+    /// property's command.
+    pub(crate) fn report(self, name: &str, replay: Option<String>, why: &str) -> Report {
+        let message = format!("{EXAMPLE_FAILED} (not shrunk: {why}): {}", self.message);
         let failure = Failure {
             found: Found::Example(self.index as u64),
             original: Recording::default(),
@@ -138,10 +156,18 @@ impl ExampleFailure {
 
 impl Property {
     /// Adds an explicit example: `value` is checked before anything is generated, on every
-    /// run, in the order examples are added (Hypothesis's `@example`). An example that fails
-    /// is the run's failure, reported as "explicit example failed" with the value as given —
-    /// not shrunk (it is your own value) and not saved (it is in your source already); an
-    /// example that `assume!` rejects is skipped.
+    /// run, in the order examples are added (Hypothesis's `@example`); an example that
+    /// `assume!` rejects is skipped. An example that fails is the run's failure, its message
+    /// starting "explicit example failed":
+    ///
+    /// - when the generator can run backwards to the value ([`Gen::reflect`]: the built-in
+    ///   generators, `#[derive(Generate)]` types, `map_with`…), the failure is **shrunk**
+    ///   from it and saved as a regression like any found failure
+    ///   ([`Property::shrink_value`]); the report says it started from explicit example #n
+    ///   and shows the value as given;
+    /// - else (a plain `map`, a value the generator cannot make, such as one outside its
+    ///   range), it is reported **as given**, not shrunk and not saved (it is in your source
+    ///   already), and the message says why it was not shrunk.
     ///
     /// The value is stored type-erased and checked against the generator's value type when
     /// the property runs: a mismatch panics naming both types. Write integer literals with a
@@ -152,6 +178,8 @@ impl Property {
     /// ```
     /// use tapefuzz::prelude::*;
     ///
+    /// // The generator makes at most 10 elements: 20 is out of its reach, so the failing
+    /// // example is reported as given.
     /// let r = Property::new("example_doc")
     ///     .no_corpus()
     ///     .example(vec![1u8, 2, 3])
@@ -159,7 +187,16 @@ impl Property {
     ///     .run(vecs(ints::<u8>(..), 0..=10), |v: Vec<u8>| v.len() <= 10);
     /// assert!(!r.passed());
     /// assert_eq!(r.value.as_deref(), Some(format!("{:?}", vec![7u8; 20]).as_str()));
-    /// assert!(r.message.unwrap().starts_with("explicit example failed"));
+    /// let message = r.message.unwrap();
+    /// assert!(message.starts_with("explicit example failed (not shrunk: "), "{message}");
+    ///
+    /// // Within its reach, it is shrunk from the example.
+    /// let r = Property::new("example_doc")
+    ///     .no_corpus()
+    ///     .example(vec![7u8; 6])
+    ///     .run(vecs(ints::<u8>(..), 0..=10), |v: Vec<u8>| v.len() <= 4);
+    /// assert_eq!(r.value.as_deref(), Some("[0, 0, 0, 0, 0]"));
+    /// assert!(r.to_string().contains("explicit example: [7, 7, 7, 7, 7, 7]"));
     /// ```
     pub fn example<T: Clone + Debug + Send + Sync + 'static>(mut self, value: T) -> Property {
         self.examples.push(value);

@@ -23,6 +23,7 @@ mod panic;
 mod property;
 mod rejected;
 mod report;
+mod shrink_value;
 mod test;
 
 pub use crate::engine::{
@@ -36,4 +37,5 @@ pub use panic::catch;
 pub(crate) use panic::{catch_message, catch_or_reject};
 pub use property::{Property, target_dir_name, test_property_name};
 pub use report::Report;
+pub use shrink_value::ShrinkValueError;
 pub use test::{Explained, PropertyTest, Test, property};

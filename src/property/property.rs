@@ -1,13 +1,14 @@
 //! Running properties: from a `#[test]`, a harness or the CLI.
 
-use super::examples::Examples;
+use super::examples::{EXAMPLE_FAILED, Examples};
 use super::isolation;
-use super::{Outcome, Report, Test};
+use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
 use crate::engine::{
     self, Config, ConfigError, Described, Found, Isolated, Observer, RunReport, Strategy, Subject,
 };
 use crate::env::Env;
+use crate::generators::Gen;
 use crate::search::registry;
 use crate::settings::Settings;
 use crate::tape::{BytesSource, Status, Tape};
@@ -338,16 +339,38 @@ impl Property {
     }
 
     /// The report of the first explicit example ([`Property::example`]) on which `prop`
-    /// fails, if any.
+    /// fails, if any: shrunk from it when `generator` reflects it
+    /// ([`Property::shrink_value`]'s path), else as given with the reason.
     ///
     /// Panics when an explicit example is not of the property's value type.
     #[track_caller]
-    pub(crate) fn failing_example<V: 'static, R: Outcome>(
-        &self,
-        prop: &impl Fn(V) -> R,
-    ) -> Option<Report> {
+    pub(crate) fn failing_example<G, F, R>(&self, generator: &G, prop: &F) -> Option<Report>
+    where
+        G: Gen,
+        G::Value: Debug + 'static,
+        F: Fn(G::Value) -> R,
+        R: Outcome,
+    {
         let failed = self.examples.run(&self.name, prop)?;
-        Some(failed.report(&self.name, self.replay.clone()))
+        let index = failed.index();
+        let shrunk = match self.examples.value::<G::Value>(index) {
+            Some(value) => {
+                let test = property(generator, prop);
+                self.shrink_given(generator, &test, &value, Some(index as u64))
+                    .map_err(|e| e.reason())
+            }
+            None => Err("its value could not be made again".to_string()),
+        };
+        Some(match shrunk {
+            Ok(mut report) => {
+                report.message = Some(format!(
+                    "{EXAMPLE_FAILED}: {}",
+                    report.message.as_deref().unwrap_or("")
+                ));
+                report
+            }
+            Err(why) => failed.report(&self.name, self.replay.clone(), &why),
+        })
     }
 
     /// This property, run by the libtest test `test` (how a child process finds it again).
@@ -359,9 +382,9 @@ impl Property {
 
 /// A property's test as the run loop sees it: the test, its description of a tape, its
 /// generator alone, and its test cases run in processes of their own.
-struct PropertySubject<'a> {
-    property: &'a Property,
-    test: &'a dyn Test,
+pub(super) struct PropertySubject<'a> {
+    pub(super) property: &'a Property,
+    pub(super) test: &'a dyn Test,
 }
 
 impl PropertySubject<'_> {
@@ -450,7 +473,8 @@ fn executable_crate() -> Option<String> {
 /// several are generated as a tuple. An `examples(v1, v2, …)` clause after the arguments adds
 /// explicit examples ([`Property::example_of`]: their type is the generator's), checked in
 /// order before anything is generated; a failing one is reported as "explicit example
-/// failed", unshrunk.
+/// failed", shrunk from it when the generator can run backwards to it (see
+/// [`Property::example`]).
 #[macro_export]
 macro_rules! property {
     () => {};

@@ -98,9 +98,10 @@ impl fmt::Display for Report {
             return Ok(());
         };
         if let Found::Example(n) = fail.found {
+            // The message says why it was not shrunk.
             write!(
                 f,
-                "property `{}` failed on explicit example #{n} (not shrunk: it is your own value)\n  value: {}\n  failure: {}",
+                "property `{}` failed on explicit example #{n}, not shrunk\n  value: {}\n  failure: {}",
                 self.name,
                 self.value.as_deref().unwrap_or("<none>"),
                 self.message.as_deref().unwrap_or("")
@@ -125,6 +126,24 @@ impl fmt::Display for Report {
                 self.name,
                 if fail.flaky { " (flaky)" } else { "" },
                 r.seed
+            )?,
+            Found::Given {
+                example: Some(n),
+                value,
+            } => writeln!(
+                f,
+                "property `{}` failed{} on explicit example #{n}, shrunk from it\n  explicit example: {value}",
+                self.name,
+                if fail.flaky { " (flaky)" } else { "" },
+            )?,
+            Found::Given {
+                example: None,
+                value,
+            } => writeln!(
+                f,
+                "property `{}` failed{} on the value given to shrink, shrunk from it\n  given value: {value}",
+                self.name,
+                if fail.flaky { " (flaky)" } else { "" },
             )?,
         }
         if fail.flaky {
@@ -162,11 +181,13 @@ impl fmt::Display for Report {
             (None, Some(e)) => writeln!(f, "  could not save the tape: {e}")?,
             (None, None) => writeln!(f, "  not saved (no corpus)")?,
         }
-        writeln!(
-            f,
-            "  seed: {} (TAPEFUZZ_SEED={} reruns the search)",
-            r.seed, r.seed
-        )?;
+        if !matches!(fail.found, Found::Given { .. }) {
+            writeln!(
+                f,
+                "  seed: {} (TAPEFUZZ_SEED={} reruns the search)",
+                r.seed, r.seed
+            )?;
+        }
         for w in r.warnings.iter().chain(&r.save_errors) {
             writeln!(f, "  warning: {w}")?;
         }

@@ -37,7 +37,8 @@ impl Property {
 
     /// Runs "`prop` holds for every value of `gen`" and returns the report. The explicit
     /// examples ([`Property::example`]) run first; the first that fails is the report's
-    /// failure, and nothing is generated.
+    /// failure (shrunk from it when `generator` can run backwards to it), and nothing is
+    /// generated.
     ///
     /// Panics when an explicit example is not of the generator's value type.
     #[track_caller]
@@ -49,7 +50,7 @@ impl Property {
         R: Outcome,
     {
         if Ask::from_env(self.name()).is_ok_and(|a| a.runs_examples())
-            && let Some(failed) = self.failing_example(&prop)
+            && let Some(failed) = self.failing_example(&generator, &prop)
         {
             return failed;
         }
