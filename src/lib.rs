@@ -62,6 +62,7 @@
 //! | see which choices made a value, or a part of it | [`explain`], [`provenance`] (a path such as `.1[0].x`: its spans, choices, bytes and upstream choices; text, DOT, SVG) |
 //! | write your own strategy or source | [`engine`] (the `Search` and `Observer` traits), [`tape`] (the `Source` trait), [`conformance`] (the suite they must pass) |
 //! | understand shrinking | [`shrink`] |
+//! | shrink a failing value you already have (a bug report, an explicit example) | [`Property::shrink_value`](property::Property::shrink_value), [`Gen::reflect`](generators::Gen::reflect), [`map_with`](generators::GenExt::map_with) |
 //! | every `TAPEFUZZ_*` variable | [`settings`], [`mod@env`], [`engine::Config`] |
 //!
 //! From the command line, `cargo tapefuzz` (a cargo subcommand of this workspace: `cargo

@@ -56,6 +56,12 @@ use std::sync::Arc;
 ///
 /// Collections and strings take [`any_size`] (`0..=100`): about **5** elements on average
 /// from a random source (see [`SizeRange`]); for other sizes use the explicit generator.
+///
+/// Every default but the maps' runs backwards ([`Gen::reflect`]), so a value of any of these
+/// types can be shrunk with
+/// [`Property::shrink_value`](crate::property::Property::shrink_value); a generator you
+/// write by hand reflects when it is built from reflecting parts (`map_with` rather than
+/// `map`).
 pub trait Generate: Sized {
     /// The default generator's type.
     type Generator: Gen<Value = Self>;
