@@ -1,5 +1,6 @@
 //! Finite floating-point numbers.
 
+use super::float_order::{self, Layout};
 use super::{Gen, NoInverse, Reflection};
 use crate::tape::{Hint, Label, Reject, Tape};
 use std::fmt::Debug;
@@ -7,8 +8,8 @@ use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
 const FLOAT: Label = crate::tape::builtin::FLOAT;
-/// Indices below this are the small integers 0, 1, −1, 2, −2, … (±65,536).
-const SMALL: u64 = 1 << 17;
+/// How many integers on each side of the simplest value come before the other floats.
+const SMALL_SIDE: u64 = 1 << 16;
 
 /// `f32` or `f64`.
 pub trait Float: Copy + Debug + PartialOrd + 'static {
@@ -84,10 +85,19 @@ pub struct Floats<T> {
 /// Finite floats of type `T` in `range` (`..` for every finite value; NaN and infinities are
 /// never generated; an excluded bound is never generated either).
 ///
-/// Simplicity order: the value closest to 0.0 in the range, then small integers alternating
-/// around it (1, −1, 2, −2, … up to ±65,536, those inside the range), then the rest: over the
-/// full range, the float whose bit pattern is the index; over a bounded range, evenly spaced
-/// from the low end to the high end. Running out: the simplest value.
+/// Simplicity order: the value closest to 0.0 in the range; then the integers of the range
+/// around it, alternating above and below (1, −1, 2, −2, …, up to 65,536 on each side, then
+/// the rest of the longer side), as [`super::ints`] orders them; then every other float in
+/// an order that puts short fractions first (after Hypothesis's float encoding): positive
+/// before negative, by binade — `[0.5, 1)`, `[1, 2)`, `[2, 4)`, … up to the largest, then
+/// `[0.25, 0.5)` down to the subnormals — and within a binade its integers first, then the
+/// values with one fraction bit (`10.5`), then two (`10.25`, `10.75`), and so on. So a
+/// failure that needs `x > 10` and a fraction shrinks to `10.5`, one that needs a negative
+/// fraction to `-0.5`. Over a bounded range, a value of that order outside the range is
+/// folded into it (the low bound plus its magnitude modulo the range's width). The last
+/// indices (the codes of infinities and NaNs) are the ends of the range, the largest index
+/// its high end. Every finite value of the range has an index. Running out:
+/// the simplest value.
 ///
 /// Panics if the range is empty or has a non-finite bound.
 pub fn floats<T: Float>(range: impl RangeBounds<T>) -> Floats<T> {
@@ -124,84 +134,106 @@ fn bits_of<T: Float>(v: T) -> u64 {
     }
 }
 
-fn small_int(i: u64) -> f64 {
-    let k = i.div_ceil(2) as f64;
-    if i % 2 == 1 { k } else { -k }
-}
-
-impl<T: Float> Floats<T> {
-    /// The value at index `i` of the simplicity order.
-    pub fn value_at(&self, i: u64) -> T {
-        let s = 0f64.clamp(self.lo, self.hi);
-        if i < SMALL {
-            let c = s.trunc() + small_int(i);
-            if i == 0 || (self.lo..=self.hi).contains(&c) {
-                return T::from_f64(if i == 0 { s } else { c });
-            }
-        }
-        if self.full {
-            let v = T::from_index_bits(i);
-            if v.to_f64().is_finite() {
-                v
-            } else {
-                T::from_f64(small_int(i % SMALL))
-            }
-        } else {
-            let t = i as f64 / T::MAX_INDEX as f64;
-            let v = self.lo * (1.0 - t) + self.hi * t;
-            T::from_f64(v.clamp(self.lo, self.hi))
-        }
+/// The field widths of `T`.
+fn layout<T: Float>() -> Layout {
+    if T::MAX_INDEX == u32::MAX as u64 {
+        float_order::F32
+    } else {
+        float_order::F64
     }
 }
 
 impl<T: Float> Floats<T> {
-    /// The smallest index whose value (in [`Floats::value_at`]) is `value`, bit for bit
-    /// (`-0.0` is not `0.0`), or `None` when no index makes it: NaN, an infinity, a value
-    /// outside the range, a subnormal whose bit pattern is below the small integers' indices
-    /// (full range), a value off the grid of evenly spaced values (bounded range).
+    /// The simplest value, and the integer its neighbours count from.
+    fn simplest(&self) -> (f64, f64) {
+        let s = 0f64.clamp(self.lo, self.hi);
+        (s, s.trunc())
+    }
+
+    /// How many integers of the small region lie above and below the simplest value.
+    fn small_counts(&self) -> (u64, u64) {
+        let (_, base) = self.simplest();
+        let count = |d: f64| {
+            if d >= 1.0 {
+                d.min(SMALL_SIDE as f64) as u64
+            } else {
+                0
+            }
+        };
+        (count(self.hi - base), count(base - self.lo))
+    }
+
+    /// The value at index `i` of the simplicity order.
+    pub fn value_at(&self, i: u64) -> T {
+        let (s, base) = self.simplest();
+        let (up, down) = self.small_counts();
+        let n = 1 + up + down;
+        if i == 0 {
+            return T::from_f64(s);
+        }
+        if i < n {
+            let both = up.min(down);
+            let (above, k) = if i <= 2 * both {
+                (i % 2 == 1, i.div_ceil(2))
+            } else {
+                (up > down, i - both)
+            };
+            return T::from_f64(if above {
+                base + k as f64
+            } else {
+                base - k as f64
+            });
+        }
+        let v = T::from_index_bits(float_order::bits_of_code(i - n, layout::<T>())).to_f64();
+        if !v.is_finite() {
+            // The exponent of infinities and NaNs (the last codes): an end of the range, by
+            // the code's sign; the largest index is the largest value.
+            let negative = v.is_sign_negative() && i != T::MAX_INDEX;
+            return T::from_f64(if negative { self.lo } else { self.hi });
+        }
+        if self.full || (self.lo..=self.hi).contains(&v) {
+            return T::from_f64(v);
+        }
+        let width = self.hi - self.lo;
+        let folded = if width > 0.0 && width.is_finite() {
+            self.lo + v.abs() % width
+        } else {
+            v
+        };
+        T::from_f64(folded.clamp(self.lo, self.hi))
+    }
+
+    /// An index whose value (in [`Floats::value_at`]) is `value`, bit for bit (`-0.0` is not
+    /// `0.0`): the simplest value's, a small integer's, or else the value's place in the order
+    /// of all floats (a bounded range's folded values may also sit at a smaller index).
+    /// `None` for NaN, an infinity or a value outside the range.
     pub fn index_of(&self, value: T) -> Option<u64> {
         let v = value.to_f64();
-        let bits = bits_of(value);
-        let same = |i: u64| bits_of(self.value_at(i)) == bits;
         if !v.is_finite() || v < self.lo || v > self.hi {
             return None;
         }
-        // The simplest value and the small integers around it.
+        let bits = bits_of(value);
+        let same = |i: u64| bits_of(self.value_at(i)) == bits;
         if same(0) {
             return Some(0);
         }
-        let k = v - 0f64.clamp(self.lo, self.hi).trunc();
-        if k.fract() == 0.0 && k.abs() <= (SMALL / 2) as f64 && k != 0.0 {
-            let i = if k > 0.0 {
-                2 * k as u64 - 1
+        let (_, base) = self.simplest();
+        let (up, down) = self.small_counts();
+        let n = 1 + up + down;
+        let k = (v - base).abs();
+        if v.fract() == 0.0 && (1.0..=SMALL_SIDE as f64).contains(&k) {
+            let (k, above, both) = (k as u64, v > base, up.min(down));
+            let i = if k <= both {
+                2 * k - u64::from(above)
             } else {
-                2 * (-k) as u64
+                k + both
             };
-            if i < SMALL && same(i) {
+            if i < n && same(i) {
                 return Some(i);
             }
         }
-        if self.full {
-            return (bits >= SMALL && same(bits)).then_some(bits);
-        }
-        // Bounded: values rise with the index (evenly spaced, rounded), so the first index
-        // at or above `value` is found by bisection, then the few that round to it are
-        // tried in order.
-        let lerp = |i: u64| {
-            let t = i as f64 / T::MAX_INDEX as f64;
-            T::from_f64((self.lo * (1.0 - t) + self.hi * t).clamp(self.lo, self.hi)).to_f64()
-        };
-        let (mut a, mut b) = (0u64, T::MAX_INDEX);
-        while a < b {
-            let mid = a + (b - a) / 2;
-            if lerp(mid) < v {
-                a = mid + 1;
-            } else {
-                b = mid;
-            }
-        }
-        let start = a.saturating_sub(64);
-        (start..=a.saturating_add(1 << 14).min(T::MAX_INDEX)).find(|&i| same(i))
+        let i = n.checked_add(float_order::code_of_bits(bits, layout::<T>()))?;
+        (i <= T::MAX_INDEX && same(i)).then_some(i)
     }
 }
 
@@ -222,11 +254,9 @@ impl<T: Float> Gen for Floats<T> {
                 format!("{value:?} is not a finite value it makes")
             } else {
                 format!(
-                    "{value:?} is not one of the values it makes in {:?}..={:?} \
-                     (the simplest, small integers, and 2^{} evenly spaced values)",
+                    "{value:?} is not a finite value of {:?}..={:?}",
                     T::from_f64(self.lo),
                     T::from_f64(self.hi),
-                    T::MAX_INDEX.count_ones()
                 )
             })),
         }
@@ -276,7 +306,13 @@ mod tests {
         assert_eq!(full.index_of(3.0), Some(5));
         assert_eq!(full.index_of(f64::NAN), None);
         assert_eq!(full.index_of(f64::INFINITY), None);
-        assert_eq!(full.index_of(f64::from_bits(1)), None);
+        let tiny = f64::from_bits(1);
+        assert_eq!(full.value_at(full.index_of(tiny).unwrap()), tiny);
+        // Short fractions first, positive before negative.
+        let at = |v: f64| full.index_of(v).unwrap();
+        assert!(at(10.5) < at(10.25) && at(10.25) < at(10.000000000000002));
+        assert!(at(1001.0) < at(1000.5000000000001));
+        assert!(at(-0.5) < at(-1.5) && at(0.5) < at(-0.5));
         let g = floats::<f32>(..);
         for v in [0.0f32, 7.0, -0.25, f32::MAX, 1e-38, -1e-40] {
             let i = g.index_of(v).unwrap();
@@ -290,7 +326,6 @@ mod tests {
             for i in [0u64, 1, 2, 5, 1 << 20, 1 << 40, 1 << 63, u64::MAX - 7] {
                 let v = g.value_at(i);
                 let j = g.index_of(v).expect("an index");
-                assert!(j <= i, "{v}");
                 assert_eq!(g.value_at(j).to_bits(), v.to_bits(), "{v}");
             }
         }

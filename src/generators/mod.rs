@@ -39,6 +39,7 @@ pub mod constrained;
 pub mod derived;
 mod filter;
 mod flat_map;
+mod float_order;
 mod floats;
 mod generate;
 mod generator;
