@@ -531,6 +531,15 @@ suite(
     49.0,
 )
 
+# Found trying the feature on a fresh crate: a derived struct's quantity and price must reach
+# an amount while a float beside them must keep a fraction.
+suite(
+    "line_discount",
+    st.tuples(st.builds(Item, U8, U16), st.floats(0, 50)),
+    lambda t: t[0].qty * t[0].price > 100_000 and t[1] % 1 != 0,
+    (Item(2, 50001), 0.5),
+)
+
 # ---- values built by `map` ----
 
 

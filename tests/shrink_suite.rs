@@ -52,6 +52,7 @@ const MINIMAL_NOW: &[&str] = &[
     "palindrome",
     "float_above",
     "float_negative_fraction",
+    "line_discount",
     "sorted_set",
     "u16_from_bytes",
     "int_above",
@@ -650,6 +651,19 @@ fn float_reciprocal() -> Outcome {
     )
 }
 
+fn line_discount() -> Outcome {
+    // Found trying the feature on a fresh crate: a derived struct's quantity and price must
+    // reach an amount while a float beside them must keep a fraction (raising every later
+    // choice together would lose it).
+    run(
+        "line_discount",
+        "floats",
+        (any::<Item>(), floats::<f64>(0.0..=50.0)),
+        |(i, d)| i.qty as u64 * i.price as u64 > 100_000 && d.fract() != 0.0,
+        Minimum::Exactly("(Item { qty: 2, price: 50001 }, 0.5)"),
+    )
+}
+
 // ---- values built by `map` ----
 
 fn date_feb29() -> Outcome {
@@ -936,6 +950,7 @@ suite!(
     float_sqrt,
     float_negative_fraction,
     float_reciprocal,
+    line_discount,
     date_feb29,
     mod_mult,
     sorted_set,

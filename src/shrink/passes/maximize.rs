@@ -75,7 +75,7 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
 
 /// Lowers `lowered` with the few choices after its first (not in it) at their largest index:
 /// raising all of them keeps the failure whenever raising any would (an amount), so one
-/// candidate per step size stands for every subset. Where the raised choices make the tape
+/// candidate per step size stands for most subsets; then with the next choice alone raised. Where the raised choices make the tape
 /// longer than the best (a width lowered, a height raised: more cells), it tries the next
 /// choice at small indices instead, which may keep the tape as long.
 fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
@@ -106,6 +106,11 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         Tried::Skipped => return,
     };
     if s.lower_raising(lowered, &later, 2) {
+        return;
+    }
+    // Raising them all can lose the failure where raising one keeps it (a later value that
+    // must stay as it is): the next one alone.
+    if later.len() > 1 && !reshaped && s.lower_raising(lowered, &later[..1], 1) {
         return;
     }
     if reshaped {
