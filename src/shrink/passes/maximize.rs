@@ -48,13 +48,14 @@ impl Shrinker<'_> {
     }
 }
 
-/// For each choice, lowers it with the next few choices (three or more options) at their
-/// largest index; then the same with the choice and every later copy of its index lowered
-/// together (values that must stay equal).
+/// For each choice with three or more options (a flag lowered is a deletion, the other
+/// passes' work), lowers it with the next few such choices at their largest index; then the
+/// same with the choice and every later copy of its index lowered together (values that must
+/// stay equal).
 pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
-        if s.free(i) && s.choices()[i].index > 0 {
+        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 {
             let c = s.choices()[i];
             let copies: Vec<usize> = (i..s.choices().len())
                 .filter(|&j| {
