@@ -76,9 +76,10 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
 
 /// Lowers `lowered` with the few choices after its first (not in it) at their largest index:
 /// raising all of them keeps the failure whenever raising any would (an amount), so one
-/// candidate per step size stands for most subsets; then with the next choice alone raised. Where the raised choices make the tape
-/// longer than the best (a width lowered, a height raised: more cells), it tries the next
-/// choice at small indices instead, which may keep the tape as long.
+/// candidate per step size stands for most subsets; then with the next choice alone raised.
+/// Where raising reshaped the tape (a width lowered, a height raised: more cells than the
+/// best tape holds), it tries the next choice at small indices instead, which may keep the
+/// tape as long.
 fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
     let later: Vec<usize> = (lowered[0] + 1..s.choices().len())
         .filter(|&j| s.free(j) && s.choices()[j].max >= 2 && !lowered.contains(&j))
