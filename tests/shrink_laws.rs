@@ -10,6 +10,8 @@ use tapefuzz::tape::Status;
 use tapefuzz::tape::Tape;
 use tapefuzz::tape::{RandomSource, Recording, Rng};
 
+mod common;
+
 type Value = (Vec<u32>, Option<i16>, String);
 
 fn generator() -> impl Gen<Value = Value> {
@@ -112,13 +114,7 @@ fn counted<G: Gen>(
 
 /// The first failing tape of a random run.
 fn first_failure(test: &mut dyn FnMut(&mut Tape<'_>) -> Status, seed: u64) -> Recording {
-    (0..100_000)
-        .find_map(|i| {
-            let mut src = RandomSource::new(Rng::derive(seed, i));
-            let mut tape = Tape::recording(&mut src);
-            (test(&mut tape) == Status::Interesting).then(|| tape.finish())
-        })
-        .expect("a failure")
+    common::first_failure(test, seed, 100_000).expect("a failure")
 }
 
 #[test]

@@ -22,7 +22,9 @@ use std::fmt::Debug;
 use tapefuzz::generators::{Boxed, CharClass};
 use tapefuzz::prelude::*;
 use tapefuzz::shrink::{Budget, Shrinker};
-use tapefuzz::tape::{RandomSource, Recording, ReplaySource, Rng, Status, Tape};
+use tapefuzz::tape::{ReplaySource, Rng, Status, Tape};
+
+mod common;
 
 /// Seeds per challenge.
 const SEEDS: u64 = 20;
@@ -128,7 +130,7 @@ where
         .fold(0u64, |h, b| h.wrapping_mul(31) ^ b as u64);
     let mut runs = Vec::new();
     for seed in 0..SEEDS {
-        let start = first_failure(&mut test, Rng::derive(stream, seed))
+        let start = common::first_failure(&mut test, Rng::derive(stream, seed), MAX_TESTS)
             .unwrap_or_else(|| panic!("{name} seed {seed}: no failure in {MAX_TESTS} tests"));
         calls.set(0);
         let shrunk = Shrinker::new(&mut test, start, Budget::default()).run();
@@ -156,15 +158,6 @@ where
         },
         runs,
     }
-}
-
-/// The first failing test case of a random run with `seed`, recorded.
-fn first_failure(test: &mut dyn FnMut(&mut Tape<'_>) -> Status, seed: u64) -> Option<Recording> {
-    (0..MAX_TESTS).find_map(|i| {
-        let mut src = RandomSource::new(Rng::derive(seed, i));
-        let mut tape = Tape::recording(&mut src);
-        (test(&mut tape) == Status::Interesting).then(|| tape.finish())
-    })
 }
 
 // ---- dependent draws: a later draw's range or length depends on an earlier one ----

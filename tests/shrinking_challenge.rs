@@ -19,7 +19,9 @@ use tapefuzz::shrink::{Budget, Shrinker};
 use tapefuzz::tape::Reject;
 use tapefuzz::tape::Status;
 use tapefuzz::tape::Tape;
-use tapefuzz::tape::{RandomSource, Recording, ReplaySource, Rng};
+use tapefuzz::tape::{ReplaySource, Rng};
+
+mod common;
 
 /// Seeds per challenge.
 const SEEDS: u64 = 20;
@@ -142,7 +144,7 @@ where
         .fold(0u64, |h, b| h.wrapping_mul(31) ^ b as u64);
     let mut runs = Vec::new();
     for seed in 0..SEEDS {
-        let start = first_failure(&mut test, Rng::derive(stream, seed))
+        let start = common::first_failure(&mut test, Rng::derive(stream, seed), MAX_TESTS)
             .unwrap_or_else(|| panic!("{name} seed {seed}: no failure in {MAX_TESTS} tests"));
         test_calls.set(0);
         property_calls.set(0);
@@ -169,15 +171,6 @@ where
         runs,
         hypothesis,
     }
-}
-
-/// The first failing test case of a random run with `seed`, recorded.
-fn first_failure(test: &mut dyn FnMut(&mut Tape<'_>) -> Status, seed: u64) -> Option<Recording> {
-    (0..MAX_TESTS).find_map(|i| {
-        let mut src = RandomSource::new(Rng::derive(seed, i));
-        let mut tape = Tape::recording(&mut src);
-        (test(&mut tape) == Status::Interesting).then(|| tape.finish())
-    })
 }
 
 fn check(b: bool) -> Verdict {

@@ -6,6 +6,21 @@ pub mod kv;
 
 use std::fmt::Debug;
 use tapefuzz::generators::{Gen, value_from_bytes};
+use tapefuzz::tape::{RandomSource, Recording, Rng, Status, Tape};
+
+/// The first failing test case of a random run with `seed` (test case `i` drawn from
+/// `Rng::derive(seed, i)`), recorded; `None` after `max_tests` test cases.
+pub fn first_failure(
+    test: &mut dyn FnMut(&mut Tape<'_>) -> Status,
+    seed: u64,
+    max_tests: u64,
+) -> Option<Recording> {
+    (0..max_tests).find_map(|i| {
+        let mut src = RandomSource::new(Rng::derive(seed, i));
+        let mut tape = Tape::recording(&mut src);
+        (test(&mut tape) == Status::Interesting).then(|| tape.finish())
+    })
+}
 
 /// 300 byte strings of 0 to 200 bytes from a fixed xorshift stream.
 pub fn inputs() -> Vec<Vec<u8>> {

@@ -81,6 +81,9 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
 /// best tape holds), it tries the next choice at small indices instead, which may keep the
 /// tape as long.
 fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
+    if lowered.iter().any(|&i| i >= s.choices().len()) {
+        return;
+    }
     let later: Vec<usize> = (lowered[0] + 1..s.choices().len())
         .filter(|&j| s.free(j) && s.choices()[j].max >= 2 && !lowered.contains(&j))
         .take(WINDOW)
@@ -92,8 +95,16 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         return;
     }
     let len = s.choices().len();
-    // The first candidate by hand, to see whether raising made the tape longer.
+    // The first candidate by hand, to see whether raising made the tape longer. (An earlier
+    // group may have changed the tape: the positions must still hold one nonzero index.)
     let a = s.choices()[lowered[0]].index;
+    if a == 0
+        || lowered
+            .iter()
+            .any(|&i| !s.free(i) || s.choices()[i].index != a)
+    {
+        return;
+    }
     let mut first: Vec<(usize, u64)> = lowered.iter().map(|&i| (i, a - 1)).collect();
     first.extend(later.iter().map(|&j| (j, u64::MAX)));
     let reshaped = match s.attempt(&s.with_indices(&first)) {
