@@ -32,21 +32,26 @@ enum Send {
     ProcessAndGroup,
 }
 
-/// Starts a long healthy run of `args`, sends `signal` once its first progress line is
-/// out, and checks how it ended: exit status `status`, its JSON summary last, no flight
-/// record; and the next run passes with no note about an earlier run.
-fn stopped_by(name: &str, args: &[&str], signal: &str, send: Send, status: i32) {
-    let d = temp_dir(name);
+/// How a signalled run ended.
+struct Ended {
+    /// Its stderr, whole.
+    seen: String,
+    stdout: String,
+    code: Option<i32>,
+}
+
+/// Starts the harnesses CLI with `args` on the corpora folder `corpora` (in a process group of
+/// its own, SIGINT at its default: a test runner started in the background passes SIGINT on
+/// ignored), sends `signal` once its first progress line is out, and collects how it ended.
+fn signalled(args: &[&std::ffi::OsStr], corpora: &Path, signal: &str, send: Send) -> Ended {
     let mut command = Command::new(env!("CARGO_BIN_EXE_harnesses"));
     command
         .args(args)
-        .env("TAPEFUZZ_CORPORA", &d)
+        .env("TAPEFUZZ_CORPORA", corpora)
         .env_remove("TAPEFUZZ_TESTS")
         .env_remove("TAPEFUZZ_SECONDS")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // A process group of its own (to signal it as `timeout` does), and SIGINT at its
-    // default: a test runner started in the background passes SIGINT on ignored.
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     // SAFETY: signal(2) only, between fork and exec.
     unsafe {
@@ -91,8 +96,18 @@ fn stopped_by(name: &str, args: &[&str], signal: &str, send: Send, status: i32) 
         .unwrap()
         .read_to_string(&mut stdout)
         .unwrap();
-    let ended = child.wait().unwrap();
-    assert_eq!(ended.code(), Some(status), "{seen}");
+    let code = child.wait().unwrap().code();
+    Ended { seen, stdout, code }
+}
+
+/// Starts a long healthy run of `args`, sends `signal` once its first progress line is
+/// out, and checks how it ended: exit status `status`, its JSON summary last, no flight
+/// record; and the next run passes with no note about an earlier run.
+fn stopped_by(name: &str, args: &[&str], signal: &str, send: Send, status: i32) {
+    let d = temp_dir(name);
+    let os: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    let Ended { seen, stdout, code } = signalled(&os, &d, signal, send);
+    assert_eq!(code, Some(status), "{seen}");
     assert!(
         seen.contains(&format!("stopped early by SIG{signal}")),
         "{seen}"
@@ -163,48 +178,11 @@ fn parallel_runs_stop_together() {
 fn ci_stops_cleanly_and_writes_its_report() {
     let d = temp_dir("ci");
     let junit = d.join("junit.xml");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_harnesses"));
-    command
-        .args(["ci", "--seconds-per-target", "60", "--seed", "1", "--junit"])
-        .arg(&junit)
-        .env("TAPEFUZZ_CORPORA", &d)
-        .env_remove("TAPEFUZZ_TESTS")
-        .env_remove("TAPEFUZZ_SECONDS")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: signal(2) only, between fork and exec.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    let mut child = command.spawn().unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "{seen}");
-        seen.push_str(&line);
-        if line.contains(" tests (") {
-            break;
-        }
-    }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    stderr.read_to_string(&mut seen).unwrap();
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    let ended = child.wait().unwrap();
-    assert_eq!(ended.code(), Some(130), "{seen}");
+    let args =
+        ["ci", "--seconds-per-target", "60", "--seed", "1", "--junit"].map(std::ffi::OsStr::new);
+    let all: Vec<&std::ffi::OsStr> = args.iter().copied().chain([junit.as_os_str()]).collect();
+    let Ended { seen, stdout, code } = signalled(&all, &d, "INT", Send::Once);
+    assert_eq!(code, Some(130), "{seen}");
     // One target ran (the one the signal stopped), of the many `ci` would run.
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     assert!(seen.contains("ci: 1 properties, 0 failed"), "{seen}");
