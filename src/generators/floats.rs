@@ -79,6 +79,9 @@ pub struct Floats<T> {
     lo: f64,
     hi: f64,
     full: bool,
+    /// How many integers of the small region lie above and below the simplest value.
+    up: u64,
+    down: u64,
     _t: PhantomData<fn() -> T>,
 }
 
@@ -116,10 +119,20 @@ pub fn floats<T: Float>(range: impl RangeBounds<T>) -> Floats<T> {
         "bad float range"
     );
     let full = lo == T::LOWEST.to_f64() && hi == T::HIGHEST.to_f64();
+    let base = 0f64.clamp(lo, hi).trunc();
+    let count = |d: f64| {
+        if d >= 1.0 {
+            d.min(SMALL_SIDE as f64) as u64
+        } else {
+            0
+        }
+    };
     Floats {
         lo,
         hi,
         full,
+        up: count(hi - base),
+        down: count(base - lo),
         _t: PhantomData,
     }
 }
@@ -150,23 +163,10 @@ impl<T: Float> Floats<T> {
         (s, s.trunc())
     }
 
-    /// How many integers of the small region lie above and below the simplest value.
-    fn small_counts(&self) -> (u64, u64) {
-        let (_, base) = self.simplest();
-        let count = |d: f64| {
-            if d >= 1.0 {
-                d.min(SMALL_SIDE as f64) as u64
-            } else {
-                0
-            }
-        };
-        (count(self.hi - base), count(base - self.lo))
-    }
-
     /// The value at index `i` of the simplicity order.
     pub fn value_at(&self, i: u64) -> T {
         let (s, base) = self.simplest();
-        let (up, down) = self.small_counts();
+        let (up, down) = (self.up, self.down);
         let n = 1 + up + down;
         if i == 0 {
             return T::from_f64(s);
@@ -218,7 +218,7 @@ impl<T: Float> Floats<T> {
             return Some(0);
         }
         let (_, base) = self.simplest();
-        let (up, down) = self.small_counts();
+        let (up, down) = (self.up, self.down);
         let n = 1 + up + down;
         let k = (v - base).abs();
         if v.fract() == 0.0 && (1.0..=SMALL_SIDE as f64).contains(&k) {
