@@ -199,7 +199,7 @@ fn a_changed_generator_is_reported_with_both_renderings() {
     // A widened range.
     let root = temp_dir("widened");
     let narrow = (ints::<u32>(0..=100), vecs(ints::<u8>(..), 0..=3));
-    Property::new("q")
+    let _ = Property::new("q")
         .corpora(&root)
         .seed(5)
         .tests(1000)

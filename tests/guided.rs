@@ -99,7 +99,7 @@ fn bootstrapping_teaches_the_guide_the_corpus() {
         keep: 20,
         ..config(3, 5_000)
     };
-    run(&sorted_property(Learn::default(), seeded).corpora(&dir));
+    let _ = run(&sorted_property(Learn::default(), seeded).corpora(&dir));
     let learn = Learn {
         bootstrap: true,
         ..Learn::default()

@@ -492,7 +492,7 @@ fn a_recursive_derived_value_shrinks_to_the_minimum_of_a_generated_failure() {
         Box::new(Expr::Add(num(7), num(-3))),
         Box::new(Expr::Neg(num(99))),
     )));
-    same_minimum(
+    let _ = same_minimum(
         any::<Expr>,
         |e: Expr| nodes(&e) < 3,
         given,
@@ -513,7 +513,7 @@ fn a_recursive_derived_value_shrinks_to_the_minimum_of_a_generated_failure() {
         ],
         ..leaf("top", 200)
     };
-    same_minimum(
+    let _ = same_minimum(
         any::<Dir>,
         |d: Dir| dirs(&d) < 3,
         given,
@@ -550,13 +550,13 @@ fn a_combinator_value_shrinks_to_the_minimum_of_a_generated_failure() {
             option(ints::<u8>(..)),
         )
     };
-    same_minimum(
+    let _ = same_minimum(
         g,
         |(v, o): (Vec<i32>, Option<u8>)| !(o.is_some() && v.iter().any(|&x| x > 100)),
         (vec![-5, 400, 17, -3], Some(200)),
         "([101], Some(0))",
     );
-    same_minimum(
+    let _ = same_minimum(
         tokens,
         |ts: Vec<Token>| {
             ts.iter()
@@ -633,7 +633,7 @@ fn a_map_with_value_shrinks_to_the_minimum_of_a_generated_failure() {
         month: 7,
         day: 14,
     };
-    same_minimum(
+    let _ = same_minimum(
         dates,
         |d: Date| d.year == 2000 && d.month < 3,
         given,

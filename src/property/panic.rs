@@ -1,12 +1,14 @@
 //! Catching panics in properties without printing each one.
 
 use super::outcome::Rejected;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 
 thread_local! {
     static QUIET: Cell<bool> = const { Cell::new(false) };
+    /// Where the last quiet panic of this thread happened (`file:line:column`).
+    static LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 static HOOK: Once = Once::new();
@@ -20,12 +22,19 @@ pub enum Caught {
 }
 
 /// Runs `f`, turning a panic into `Err`. The panic hook stays silent for panics caught here
-/// (shrinking runs thousands) and prints as before for every other panic.
+/// (shrinking runs thousands) and prints as before for every other panic. The message
+/// names where the panic happened, as Rust's own panic message does (`panicked at
+/// src/lib.rs:37:26: …`): inside the code under test, not at the `check` call.
 pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(|q| q.get()) {
+            if QUIET.with(|q| q.get()) {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+                LOCATION.with(|l| *l.borrow_mut() = at);
+            } else {
                 previous(info)
             }
         }));
@@ -35,13 +44,18 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
     QUIET.with(|q| q.set(was));
     r.map_err(|payload| {
         if payload.is::<Rejected>() {
-            Caught::Rejected
-        } else if let Some(s) = payload.downcast_ref::<&str>() {
-            Caught::Panic(format!("panicked: {s}"))
+            return Caught::Rejected;
+        }
+        // A hook of the user's own, set after ours, may have left no location.
+        let at = LOCATION
+            .with(|l| l.borrow_mut().take())
+            .map_or_else(String::new, |l| format!(" at {l}"));
+        if let Some(s) = payload.downcast_ref::<&str>() {
+            Caught::Panic(format!("panicked{at}: {s}"))
         } else if let Some(s) = payload.downcast_ref::<String>() {
-            Caught::Panic(format!("panicked: {s}"))
+            Caught::Panic(format!("panicked{at}: {s}"))
         } else {
-            Caught::Panic("panicked".into())
+            Caught::Panic(format!("panicked{at}"))
         }
     })
 }

@@ -39,13 +39,15 @@ pub struct Property {
     pub(super) examples: Examples,
 }
 
-/// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`): ASCII
-/// letters, digits, `-`, `_` and `.`, anything else `_`. The name is one folder inside the
+/// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`, `t#2`
+/// `t.2`): ASCII letters, digits, `-`, `_` and `.`, anything else `_`. The name is one folder inside the
 /// corpora folder, never a way out of it or onto the store's own files: an empty name is
 /// `_`, and leading dots become `_` (`..` is `__`, `.inflight` is `_inflight`).
 pub fn target_dir_name(name: &str) -> String {
     let safe: String = name
         .replace("::", ".")
+        // `t#2`, the second check of the test `t`: never the folder of a test named `t_2`.
+        .replace('#', ".")
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || "-_.".contains(c) {
@@ -61,8 +63,8 @@ pub fn target_dir_name(name: &str) -> String {
 }
 
 impl Property {
-    /// A property named `name`. Panics on a malformed `TAPEFUZZ_*` variable (see
-    /// [`Property::try_new`]), at the caller.
+    /// A property named `name`. Panics on a malformed `TAPEFUZZ_*` variable or a name that
+    /// cannot name a corpus folder (see [`Property::try_new`]), at the caller.
     #[track_caller]
     pub fn new(name: impl Into<String>) -> Property {
         match Property::try_new(name) {
@@ -71,17 +73,34 @@ impl Property {
         }
     }
 
-    /// A property named `name`, or the malformed `TAPEFUZZ_*` variable.
+    /// A property named `name`, or the malformed `TAPEFUZZ_*` variable. A name that cannot
+    /// name a corpus folder — empty, `.`, `..`, or with a `/` or `\` — is an error too
+    /// (its `var` is `property name`).
     pub fn try_new(name: impl Into<String>) -> Result<Property, ConfigError> {
         let name = name.into();
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+            return Err(ConfigError {
+                var: "property name".into(),
+                value: name,
+                expected: "a name that is not empty, `.` or `..` and has no `/` or `\\`, \
+                           such as `parser::roundtrip`"
+                    .into(),
+            });
+        }
         let settings = Settings::from_env()?;
         let corpora_chosen = settings.corpora.is_some();
         let corpora = settings.corpora.or_else(|| {
             // cargo's variable, not ours: the package being tested.
             std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("corpora"))
         });
+        // libtest runs each test on a thread named after it: that test reruns this
+        // property, whatever the property's own name. Outside a test, the name is a guess.
+        let test = std::thread::current()
+            .name()
+            .filter(|t| *t != "main")
+            .map_or_else(|| name.clone(), str::to_string);
         let replay = Some(format!(
-            "cargo test -- --exact {name}  (replays regressions first)"
+            "cargo test -- --exact {test}  (replays regressions first)"
         ));
         Ok(Property {
             name,

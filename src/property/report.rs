@@ -5,7 +5,14 @@ use crate::summary::Summary;
 use std::fmt;
 
 /// A property run: the engine's counts plus the shrunk value and message of a failure.
+///
+/// A report that is dropped fails nothing: in a `#[test]`, use [`Property::check`] /
+/// [`Property::check_test`] (they panic with the report), or assert [`Report::passed`].
+///
+/// [`Property::check`]: crate::property::Property::check
+/// [`Property::check_test`]: crate::property::Property::check_test
 #[derive(Clone, Debug)]
+#[must_use = "a dropped report fails nothing: call `check`/`check_test`, or assert `report.passed()`"]
 pub struct Report {
     /// The property's name.
     pub name: String,
@@ -25,6 +32,15 @@ impl Report {
     /// [`RunReport::health_failure`]).
     pub fn passed(&self) -> bool {
         self.run.failure.is_none() && self.run.health_failure.is_none()
+    }
+
+    /// Panics with the report (located at the caller) unless the property passed: what
+    /// [`Property::check`](crate::property::Property::check) does with its report.
+    #[track_caller]
+    pub fn assert_passed(&self) {
+        if !self.passed() {
+            panic!("\n{self}");
+        }
     }
 
     /// The JSON summary of the run (see the design page).

@@ -67,10 +67,46 @@ impl Property {
         F: Fn(G::Value) -> R,
         R: Outcome,
     {
-        let report = self.run(generator, prop);
-        if !report.passed() {
-            panic!("\n{report}");
-        }
+        self.run(generator, prop).assert_passed();
+    }
+
+    /// Like [`Property::run_test`], but panics with the failure report: the `#[test]` entry
+    /// for properties that are a [`Test`] rather than a generator and a closure — state
+    /// machines ([`crate::stateful::stateful`], [`crate::stateful::concurrent`],
+    /// [`crate::stateful::Monkey::test`]) and constrained generators among them. The panic is
+    /// located at the caller.
+    ///
+    /// ```should_panic
+    /// use tapefuzz::prelude::*;
+    ///
+    /// // A counter that forgets its count after three increments.
+    /// struct Model;
+    /// #[derive(Clone, Debug)]
+    /// struct Add;
+    /// impl StateMachine for Model {
+    ///     type State = u32;
+    ///     type Sut = u32;
+    ///     type Action = Add;
+    ///     fn initial(&self) -> u32 { 0 }
+    ///     fn reset(&self) -> u32 { 0 }
+    ///     fn actions(&self, _: &u32) -> tapefuzz::generators::Boxed<Add> { just(Add).boxed() }
+    ///     fn next_state(&self, s: &mut u32, _: &Add) { *s += 1 }
+    ///     fn run(&self, sut: &mut u32, _: &u32, _: &Add) -> Result<(), Fail> {
+    ///         *sut = if *sut == 3 { 0 } else { *sut + 1 };
+    ///         Ok(())
+    ///     }
+    ///     fn check(&self, sut: &u32, s: &u32) -> Result<(), Fail> {
+    ///         ensure_eq!(*sut, *s);
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// // Panics: the minimal trace is four `Add`s.
+    /// Property::new("doc::forgetful").no_corpus().check_test(&stateful(Model, 0..=10));
+    /// ```
+    #[track_caller]
+    pub fn check_test(&self, test: &dyn Test) {
+        self.run_test(test).assert_passed();
     }
 }
 
@@ -94,14 +130,83 @@ where
     F: Fn(G::Value) -> R,
     R: Outcome,
 {
+    named_after_test().check(generator, prop)
+}
+
+/// [`check`] for a property that is a [`Test`] (a state machine, a constrained generator):
+/// runs it in a `#[test]` and panics with the failure report, named after the test as
+/// [`check`] names its properties.
+///
+/// ```
+/// use tapefuzz::prelude::*;
+/// use tapefuzz::generators::Boxed;
+///
+/// // A stack against a `Vec` as its model.
+/// struct Model;
+/// #[derive(Clone, Debug)]
+/// enum Op { Push(u8), Pop }
+/// impl StateMachine for Model {
+///     type State = Vec<u8>;
+///     type Sut = std::collections::VecDeque<u8>;
+///     type Action = Op;
+///     fn initial(&self) -> Vec<u8> { Vec::new() }
+///     fn reset(&self) -> Self::Sut { Default::default() }
+///     fn actions(&self, _: &Vec<u8>) -> Boxed<Op> {
+///         one_of![ints(0..=9u8).map(Op::Push), just(Op::Pop)].boxed()
+///     }
+///     fn next_state(&self, s: &mut Vec<u8>, op: &Op) {
+///         match op { Op::Push(x) => s.push(*x), Op::Pop => { s.pop(); } }
+///     }
+///     fn run(&self, sut: &mut Self::Sut, s: &Vec<u8>, op: &Op) -> Result<(), Fail> {
+///         match op {
+///             Op::Push(x) => sut.push_back(*x),
+///             Op::Pop => ensure_eq!(sut.pop_back(), s.last().copied()),
+///         }
+///         Ok(())
+///     }
+/// }
+///
+/// // In a `#[test] fn stack_matches_model()`: the property `<crate>::stack_matches_model`.
+/// tapefuzz::serve::check_test(&stateful(Model, 0..=20));
+/// ```
+///
+/// Panics located at the caller (`#[track_caller]`).
+#[track_caller]
+pub fn check_test(test: &dyn Test) {
+    named_after_test().check_test(test)
+}
+
+thread_local! {
+    /// How many properties [`check`] and [`check_test`] have named on this thread: libtest
+    /// runs each test on a thread of its own, so this counts the calls of one test.
+    static NAMED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// The property of the running `#[test]`, named `<crate>::<test>`; the n-th of one test
+/// (n ≥ 2) is `<crate>::<test>#n`, with a warning, so that two checks in one test never
+/// share a corpus and `cargo tapefuzz` can run either. Numbers follow call order.
+#[track_caller]
+fn named_after_test() -> Property {
     let test = std::thread::current()
         .name()
         .unwrap_or("property")
         .to_string();
-    Property::new(test_property_name(&test))
+    let n = NAMED.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    let mut name = test_property_name(&test);
+    if n > 1 {
+        name = format!("{name}#{n}");
+        eprintln!(
+            "tapefuzz: warning: check number {n} in the test `{test}` is the property `{name}` \
+             (numbered in call order: inserting a check before it renames it and its corpus); \
+             name it: Property::new(\"…\").check(…)"
+        );
+    }
+    Property::new(name)
         .replay_command(format!(
             "cargo test -- --exact {test}  (replays regressions first)"
         ))
         .with_test_name(test)
-        .check(generator, prop)
 }

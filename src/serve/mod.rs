@@ -70,7 +70,7 @@ pub use answer::{Imported, Replayed, Tally, summary_line};
 pub use args::{Args, Flag};
 pub use ci::{CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, check_junit_path};
 pub use commands::{RUN_TESTS, answer};
-pub use entry::check;
+pub use entry::{check, check_test};
 pub use explain::{PartRequest, explanation, part_explanation};
 pub use interrupt::{exit_status, interrupted_exit_status, stop_cleanly_on_signals};
 pub use request::{

@@ -120,7 +120,9 @@ pub fn run_commands<M: StateMachine>(machine: &M, actions: &[M::Action]) -> Resu
 
 /// The stateful property of `machine`: sequences of `steps` actions ([`commands`]) run by
 /// [`run_commands`]. A failure shrinks to a minimal sequence (fewer actions, simpler
-/// arguments, preconditions kept) and its report lists it one action a line.
+/// arguments, preconditions kept) and its report lists it one action a line. In a
+/// `#[test]`, [`check_test`](crate::serve::check_test) runs it and fails the test;
+/// `Property::run_test` returns the report instead.
 pub fn stateful<M>(machine: M, steps: impl Into<SizeRange>) -> impl Test
 where
     M: StateMachine + 'static,

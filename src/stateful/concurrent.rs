@@ -319,7 +319,7 @@ where
 /// [`run_parallel`] with [`DEFAULT_REPEATS`] runs each. A failure shrinks to the fewest
 /// actions (prefix and threads) that still show it, with the simplest arguments; since a
 /// bad interleaving may not come on every run, shrinking keeps a smaller case only when one
-/// of its runs fails.
+/// of its runs fails. In a `#[test]`: [`check_test`](crate::serve::check_test).
 pub fn concurrent<M>(
     machine: M,
     prefix: impl Into<SizeRange>,

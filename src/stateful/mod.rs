@@ -10,8 +10,10 @@
 //! action is one element of a list on the tape (a "one more?" coin, then the action's
 //! choices, in one span), so shrinking deletes actions and simplifies their arguments, and
 //! the sequence is drawn again from the shrunk tape with the model re-run, so every shrunk
-//! sequence still meets its preconditions. [`stateful`] is the property; its failure names
-//! the step that failed and lists the minimal trace, one action a line.
+//! sequence still meets its preconditions. [`stateful`] is the property, checked in a
+//! `#[test]` by [`check_test`](crate::serve::check_test) (or
+//! [`Property::check_test`](crate::property::Property::check_test)); its failure names the
+//! step that failed and lists the minimal trace, one action a line.
 //!
 //! | what | where | for |
 //! |---|---|---|
@@ -78,6 +80,8 @@
 //!     }
 //! }
 //!
+//! // In a `#[test]`, `tapefuzz::serve::check_test(&stateful(Model, 0..=30))` fails the test
+//! // with the minimal trace; here the report is read instead.
 //! let report = Property::new("doc::counter")
 //!     .no_corpus()
 //!     .seed(3)

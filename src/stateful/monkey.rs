@@ -131,7 +131,8 @@ impl<S: 'static, A: Clone + fmt::Debug + 'static> Monkey<S, A> {
     /// The monkey as a test: each test case is one episode from a fresh system, failing when
     /// an action fails. The engine's discovery runs episodes until one fails, then shrinks
     /// the tape, so the failing episode is re-run (from a reset) with actions deleted and
-    /// simplified: the report lists the shortest sequence found that still fails.
+    /// simplified: the report lists the shortest sequence found that still fails. In a
+    /// `#[test]`: [`check_test`](crate::serve::check_test)`(&monkey.test())`.
     pub fn test(&self) -> impl Test + use<S, A> {
         property(self.clone(), |e: Episode<A>| match e.failure {
             Some(m) => Err(Fail::failed(format!("step {}: {m}", e.actions.len()))),
