@@ -76,7 +76,27 @@ fn newcomer_paths() {
     })
     .expect("a failing state machine fails its test");
     assert!(m.contains("property `newcomer::stateful_red`"), "{m}");
-    assert!(m.contains("4. Add") && !m.contains("5. Add"), "{m}");
+    // The trace keeps its layout: one action a line, indented under its label.
+    assert!(
+        m.contains(
+            "\n  minimal failing value:\n    1. Add\n    2. Add\n    3. Add\n    4. Add\n  \
+             failure: step 4 (Add): ensure_eq failed: *sut = 0, *s = 4\n"
+        ),
+        "{m}"
+    );
+    // So does the regression file (the value's later lines indented).
+    let folder = scratch.join("newcomer.stateful_red").join("regressions");
+    let file = std::fs::read_dir(&folder)
+        .expect("saved")
+        .next()
+        .expect("one file")
+        .expect("entry")
+        .path();
+    let text = std::fs::read_to_string(file).expect("readable");
+    assert!(
+        text.contains("\nvalue: 1. Add\n  2. Add\n  3. Add\n  4. Add\nfailure: "),
+        "{text}"
+    );
     // The same with a name of one's own; the replay command names the test, not the
     // property.
     let m = on_test_thread("lru_matches_model", || {
@@ -108,10 +128,18 @@ fn newcomer_paths() {
     assert!(m.contains("property `newcomer::two_checks#2`"), "{m}");
     assert!(m.contains("minimal failing value: 3"), "{m}");
     assert!(
-        scratch.join("newcomer.two_checks.2").join("regressions").is_dir(),
+        scratch
+            .join("newcomer.two_checks.2")
+            .join("regressions")
+            .is_dir(),
         "the second check's failure is saved in its own folder"
     );
-    assert!(!scratch.join("newcomer.two_checks").join("regressions").exists());
+    assert!(
+        !scratch
+            .join("newcomer.two_checks")
+            .join("regressions")
+            .exists()
+    );
     // Run again, the first check does not replay the second's failure (it passes), and the
     // second fails first on its saved tape.
     let m = on_test_thread("two_checks", || {

@@ -16,8 +16,11 @@
 //! (unknown keys are ignored, so later versions can add some). `tape` is the shrunk tape's
 //! bytes in hex (the byte encoding every source replays); `generator` is the structure
 //! fingerprint of the tape as it was recorded ([`crate::tape::Recording::structure`]), so a
-//! changed generator is noticed on replay; `value` and `failure` are for people (line breaks
-//! and backslashes escaped as `\n` and `\\`). Deleting the file deletes the regression.
+//! changed generator is noticed on replay; `value` and `failure` are for people: a value of
+//! several lines (a stateful trace, an `assert_eq!` message) takes one line each, the later
+//! ones indented by two spaces; backslashes and carriage returns are escaped as `\\` and
+//! `\r` (files of earlier builds, with line breaks escaped as `\n`, read the same).
+//! Deleting the file deletes the regression.
 
 use std::fmt::Write as _;
 
@@ -56,6 +59,19 @@ fn escape(s: &str) -> String {
         .replace('\r', "\\r")
 }
 
+/// What starts a line that continues the field above it.
+const CONTINUATION: &str = "  ";
+
+/// `key: text`, a text of several lines written one line each, the later ones indented by
+/// [`CONTINUATION`], so a trace or an `assert_eq!` message reads as it printed.
+fn field(t: &mut String, key: &str, text: &str) {
+    let mut lines = text.split('\n');
+    let _ = writeln!(t, "{key}: {}", escape(lines.next().unwrap_or_default()));
+    for line in lines {
+        let _ = writeln!(t, "{CONTINUATION}{}", escape(line));
+    }
+}
+
 fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
@@ -81,10 +97,10 @@ impl Regression {
         let _ = writeln!(t, "property: {}", escape(&self.property));
         let _ = writeln!(t, "generator: {:016x}", self.generator);
         if let Some(v) = &self.value {
-            let _ = writeln!(t, "value: {}", escape(v));
+            field(&mut t, "value", v);
         }
         if let Some(f) = &self.failure {
-            let _ = writeln!(t, "failure: {}", escape(f));
+            field(&mut t, "failure", f);
         }
         if self.isolate {
             t.push_str("isolate: yes\n");
@@ -117,10 +133,25 @@ impl Regression {
             encoding,
         };
         let mut tape = None;
+        // The multi-line field the next indented line continues.
+        let mut open: Option<&mut Option<String>> = None;
         for (n, line) in lines.enumerate() {
+            if let Some(rest) = line.strip_prefix(CONTINUATION) {
+                let Some(field) = open.as_deref_mut().and_then(Option::as_mut) else {
+                    return Err(format!(
+                        "line {}: an indented line continues no `value` or `failure`",
+                        n + 2
+                    ));
+                };
+                field.push('\n');
+                field.push_str(&unescape(rest));
+                continue;
+            }
+            // A blank line (an editor may strip a continuation's spaces) closes nothing.
             if line.trim().is_empty() {
                 continue;
             }
+            open = None;
             let Some((key, value)) = line.split_once(": ").or_else(|| line.split_once(':')) else {
                 return Err(format!("line {}: no `key: value`", n + 2));
             };
@@ -130,8 +161,14 @@ impl Regression {
                     r.generator = u64::from_str_radix(value.trim(), 16)
                         .map_err(|_| format!("line {}: generator is not hex", n + 2))?;
                 }
-                "value" => r.value = Some(unescape(value)),
-                "failure" => r.failure = Some(unescape(value)),
+                "value" => {
+                    r.value = Some(unescape(value));
+                    open = Some(&mut r.value);
+                }
+                "failure" => {
+                    r.failure = Some(unescape(value));
+                    open = Some(&mut r.failure);
+                }
                 "isolate" => r.isolate = value.trim() == "yes",
                 "tape" => {
                     tape = Some(from_hex(value.trim()).map_err(|e| format!("line {}: {e}", n + 2))?)
@@ -180,9 +217,14 @@ mod tests {
             encoding: crate::tape::ENCODING_VERSION,
         };
         let text = r.to_text();
-        assert_eq!(text.lines().count(), 7, "{text}");
+        // The failure's second line is a line of its own, indented.
+        assert_eq!(text.lines().count(), 8, "{text}");
+        assert!(
+            text.contains("failure: panicked: two\n  lines \\\\ here\n"),
+            "{text}"
+        );
         assert!(text.ends_with("tape: 0100ff\n"));
-        assert_eq!(Regression::parse(&text), Ok(r));
+        assert_eq!(Regression::parse(&text), Ok(r.clone()));
         assert!(
             Regression::parse("junk")
                 .unwrap_err()
@@ -199,6 +241,13 @@ mod tests {
         let minimal = Regression::parse(&format!("{REGRESSION_HEADER}\nfuture: x\ntape: 07\n"));
         assert_eq!(minimal.unwrap().tape, vec![7]);
         // A file of the first version: its tape is in encoding 1, and it says so again.
+        // Line breaks escaped in one line, as earlier builds wrote them, read the same.
+        let escaped = Regression::parse(&format!(
+            "{REGRESSION_HEADER}\nfailure: panicked: two\\nlines \\\\ here\ntape: 00\n"
+        ));
+        assert_eq!(escaped.unwrap().failure, r.failure);
+        // A continuation of nothing is an error.
+        assert!(Regression::parse(&format!("{REGRESSION_HEADER}\n  x\ntape: 00")).is_err());
         let old = Regression::parse("tapefuzz regression 1\ntape: 0107\n").unwrap();
         assert_eq!((old.encoding, old.tape.clone()), (1, vec![1, 7]));
         assert!(old.to_text().starts_with("tapefuzz regression 1\n"));

@@ -117,10 +117,10 @@ impl fmt::Display for Report {
             // The message says why it was not shrunk.
             write!(
                 f,
-                "property `{}` failed on explicit example #{n}, not shrunk\n  value: {}\n  failure: {}",
+                "property `{}` failed on explicit example #{n}, not shrunk\n  value:{}\n  failure:{}",
                 self.name,
-                self.value.as_deref().unwrap_or("<none>"),
-                self.message.as_deref().unwrap_or("")
+                Block(self.value.as_deref().unwrap_or("<none>")),
+                Block(self.message.as_deref().unwrap_or(""))
             )?;
             if let Some(cmd) = &self.replay {
                 write!(f, "\n  replay: {cmd}")?;
@@ -148,18 +148,20 @@ impl fmt::Display for Report {
                 value,
             } => writeln!(
                 f,
-                "property `{}` failed{} on explicit example #{n}, shrunk from it\n  explicit example: {value}",
+                "property `{}` failed{} on explicit example #{n}, shrunk from it\n  explicit example:{}",
                 self.name,
                 if fail.flaky { " (flaky)" } else { "" },
+                Block(value),
             )?,
             Found::Given {
                 example: None,
                 value,
             } => writeln!(
                 f,
-                "property `{}` failed{} on the value given to shrink, shrunk from it\n  given value: {value}",
+                "property `{}` failed{} on the value given to shrink, shrunk from it\n  given value:{}",
                 self.name,
                 if fail.flaky { " (flaky)" } else { "" },
+                Block(value),
             )?,
         }
         if fail.flaky {
@@ -170,12 +172,12 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "  {} failing value: {}",
+            "  {} failing value:{}",
             if fail.flaky { "flaky" } else { "minimal" },
-            self.value.as_deref().unwrap_or("<none>")
+            Block(self.value.as_deref().unwrap_or("<none>"))
         )?;
         if let Some(m) = &self.message {
-            writeln!(f, "  failure: {m}")?;
+            writeln!(f, "  failure:{}", Block(m))?;
         }
         writeln!(
             f,
@@ -197,7 +199,9 @@ impl fmt::Display for Report {
             (None, Some(e)) => writeln!(f, "  could not save the tape: {e}")?,
             (None, None) => writeln!(f, "  not saved (no corpus)")?,
         }
-        if !matches!(fail.found, Found::Given { .. }) {
+        // A failure of a saved tape or a given value came from no search: a seed reruns
+        // nothing.
+        if matches!(fail.found, Found::Generate(_)) {
             writeln!(
                 f,
                 "  seed: {} (TAPEFUZZ_SEED={} reruns the search)",
@@ -209,6 +213,23 @@ impl fmt::Display for Report {
         }
         if let Some(cmd) = &self.replay {
             write!(f, "  replay: {cmd}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A value or message after a label: on the label's line when it is one line; else from the
+/// next line, every line indented, so a trace or an `assert_eq!`'s left/right keep their
+/// layout.
+struct Block<'a>(&'a str);
+
+impl fmt::Display for Block<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.0.contains('\n') {
+            return write!(f, " {}", self.0);
+        }
+        for line in self.0.lines() {
+            write!(f, "\n    {line}")?;
         }
         Ok(())
     }
