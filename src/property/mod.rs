@@ -37,5 +37,6 @@ pub use panic::catch;
 pub(crate) use panic::{catch_message, catch_or_reject};
 pub use property::{Property, target_dir_name, test_property_name};
 pub use report::Report;
+pub(crate) use report::reported_by_client;
 pub use shrink_value::ShrinkValueError;
 pub use test::{Explained, PropertyTest, Test, property};

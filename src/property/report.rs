@@ -4,6 +4,17 @@ use crate::engine::{Found, RunReport};
 use crate::summary::Summary;
 use std::fmt;
 
+/// Set when a command-line client (`cargo tapefuzz`) reads this process's reports from its
+/// answers and prints them itself.
+static REPORTED_BY_CLIENT: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Says that a command-line client prints the reports of this process's properties (from
+/// the answers), so [`Report::assert_passed`] need not.
+pub(crate) fn reported_by_client() {
+    REPORTED_BY_CLIENT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// A property run: the engine's counts plus the shrunk value and message of a failure.
 ///
 /// A report that is dropped fails nothing: in a `#[test]`, use [`Property::check`] /
@@ -35,12 +46,21 @@ impl Report {
     }
 
     /// Panics with the report (located at the caller) unless the property passed: what
-    /// [`Property::check`](crate::property::Property::check) does with its report.
+    /// [`Property::check`](crate::property::Property::check) does with its report. When
+    /// `cargo tapefuzz` asked for the run, it prints the report itself: the panic then only
+    /// names the property, so the report is not printed twice.
     #[track_caller]
     pub fn assert_passed(&self) {
-        if !self.passed() {
-            panic!("\n{self}");
+        if self.passed() {
+            return;
         }
+        if REPORTED_BY_CLIENT.load(std::sync::atomic::Ordering::Relaxed) {
+            panic!(
+                "property `{}` failed (cargo tapefuzz prints its report)",
+                self.name
+            );
+        }
+        panic!("\n{self}");
     }
 
     /// The JSON summary of the run (see the design page).

@@ -45,6 +45,8 @@ pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> 
     if request.command() == Command::Run {
         // A run asked by `cargo tapefuzz`: Ctrl-C or a CI's SIGTERM stops it cleanly.
         super::interrupt::stop_cleanly_on_signals();
+        // `cargo tapefuzz` prints the report from the answers: a failing test says less.
+        crate::property::reported_by_client();
     }
     served(request, &answers, &property, settings.strategy_chosen, test)
         .unwrap_or_else(|e| answers.fatal(&e))
