@@ -511,7 +511,7 @@ fn explain_with_a_path_shows_the_provenance_of_a_part_and_writes_its_graph() {
         String::from_utf8_lossy(&out.stderr)
     );
     for line in [
-        "status: Interesting\n",
+        "status: fails\n",
         "failure: not sorted: [2, 4, 3]\n",
         "part .0[1] = 4\n",
         "on the tape: .0 field [0..5), [1] element [2..4)\n",
@@ -594,7 +594,7 @@ fn explain_points_at_an_action_of_a_failing_stateful_trace() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "\
-status: Interesting
+status: fails
 failure: step 4 (Restore(v0)): ensure_eq failed: sut.lock().map = {0: 1}, s.map = {0: 0}
 part [3].0 = v0
 value: 1. Put(0, 0)

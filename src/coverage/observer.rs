@@ -11,6 +11,8 @@ pub struct CoverageObserver<'c> {
     coverage: &'c mut dyn Coverage,
     features: Vec<u64>,
     trace: u64,
+    /// Every feature any test case hit, when counted ([`CoverageObserver::counting`]).
+    seen: Option<std::collections::HashSet<u64>>,
 }
 
 impl<'c> CoverageObserver<'c> {
@@ -20,7 +22,22 @@ impl<'c> CoverageObserver<'c> {
             coverage,
             features: Vec::new(),
             trace: 0,
+            seen: None,
         }
+    }
+
+    /// The observer, also counting the distinct features of every test case it observes
+    /// (a set insert per feature hit: for a search that does not count them itself).
+    pub fn counting(mut self) -> CoverageObserver<'c> {
+        self.seen = Some(std::collections::HashSet::new());
+        self
+    }
+
+    /// How many distinct features the test cases observed so far hit together, when
+    /// [`CoverageObserver::counting`]: the JSON summary's `features` under a search that
+    /// does not count them itself. `None` when not counting.
+    pub fn distinct_features(&self) -> Option<u64> {
+        self.seen.as_ref().map(|s| s.len() as u64)
     }
 }
 
@@ -40,6 +57,9 @@ impl Observer for CoverageObserver<'_> {
             h = (h.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
         });
         self.trace = h;
+        if let Some(seen) = &mut self.seen {
+            seen.extend(self.features.iter().copied());
+        }
     }
 
     fn characteristic(&self, _fingerprint: u64) -> u64 {
@@ -81,5 +101,22 @@ mod tests {
         assert_ne!(trace(&[(1, 1), (3, 9)]), a, "9 hits do not");
         assert_ne!(trace(&[(1, 1)]).0, a.0);
         assert_ne!(trace(&[(2, 1), (3, 5)]), a);
+    }
+
+    #[test]
+    fn counting_observers_count_distinct_features_over_test_cases() {
+        let mut cov = ManualCounters::new(8);
+        let handle = cov.clone();
+        let mut obs = CoverageObserver::new(&mut cov);
+        assert_eq!(obs.distinct_features(), None);
+        let mut obs = obs.counting();
+        for hits in [&[1usize, 3][..], &[3, 1], &[2]] {
+            obs.before();
+            for &e in hits {
+                handle.hit(e);
+            }
+            obs.after(0);
+        }
+        assert_eq!(obs.distinct_features(), Some(3));
     }
 }

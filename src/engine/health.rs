@@ -47,9 +47,17 @@ pub(crate) fn check(report: &mut RunReport, config: &Config, seen: &Seen) {
         }
         parts.join(", ")
     };
-    let advice = "relax the `assume!` or the filter, generate values in the domain directly \
-                  (a better generator: `.map` into it rather than `.filter`), or let \
-                  `--strategy rl` (TAPEFUZZ_STRATEGY=rl) learn to generate valid values";
+    let direct = "relax the `assume!` or the filter, or generate values in the domain \
+                  directly (a better generator: `.map` into it rather than `.filter`)";
+    // Advice to try the search that is running already does nothing.
+    let advice = if report.strategy == "rl" {
+        direct.to_string()
+    } else {
+        format!(
+            "{direct}, or let `--strategy rl` (TAPEFUZZ_STRATEGY=rl) learn to generate \
+             valid values"
+        )
+    };
     let mut warnings = Vec::new();
     if report.failure.is_none() && tests > 0 && report.valid == 0 && report.replayed_valid == 0 {
         let why = format!(
@@ -112,6 +120,17 @@ mod tests {
         assert!(h.contains("9 rejected by `assume!`"), "{h}");
         assert!(h.contains("1 over the size budget"), "{h}");
         assert!(h.contains("--strategy rl"), "{h}");
+        // Under rl itself, no advice to try rl.
+        let mut r = RunReport {
+            tests: 10,
+            invalid: 10,
+            strategy: "rl",
+            ..RunReport::default()
+        };
+        check(&mut r, &config, &seen());
+        let h = r.health_failure.unwrap();
+        assert!(h.contains("generate values in the domain"), "{h}");
+        assert!(!h.contains("--strategy rl"), "{h}");
         // Only replays: nothing to judge.
         let mut r = RunReport {
             replayed: 3,

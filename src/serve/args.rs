@@ -151,7 +151,7 @@ pub struct Args {
     pub passthrough: Vec<String>,
     /// `--all`.
     pub all: bool,
-    /// `--strategy`.
+    /// `--strategy`: a registered strategy's name (the parser refuses any other).
     pub strategy: Option<String>,
     /// `--mode`.
     pub mode: Option<String>,
@@ -251,7 +251,17 @@ impl Args {
                 Flag::Release => a.release = true,
                 Flag::NoDebugAssertions => a.no_debug_assertions = true,
                 Flag::Passthrough => a.passthrough = it.by_ref().cloned().collect(),
-                Flag::Strategy => a.strategy = Some(text()?),
+                Flag::Strategy => {
+                    let name = text()?;
+                    // Before anything is built: a typo is a one-line error.
+                    if crate::search::registry::entry(&name).is_none() {
+                        return Err(format!(
+                            "unknown strategy `{name}` (valid: {})",
+                            crate::search::registry::names()
+                        ));
+                    }
+                    a.strategy = Some(name)
+                }
                 Flag::Mode => a.mode = Some(text()?),
                 Flag::Bug => a.bug = Some(text()?),
                 Flag::Path => a.path = Some(text()?),

@@ -220,7 +220,21 @@ impl Served<'_> {
                 // each tape it keeps.
                 crate::coverage::cmplog::make_available();
                 let mut observer = crate::coverage::CoverageObserver::new(&mut counters);
-                property.run_engine(self.test, &mut observer)
+                // Searches other than `greybox` (rl, random…) do not count features: the
+                // observer does.
+                if property.strategy_ref().name() != "greybox" {
+                    observer = observer.counting();
+                }
+                let mut report = property.run_engine(self.test, &mut observer);
+                if let (None, Some(value)) =
+                    (report.run.stat("features"), observer.distinct_features())
+                {
+                    report.run.stats.push(crate::engine::Stat {
+                        name: "features",
+                        value,
+                    });
+                }
+                report
             }
             Mode::Blackbox => property.run_engine(self.test, &mut Identity),
         };

@@ -19,9 +19,9 @@ pub(crate) fn explain_bytes(test: &dyn Test, bytes: &[u8]) -> (Explained, Record
 pub fn explanation(test: &dyn Test, bytes: &[u8]) -> (Explained, String) {
     let (e, rec) = explain_bytes(test, bytes);
     let mut text = format!(
-        "value: {}\nstatus: {:?}\n",
+        "value: {}\nstatus: {}\n",
         e.value.as_deref().unwrap_or("<no value>"),
-        e.status
+        e.status.in_words()
     );
     if let Some(m) = &e.message {
         text.push_str(&format!("failure: {m}\n"));
@@ -106,7 +106,7 @@ pub fn part_explanation(
 ) -> Result<(Explained, Provenance, String), ProvenanceError> {
     let p = explain_path(test, bytes, path)?;
     let (e, _) = explain_bytes(test, bytes);
-    let mut text = format!("status: {:?}\n", e.status);
+    let mut text = format!("status: {}\n", e.status.in_words());
     if let Some(m) = &e.message {
         text.push_str(&format!("failure: {m}\n"));
     }

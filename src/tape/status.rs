@@ -13,6 +13,19 @@ pub enum Status {
     Interesting,
 }
 
+impl Status {
+    /// The status in a person's words, as `explain` prints it: `fails`, `passes`,
+    /// `rejected (a filter or assume!)`, `incomplete (the tape ran out of choices)`.
+    pub fn in_words(self) -> &'static str {
+        match self {
+            Status::Interesting => "fails",
+            Status::Valid => "passes",
+            Status::Invalid => "rejected (a filter or assume!)",
+            Status::Overrun => "incomplete (the tape ran out of choices)",
+        }
+    }
+}
+
 /// Why a generator stopped without a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reject {
