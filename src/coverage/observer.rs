@@ -107,7 +107,7 @@ mod tests {
     fn counting_observers_count_distinct_features_over_test_cases() {
         let mut cov = ManualCounters::new(8);
         let handle = cov.clone();
-        let mut obs = CoverageObserver::new(&mut cov);
+        let obs = CoverageObserver::new(&mut cov);
         assert_eq!(obs.distinct_features(), None);
         let mut obs = obs.counting();
         for hits in [&[1usize, 3][..], &[3, 1], &[2]] {
