@@ -172,7 +172,9 @@ fn newcomer_paths() {
 
     // Names that cannot name a corpus folder are refused, saying why.
     for bad in ["", ".", "..", "a/b", "a\\b"] {
-        let e = Property::try_new(bad).err().expect(bad);
+        let Err(e) = Property::try_new(bad) else {
+            panic!("{bad:?} was taken");
+        };
         assert_eq!(e.var, "property name");
         assert!(e.to_string().contains("is not valid"), "{e}");
     }
