@@ -370,7 +370,8 @@ fn spec_name(spec: &str) -> &str {
 
 /// A version of the wrapper's rules (which crates, which flags), part of the instrumented
 /// build folder's name.
-const WRAP_RULES: &str = "rules 2: integration tests not instrumented";
+const WRAP_RULES: &str =
+    "rules 3: integration tests not instrumented, with debug assertions and overflow checks";
 
 /// Crates that never get coverage: tapefuzz's own (the engine's code is not the coverage
 /// that matters, and its hot path would slow down) and libFuzzer's bindings.
@@ -486,6 +487,12 @@ impl Unit {
             || (!self.types.is_empty() && self.types.iter().all(|t| t == "lib" || t == "rlib"))
     }
 
+    /// A test harness of properties compiled for the target (`tests/x1.rs`, a bench or an
+    /// example harness): no coverage, but the checks `cargo test` has.
+    fn is_test_harness(&self) -> bool {
+        self.for_target && self.test && !self.runs_in_process()
+    }
+
     /// A plain executable (not a test harness): it may not link tapefuzz, so it gets the
     /// stub callbacks to resolve the instrumented libraries' references.
     fn is_plain_executable(&self) -> bool {
@@ -537,10 +544,14 @@ fn sancov_flags(build: &str, target: Option<&str>, assertions: bool) -> Vec<&'st
         v.push("-Cllvm-args=-sanitizer-coverage-stack-depth");
     }
     if assertions {
-        v.extend(["-Cdebug-assertions=on", "-Coverflow-checks=on"]);
+        v.extend(ASSERTION_FLAGS);
     }
     v
 }
+
+/// Debug assertions and overflow checks, on in every crate of an instrumented build that is
+/// the user's (as under cargo-fuzz, and as `cargo test`'s debug profile has them).
+const ASSERTION_FLAGS: [&str; 2] = ["-Cdebug-assertions=on", "-Coverflow-checks=on"];
 
 /// Whether `build` for `target` (`None`: the host) records the deepest stack: an input that
 /// nests one level deeper is kept, one of libFuzzer's features (cargo-fuzz sets it on
@@ -698,9 +709,19 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
         None => Command::new(rustc),
     };
     cmd.args(rest);
+    let assertions = std::env::var_os(NO_ASSERT_VAR).is_none();
     if instrument {
-        let assertions = std::env::var_os(NO_ASSERT_VAR).is_none();
         cmd.args(sancov_flags(build, target_of(rest).as_deref(), assertions));
+    } else if assertions
+        && unit.is_test_harness()
+        && !NEVER.contains(&unit.name.as_str())
+        && selected(&spec, &unit.name, &dir, &root)
+    {
+        // A test harness (`tests/x1.rs`) gets no coverage but the checks `cargo test` has:
+        // the property's own arithmetic, and the code under test inlined into it (a small
+        // function of the library is compiled where it is called, with the caller's
+        // overflow checks), overflow as under `cargo test`.
+        cmd.args(ASSERTION_FLAGS);
     }
     if unit.for_target
         && unit.is_plain_executable()
@@ -750,6 +771,9 @@ mod tests {
         // An integration test holds properties, not the code under test.
         let props = unit("--crate-name x1 --edition=2024 tests/x1.rs --test --target x");
         assert!(!props.runs_in_process() && !props.is_plain_executable());
+        // …but it overflows as under `cargo test`.
+        assert!(props.is_test_harness() && !lib.is_test_harness() && !test.is_test_harness());
+        assert!(!unit("--crate-name x1 tests/x1.rs --test").is_test_harness());
         let abs = unit("--crate-name x1 /w/app/tests/x1.rs --test --target x");
         assert!(!abs.runs_in_process());
         let pm = unit("--crate-name m --crate-type proc-macro");

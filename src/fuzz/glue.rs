@@ -3,7 +3,7 @@
 use super::features::{COUNTERS, Switch, tape_features};
 use crate::mutate::{Aligned, Neighbour, Neighbourhood, Operator, TapeMutator, nudge};
 use crate::property::Test;
-use crate::tape::{BytesSource, Recording, Rng, Status, Tape, encoding};
+use crate::tape::{BytesSource, RandomSource, Recording, Rng, Status, Tape, encoding};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
@@ -229,7 +229,9 @@ fn cached(test: &dyn Test, data: &[u8]) -> Rc<Recording> {
 
 /// libFuzzer's custom mutator: mutates `data[..size]` in place into at most `max_size` bytes
 /// and returns the new size. A [`SingleRun`] input is always mutated by `bytes` on its
-/// payload, its length header then set to match. Otherwise [`TAPE_SHARE`] in [`SHARE_OF`]
+/// payload, its length header then set to match. Otherwise [`FRESH_SHARE`] in [`FRESH_OF`]
+/// calls write a fresh input of the random strategy instead ([`FRESH_SHARE`]), and of the
+/// rest [`TAPE_SHARE`] in [`SHARE_OF`]
 /// calls apply a tape operator
 /// (the result is the edited choices' encoding); the rest, and any tape edit that would not
 /// fit or changes nothing, call `bytes` (libFuzzer's `fuzzer_mutate`).
@@ -247,6 +249,13 @@ pub fn mutate(
         return mutate_payload(l, data, size, max_size, bytes);
     }
     let mut rng = Rng::new(Rng::derive(u64::from(seed), 0x6d75_7461_7465));
+    if rng.below_or_eq(FRESH_OF - 1) < FRESH_SHARE {
+        let out = fresh(test, rng.next_u64());
+        if out.len() <= max_size && out[..] != data[..size] {
+            data[..out.len()].copy_from_slice(&out);
+            return out.len();
+        }
+    }
     if rng.below_or_eq(SHARE_OF - 1) >= TAPE_SHARE {
         return bytes(data, size, max_size);
     }
@@ -286,6 +295,25 @@ pub fn mutate(
         }
         _ => bytes(data, size, max_size),
     }
+}
+
+/// Calls out of [`FRESH_OF`] that replace the input by a fresh one from the random
+/// strategy's distribution (boundary values, small sizes, whole-range lengths: what `cargo
+/// test` and `cargo tapefuzz run` try first), so that a bug random testing finds in a few
+/// test cases is found under libFuzzer too, whose byte mutations rarely write, say, the four
+/// `0xff` bytes of `i32::MIN`'s choice. libFuzzer keeps a fresh input that reaches new
+/// coverage, as any other.
+pub const FRESH_SHARE: u64 = 1;
+/// See [`FRESH_SHARE`].
+pub const FRESH_OF: u64 = 16;
+
+/// The encoded tape of one test case of the random strategy (payload lengths exploring
+/// their whole range, as under the coverage-guided engines) for `seed`.
+fn fresh(test: &dyn Test, seed: u64) -> Vec<u8> {
+    let mut src = RandomSource::new(seed).exploring();
+    let mut tape = Tape::recording(&mut src);
+    let _ = test.generate_only(&mut tape);
+    encoding::encode(&tape.finish().choices)
 }
 
 /// A [`SingleRun`] input mutated as bytes: libFuzzer's mutator on the payload after the

@@ -28,6 +28,7 @@ pub mod malloc_limit;
 
 pub use features::{COUNTERS, FeatureCounters, Switch, index_bucket, tape_features};
 pub use glue::{
-    RUN_OF, RUN_SHARE, SHARE_OF, SingleRun, TAPE_SHARE, check, check_counting, crossover,
-    feature_pc_table, feature_switch, mostly_runs, mutate, record, single_run,
+    FRESH_OF, FRESH_SHARE, RUN_OF, RUN_SHARE, SHARE_OF, SingleRun, TAPE_SHARE, check,
+    check_counting, crossover, feature_pc_table, feature_switch, mostly_runs, mutate, record,
+    single_run,
 };
