@@ -185,6 +185,7 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
         Mode::Blackbox
     };
     let mut failed = false;
+    let mut errors = 0;
     // Ctrl-C or a CI's SIGTERM: the test binary stops its run cleanly and writes its
     // summary, which this process stays alive to print.
     tapefuzz::serve::stop_cleanly_on_signals();
@@ -207,8 +208,21 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
                 eprintln!("cargo-tapefuzz: {e}");
                 break;
             }
+            // One property that cannot run does not stop the others: said, and the exit
+            // status is 2 at the end.
+            Err(e) if chosen.len() > 1 => {
+                eprintln!("cargo-tapefuzz: error: {e}");
+                errors += 1;
+            }
             Err(e) => return Err(e),
         }
+    }
+    if errors > 0 {
+        eprintln!(
+            "cargo-tapefuzz: {errors} of {} properties could not run (see above)",
+            chosen.len()
+        );
+        return Ok(2);
     }
     Ok(tapefuzz::serve::exit_status(failed))
 }

@@ -117,6 +117,16 @@ pub fn list(binaries: &[TestBinary]) -> Result<Vec<Found>, String> {
             part: PartRequest::default(),
         };
         let answer = drive(b, &request, true)?;
+        // A failing test ends with 101; anything else (a signal, an abort) may have cut the
+        // listing short.
+        if !answer.status.success() && answer.status.code() != Some(101) {
+            eprintln!(
+                "cargo-tapefuzz: warning: {} ended ({}) while listing its properties: those of \
+                 the tests after the one that ended it are missing",
+                b.exe.display(),
+                answer.status
+            );
+        }
         for line in answer.lines {
             if let Some(e) = error(&line) {
                 return Err(format!("{}: {e}", b.exe.display()));
@@ -127,8 +137,18 @@ pub fn list(binaries: &[TestBinary]) -> Result<Vec<Found>, String> {
             let Some(name) = line["name"].as_str() else {
                 continue;
             };
-            // A test that runs one property several times announces it each time.
-            if found.iter().any(|f: &Found| f.name == name) {
+            // A test that runs one property several times announces it each time; two
+            // binaries announcing one name share its corpus: said, the first one kept.
+            if let Some(first) = found.iter().find(|f: &&Found| f.name == name) {
+                if first.binary.exe != b.exe {
+                    eprintln!(
+                        "cargo-tapefuzz: warning: two test binaries announce the property `{name}` \
+                         ({} and {}): they share its corpus and commands run the first; give one \
+                         a name of its own (Property::new(\"…\"))",
+                        first.binary.exe.display(),
+                        b.exe.display()
+                    );
+                }
                 continue;
             }
             found.push(Found {

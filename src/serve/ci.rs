@@ -34,6 +34,8 @@ pub struct CiJob {
     tool: String,
     cases: Vec<TestCase>,
     failed: usize,
+    /// Of the failed, those that could not run at all ([`CiJob::broke`]).
+    broken: usize,
     save_errors: u64,
     added: u64,
     started: std::time::Instant,
@@ -46,6 +48,7 @@ impl CiJob {
             tool: tool.to_string(),
             cases: Vec::new(),
             failed: 0,
+            broken: 0,
             save_errors: 0,
             added: 0,
             started: std::time::Instant::now(),
@@ -88,6 +91,7 @@ impl CiJob {
     pub fn broke(&mut self, name: &str, error: &str, seconds: f64) {
         eprintln!("{}: {error}", self.tool);
         self.failed += 1;
+        self.broken += 1;
         self.cases.push(TestCase {
             name: name.to_string(),
             seconds,
@@ -97,9 +101,10 @@ impl CiJob {
     }
 
     /// Ends the job: writes the JUnit report to `junit` (atomically), says on stderr how
-    /// many properties ran and failed, and returns the exit status ([`super::exit_status`]:
-    /// 1 when any failed, else 130 / 143 when SIGINT / SIGTERM stopped the job, else 0). A
-    /// report that cannot be written is an error.
+    /// many properties ran and failed, and returns the exit status: 2 when a property could
+    /// not run at all ([`CiJob::broke`]: the job vouches for nothing), else as
+    /// [`super::exit_status`] (1 when any failed, else 130 / 143 when SIGINT / SIGTERM
+    /// stopped the job, else 0). A report that cannot be written is an error.
     pub fn finish(self, junit: Option<&Path>) -> Result<i32, String> {
         if let Some(path) = junit {
             let xml = render(&format!("{} ci", self.tool), &self.cases);
@@ -107,14 +112,18 @@ impl CiJob {
                 .map_err(|e| format!("cannot write the JUnit report {}: {e}", path.display()))?;
         }
         eprintln!(
-            "{} ci: {} properties, {} failed, {} tapes added to corpora, {} saves failed, {:.1}s",
+            "{} ci: {} properties, {} failed ({} could not run), {} tapes added to corpora, {} saves failed, {:.1}s",
             self.tool,
             self.cases.len(),
             self.failed,
+            self.broken,
             self.added,
             self.save_errors,
             self.started.elapsed().as_secs_f64()
         );
+        if self.broken > 0 {
+            return Ok(2);
+        }
         Ok(super::interrupt::exit_status(self.failed > 0))
     }
 }
