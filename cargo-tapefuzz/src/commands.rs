@@ -20,7 +20,7 @@ fn no_more(args: &Args, n: usize, what: &str) -> Result<(), String> {
 pub fn list(args: &Args) -> Result<i32, String> {
     no_more(args, 0, "list takes no property")?;
     let binaries = build::test_binaries(args)?;
-    let found = drive::list(&binaries)?;
+    let found = drive::list(&binaries, &corpora_env(args))?;
     for f in &found {
         println!(
             "{}\t{}",
@@ -38,7 +38,7 @@ fn property(args: &Args, build: Build) -> Result<Found, String> {
         return Err("this command needs a property name (see `cargo tapefuzz list`)".into());
     };
     let binaries = build::test_binaries(args)?;
-    let all = drive::list(&binaries)?;
+    let all = drive::list(&binaries, &corpora_env(args))?;
     let mut found = drive::resolve(&all, name)?.clone();
     if build != Build::Plain {
         found.binary = build::instrumented(args, &found.binary, build)?;
@@ -81,6 +81,15 @@ fn settings(args: &Args) -> Vec<(String, String)> {
         );
     }
     env
+}
+
+/// The environment that gives `list` the corpora folder of `--corpora`, so the folders it
+/// prints are the ones the other commands use.
+fn corpora_env(args: &Args) -> Vec<(String, String)> {
+    settings(args)
+        .into_iter()
+        .filter(|(k, _)| k == "TAPEFUZZ_CORPORA")
+        .collect()
 }
 
 /// Without a timeout of the user's (`TAPEFUZZ_TIMEOUT_MS` in the environment or among
@@ -161,7 +170,7 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
     let chosen: Vec<Found> = if args.all {
         no_more(args, 0, "--all takes no property")?;
         let binaries = build::test_binaries(args)?;
-        let mut all = drive::list(&binaries)?;
+        let mut all = drive::list(&binaries, &corpora_env(args))?;
         if build != Build::Plain {
             for f in &mut all {
                 f.binary = build::instrumented(args, &f.binary, build)?;
@@ -278,6 +287,47 @@ fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, String, Strin
     Ok((passed, last, report))
 }
 
+/// libFuzzer's flags that name a file or folder.
+const PATH_FLAGS: [&str; 6] = [
+    "-dict",
+    "-artifact_prefix",
+    "-exact_artifact_path",
+    "-features_dir",
+    "-mutation_graph_file",
+    "-seed_inputs",
+];
+
+/// One of libFuzzer's arguments after `--`, its path made absolute: the test binary runs in
+/// its package's folder, not here. A corpus folder (no leading `-`) and the value of a flag
+/// in [`PATH_FLAGS`] are paths (`-seed_inputs`' comma-separated files each; an `@file`
+/// list too); anything else is kept as given.
+fn libfuzzer_arg(arg: &str) -> String {
+    if !arg.starts_with('-') {
+        return drive::absolute(arg);
+    }
+    let Some((flag, value)) = arg.split_once('=') else {
+        return arg.to_string();
+    };
+    if !PATH_FLAGS.contains(&flag) || value.is_empty() {
+        return arg.to_string();
+    }
+    let value = if flag == "-seed_inputs" {
+        value
+            .split(',')
+            .map(|v| match v.strip_prefix('@') {
+                Some(list) => format!("@{}", drive::absolute(list)),
+                None => drive::absolute(v),
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    } else {
+        // `-artifact_prefix=dir/` keeps its trailing separator: it is a prefix.
+        let slash = if value.ends_with('/') { "/" } else { "" };
+        format!("{}{slash}", drive::absolute(value.trim_end_matches('/')))
+    };
+    format!("{flag}={value}")
+}
+
 fn absolute_files(args: &Args) -> Vec<String> {
     args.positional[1..]
         .iter()
@@ -386,7 +436,7 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     if let Some(s) = args.seconds {
         flags.push(format!("-max_total_time={}", s.ceil().max(1.0) as u64));
     }
-    flags.extend(args.passthrough.iter().cloned());
+    flags.extend(args.passthrough.iter().map(|f| libfuzzer_arg(f)));
     let mut env = settings(args);
     env.retain(|(k, _)| k != "TAPEFUZZ_SECONDS");
     eprintln!(
@@ -422,8 +472,12 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     }
     let shown: Vec<String> = new.iter().map(|c| c.display().to_string()).collect();
     eprintln!(
-        "cargo-tapefuzz: {} crash file(s); shrinking them into regressions (cargo tapefuzz import {} {})",
+        "cargo-tapefuzz: {} crash file(s); shrinking them into regressions (cargo tapefuzz import{} {} {})",
         new.len(),
+        args.corpora
+            .as_ref()
+            .map(|c| format!(" --corpora {}", drive::absolute(&c.display().to_string())))
+            .unwrap_or_default(),
         found.name,
         shown.join(" ")
     );
@@ -483,7 +537,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         return Err("ci takes --seconds-per-target (per property), not --seconds / --tests".into());
     }
     let binaries = build::test_binaries(args)?;
-    let mut all = drive::list(&binaries)?;
+    let mut all = drive::list(&binaries, &corpora_env(args))?;
     if !args.positional.is_empty() {
         let chosen: Vec<Found> = args
             .positional
@@ -535,4 +589,31 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         }
     }
     job.finish(args.junit.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::libfuzzer_arg;
+
+    #[test]
+    fn libfuzzer_paths_become_absolute() {
+        let here = std::env::current_dir().unwrap();
+        let abs = |p: &str| here.join(p).display().to_string();
+        assert_eq!(libfuzzer_arg("seeds"), abs("seeds"));
+        assert_eq!(libfuzzer_arg("/x/seeds"), "/x/seeds");
+        assert_eq!(
+            libfuzzer_arg("-dict=t.dict"),
+            format!("-dict={}", abs("t.dict"))
+        );
+        assert_eq!(
+            libfuzzer_arg("-artifact_prefix=out/"),
+            format!("-artifact_prefix={}/", abs("out"))
+        );
+        assert_eq!(
+            libfuzzer_arg("-seed_inputs=a,@list"),
+            format!("-seed_inputs={},@{}", abs("a"), abs("list"))
+        );
+        assert_eq!(libfuzzer_arg("-runs=10"), "-runs=10");
+        assert_eq!(libfuzzer_arg("-dict=/abs"), "-dict=/abs");
+    }
 }

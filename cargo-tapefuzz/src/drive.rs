@@ -102,17 +102,18 @@ pub fn drive(binary: &TestBinary, request: &Request<'_>, quiet: bool) -> Result<
     Ok(Answer { lines, status })
 }
 
-/// The properties of `binaries`: each binary runs its tests with `TAPEFUZZ_COMMAND=list`,
+/// The properties of `binaries` (`env`: variables for the test binaries, such as
+/// `TAPEFUZZ_CORPORA`): each binary runs its tests with `TAPEFUZZ_COMMAND=list`,
 /// so each property announces itself and returns at once. Tests that are not properties
 /// run as under `cargo test` (their outcome is ignored).
-pub fn list(binaries: &[TestBinary]) -> Result<Vec<Found>, String> {
+pub fn list(binaries: &[TestBinary], env: &[(String, String)]) -> Result<Vec<Found>, String> {
     let mut found = Vec::new();
     for b in binaries {
         let request = Request {
             command: Asked::List,
             property: None,
             args: Vec::new(),
-            env: Vec::new(),
+            env: env.to_vec(),
             mode: Mode::Blackbox,
             part: PartRequest::default(),
         };
