@@ -193,6 +193,13 @@ fn finish(mut cmd: Command, args: &Args, build: Build) -> Result<Vec<TestBinary>
         };
         let kinds = &v["target"]["kind"];
         let has = |k: &str| kinds.as_array().is_some_and(|a| a.iter().any(|x| x == k));
+        if has("test") && no_harness(Path::new(manifest), name) {
+            eprintln!(
+                "cargo-tapefuzz: note: skipping the test target `{name}` (harness = false): \
+                 its properties, if any, are not reached through libtest"
+            );
+            continue;
+        }
         let mut select = vec!["--manifest-path".to_string(), manifest.to_string()];
         if has("test") {
             select.extend(["--test".to_string(), name.to_string()]);
@@ -218,6 +225,41 @@ fn finish(mut cmd: Command, args: &Args, build: Build) -> Result<Vec<TestBinary>
         return Err("cargo built no test binaries (no tests in this package?)".into());
     }
     Ok(binaries)
+}
+
+/// Whether the manifest at `manifest` declares the test target `name` with `harness =
+/// false` (a `[[test]]` table with that name): its executable is the user's own `main`, which
+/// takes no libtest arguments and may do anything when run. Read as text (cargo metadata
+/// does not say); a manifest that cannot be read says no.
+fn no_harness(manifest: &Path, name: &str) -> bool {
+    let Ok(text) = std::fs::read_to_string(manifest) else {
+        return false;
+    };
+    let mut in_test = false;
+    let (mut this_name, mut harness_off) = (None::<String>, false);
+    let mut found = false;
+    let mut close = |this_name: &Option<String>, harness_off: bool| {
+        found |= harness_off && this_name.as_deref() == Some(name);
+    };
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            close(&this_name, harness_off);
+            in_test = line.replace(' ', "") == "[[test]]";
+            (this_name, harness_off) = (None, false);
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        match (in_test, key.trim()) {
+            (true, "name") => this_name = Some(value.trim().trim_matches('"').to_string()),
+            (true, "harness") => harness_off = value.trim() == "false",
+            _ => {}
+        }
+    }
+    close(&this_name, harness_off);
+    found
 }
 
 /// The variable that says which crates get coverage (the `--instrument` flag): `all`
@@ -778,6 +820,24 @@ mod tests {
         assert!(!abs.runs_in_process());
         let pm = unit("--crate-name m --crate-type proc-macro");
         assert!(!pm.runs_in_process());
+    }
+
+    #[test]
+    fn harness_false_test_targets_are_read_off_the_manifest() {
+        let dir = std::env::temp_dir().join(format!("ctf-harness-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let m = dir.join("Cargo.toml");
+        std::fs::write(
+            &m,
+            "[package]\nname = \"a\"\n\n[[test]]\nname = \"custom\"\nharness = false # own main\n\n\
+             [[test]]\nname = \"plain\"\n\n[[bench]]\nname = \"b\"\nharness = false\n",
+        )
+        .unwrap();
+        assert!(no_harness(&m, "custom"));
+        assert!(!no_harness(&m, "plain"));
+        assert!(!no_harness(&m, "b"), "a bench is not a test target");
+        assert!(!no_harness(&dir.join("none.toml"), "custom"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
