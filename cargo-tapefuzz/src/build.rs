@@ -412,8 +412,8 @@ fn spec_name(spec: &str) -> &str {
 
 /// A version of the wrapper's rules (which crates, which flags), part of the instrumented
 /// build folder's name.
-const WRAP_RULES: &str =
-    "rules 3: integration tests not instrumented, with debug assertions and overflow checks";
+const WRAP_RULES: &str = "rules 4: integration tests not instrumented, with debug assertions and \
+                          overflow checks; cdylib libraries instrumented";
 
 /// Crates that never get coverage: tapefuzz's own (the engine's code is not the coverage
 /// that matters, and its hot path would slow down) and libFuzzer's bindings.
@@ -525,8 +525,16 @@ impl Unit {
         let harness = ["tests/", "benches/", "examples/"]
             .iter()
             .any(|d| self.source.starts_with(d) || self.source.contains(&format!("/{d}")));
+        // A library built as `cdylib` (or `staticlib`, `dylib`) besides its `rlib` is
+        // compiled once for all of them: the `rlib` is what the tests link.
         (self.test && !harness)
-            || (!self.types.is_empty() && self.types.iter().all(|t| t == "lib" || t == "rlib"))
+            || (!self.types.is_empty()
+                && self.types.iter().all(|t| {
+                    matches!(
+                        t.as_str(),
+                        "lib" | "rlib" | "cdylib" | "dylib" | "staticlib"
+                    )
+                }))
     }
 
     /// A test harness of properties compiled for the target (`tests/x1.rs`, a bench or an
@@ -820,6 +828,9 @@ mod tests {
         assert!(!abs.runs_in_process());
         let pm = unit("--crate-name m --crate-type proc-macro");
         assert!(!pm.runs_in_process());
+        // A library that is also a C library is code under test all the same.
+        let cdylib = unit("--crate-name c --crate-type cdylib --crate-type rlib --target x");
+        assert!(cdylib.runs_in_process() && !cdylib.is_plain_executable());
     }
 
     #[test]
