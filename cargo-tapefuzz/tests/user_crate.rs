@@ -6,8 +6,8 @@
 //! planted by `DEMO_BUG=1`; the crash is shrunk into a regression at once), fuzzes a
 //! property whose bug sits in a local dependency (instrumented by default; `--instrument
 //! workspace` leaves it out), imports the crash again, and checks that `cargo test` then fails
-//! first on the imported, shrunk regression — and that the two properties never shared a
-//! corpus.
+//! first on the imported, shrunk regression, that `run` and `greybox` find the same bug from
+//! nothing — and that the two properties never shared a corpus.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -312,6 +312,31 @@ fn a_users_crate_end_to_end() {
             && out.contains("minimal failing value: [128, 128, 128]"),
         "{out}"
     );
+    // The same bug found by `run` and by `greybox` too, each searching from nothing (a
+    // corpora folder of its own, so no saved regression helps): the lib + bin crate's whole
+    // cycle — run, fuzz, import, a red `cargo test`, greybox — in this one test.
+    for cmd in ["run", "greybox"] {
+        let fresh = demo.dir.join(format!("corpora-{cmd}"));
+        let found = demo.tapefuzz(
+            &[
+                cmd,
+                "x1::roundtrip",
+                "--seconds",
+                "60",
+                "--corpora",
+                fresh.to_str().unwrap(),
+            ],
+            true,
+        );
+        let err = String::from_utf8_lossy(&found.stderr);
+        assert_eq!(found.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains("minimal failing value: [128, 128, 128]"),
+            "{cmd}: {err}"
+        );
+        assert!(fresh.join("x1.roundtrip").join("regressions").is_dir());
+    }
+
     // A test case that aborts the process: `run` replays it in a process of its own and
     // reports it shrunk, in one command.
     let aborting = demo.command_env(

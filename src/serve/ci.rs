@@ -13,7 +13,8 @@
 //! let line = r#"{"target":"x1::roundtrip","seconds":1.5,"save_errors":0,"corpus_added":3}"#;
 //! job.ran("x1::roundtrip", line, true, "property `x1::roundtrip` passed");
 //! job.broke("x2::roundtrip", "the test binary died", 0.2);
-//! assert_eq!(job.finish(None), Ok(1));
+//! // A property that could not run: exit status 2 (a failure alone is 1).
+//! assert_eq!(job.finish(None), Ok(2));
 //! ```
 
 use crate::junit::{TestCase, render};
