@@ -103,6 +103,11 @@ impl<E: 'static> Rejection for Result<(), E> {
 /// [`reject()`](crate::property::reject) instead: it unwinds out of the property from any
 /// depth, at the price of a panic (about a microsecond per rejected value).
 ///
+/// A closure whose only other way out is `Ok(())` does not say its error type, and Rust does
+/// not guess it (`E0282: type annotations needed`): end it with `Ok::<(), Fail>(())`, give
+/// the closure a return type (`|x| -> Result<(), Fail> { … }`), use `ensure!` (which names
+/// `Fail`), or return nothing (`()`).
+///
 /// ```
 /// use tapefuzz::prelude::*;
 ///
@@ -120,6 +125,12 @@ impl<E: 'static> Rejection for Result<(), E> {
 ///     }
 /// }
 /// check(vecs(ints::<u8>(..), 0..=10), |v: Vec<u8>| first_even(&v) % 2 == 0);
+///
+/// // With `Ok(())`: name the error type.
+/// check(ints::<u8>(..), |x: u8| {
+///     assume!(x > 0);
+///     Ok::<(), Fail>(())
+/// });
 /// ```
 #[macro_export]
 macro_rules! assume {
