@@ -7,7 +7,8 @@
 //!
 //! - `<!-- readme-test: setup … -->` — code the example leaves out (the user's own types and
 //!   functions), put before the block;
-//! - `<!-- readme-test: fails <why> -->` — the example shows a failure: its test must fail;
+//! - `<!-- readme-test: fails with `text` -->` — the example shows a failure: its test must
+//!   fail, saying `text`;
 //! - `<!-- readme-test: skip <why> -->` — not a test file (a cargo-fuzz target, built by the
 //!   fuzz step).
 //!
@@ -23,6 +24,8 @@ struct Block {
     code: String,
     setup: String,
     fails: bool,
+    /// What the failure's output must contain (`fails with `text``).
+    fails_with: Option<String>,
     skip: bool,
 }
 
@@ -72,6 +75,9 @@ fn blocks(text: &str) -> Vec<Block> {
                 .map(|s| s.trim_start_matches(['\n', ' ']).to_string())
                 .unwrap_or_default(),
             fails: body.starts_with("fails"),
+            fails_with: body
+                .strip_prefix("fails with ")
+                .map(|t| t.trim().trim_matches('`').to_string()),
             skip: body.starts_with("skip"),
         });
         i += 1;
@@ -125,6 +131,11 @@ fn every_rust_example_of_the_readme_compiles_and_runs() {
         ),
     );
     write(&krate.join("src").join("lib.rs"), "");
+    // This workspace's versions of every dependency: no resolution, no network.
+    write(
+        &krate.join("Cargo.lock"),
+        &std::fs::read_to_string(workspace().join("Cargo.lock")).unwrap(),
+    );
     let mut expected = Vec::new();
     for b in blocks.iter().filter(|b| !b.skip) {
         let name = format!("line_{}", b.line);
@@ -132,7 +143,7 @@ fn every_rust_example_of_the_readme_compiles_and_runs() {
             &krate.join("tests").join(format!("{name}.rs")),
             &test_file(b),
         );
-        expected.push((name, b.fails));
+        expected.push((name, b.fails, b.fails_with.clone()));
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let clean = |c: &mut Command| {
@@ -170,7 +181,7 @@ fn every_rust_example_of_the_readme_compiles_and_runs() {
         }
     }
     let mut wrong = Vec::new();
-    for (name, fails) in &expected {
+    for (name, fails, fails_with) in &expected {
         let exe = exes
             .get(name)
             .unwrap_or_else(|| panic!("no test binary {name}"));
@@ -179,22 +190,32 @@ fn every_rust_example_of_the_readme_compiles_and_runs() {
         clean(&mut run);
         let out = run.output().expect("the example runs");
         let passed = out.status.success();
-        let ran = String::from_utf8_lossy(&out.stdout).contains("running 0 tests");
-        if passed == *fails || ran {
+        let output = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ran = output.contains("running 0 tests");
+        let said = fails_with
+            .as_ref()
+            .is_none_or(|t| output.contains(t.as_str()));
+        if passed == *fails || ran || !said {
+            let saying = fails_with
+                .as_ref()
+                .map(|t| format!(" saying `{t}`"))
+                .unwrap_or_default();
+            let how = if ran {
+                "ran no test"
+            } else if passed {
+                "passed"
+            } else {
+                "failed"
+            };
+            let expected = if *fails { "fail" } else { "pass" };
             wrong.push(format!(
-                "README {} ({}): expected to {}, {}\n{}{}",
+                "README {} ({}): expected to {expected}{saying}, {how}\n{output}",
                 name.replace('_', " "),
                 exe.display(),
-                if *fails { "fail" } else { "pass" },
-                if ran {
-                    "ran no test"
-                } else if passed {
-                    "passed"
-                } else {
-                    "failed"
-                },
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
             ));
         }
     }
@@ -204,13 +225,14 @@ fn every_rust_example_of_the_readme_compiles_and_runs() {
 #[test]
 fn comments_before_blocks_are_read() {
     let text = "a\n<!-- readme-test: setup\nfn f() {}\n-->\n\n```rust\nf();\n```\n\
-                <!-- readme-test: fails -->\n```rust\npanic!();\n```\n\
+                <!-- readme-test: fails with `boom` -->\n```rust\npanic!(\"boom\");\n```\n\
                 <!-- just a comment -->\n```rust\nlet x = 1;\n```\n";
     let b = blocks(text);
     assert_eq!(b.len(), 3);
     assert_eq!(b[0].setup, "fn f() {}");
     assert_eq!(b[0].code, "f();\n");
     assert!(!b[0].fails && b[1].fails && !b[2].fails);
+    assert_eq!(b[1].fails_with.as_deref(), Some("boom"));
     assert_eq!(b[2].setup, "");
     assert_eq!(b[1].line, 10);
     assert!(test_file(&b[0]).contains("fn readme_example() {\nfn f() {}\n    f();"));

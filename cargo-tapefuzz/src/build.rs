@@ -242,6 +242,7 @@ fn no_harness(manifest: &Path, name: &str) -> bool {
         found |= harness_off && this_name.as_deref() == Some(name);
     };
     for line in text.lines() {
+        // A `#` starts a comment (names and `false` hold none).
         let line = line.split('#').next().unwrap_or("").trim();
         if line.starts_with('[') {
             close(&this_name, harness_off);
@@ -253,7 +254,7 @@ fn no_harness(manifest: &Path, name: &str) -> bool {
             continue;
         };
         match (in_test, key.trim()) {
-            (true, "name") => this_name = Some(value.trim().trim_matches('"').to_string()),
+            (true, "name") => this_name = Some(value.trim().trim_matches(['"', '\'']).to_string()),
             (true, "harness") => harness_off = value.trim() == "false",
             _ => {}
         }
@@ -762,11 +763,7 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
     let assertions = std::env::var_os(NO_ASSERT_VAR).is_none();
     if instrument {
         cmd.args(sancov_flags(build, target_of(rest).as_deref(), assertions));
-    } else if assertions
-        && unit.is_test_harness()
-        && !NEVER.contains(&unit.name.as_str())
-        && selected(&spec, &unit.name, &dir, &root)
-    {
+    } else if assertions && unit.is_test_harness() && !NEVER.contains(&unit.name.as_str()) {
         // A test harness (`tests/x1.rs`) gets no coverage but the checks `cargo test` has:
         // the property's own arithmetic, and the code under test inlined into it (a small
         // function of the library is compiled where it is called, with the caller's
@@ -841,12 +838,14 @@ mod tests {
         std::fs::write(
             &m,
             "[package]\nname = \"a\"\n\n[[test]]\nname = \"custom\"\nharness = false # own main\n\n\
-             [[test]]\nname = \"plain\"\n\n[[bench]]\nname = \"b\"\nharness = false\n",
+             [[test]]\nname = \"plain\"\n\n[[bench]]\nname = \"b\"\nharness = false\n\n\
+             [[ test ]]\nharness=false\nname = 'quoted'\n",
         )
         .unwrap();
         assert!(no_harness(&m, "custom"));
         assert!(!no_harness(&m, "plain"));
         assert!(!no_harness(&m, "b"), "a bench is not a test target");
+        assert!(no_harness(&m, "quoted"));
         assert!(!no_harness(&dir.join("none.toml"), "custom"));
         std::fs::remove_dir_all(&dir).unwrap();
     }

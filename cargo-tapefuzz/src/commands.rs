@@ -288,13 +288,17 @@ fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, String, Strin
 }
 
 /// libFuzzer's flags that name a file or folder.
-const PATH_FLAGS: [&str; 6] = [
+const PATH_FLAGS: [&str; 10] = [
     "-dict",
     "-artifact_prefix",
     "-exact_artifact_path",
     "-features_dir",
     "-mutation_graph_file",
     "-seed_inputs",
+    "-merge_control_file",
+    "-data_flow_trace",
+    "-load_coverage_summary",
+    "-save_coverage_summary",
 ];
 
 /// One of libFuzzer's arguments after `--`, its path made absolute: the test binary runs in
@@ -323,7 +327,10 @@ fn libfuzzer_arg(arg: &str) -> String {
     } else {
         // `-artifact_prefix=dir/` keeps its trailing separator: it is a prefix.
         let slash = if value.ends_with('/') { "/" } else { "" };
-        format!("{}{slash}", drive::absolute(value.trim_end_matches('/')))
+        match value.trim_end_matches('/') {
+            "" => value.to_string(),
+            path => format!("{}{slash}", drive::absolute(path)),
+        }
     };
     format!("{flag}={value}")
 }
@@ -531,7 +538,7 @@ fn crashes(dir: &std::path::Path) -> Vec<PathBuf> {
 
 /// `ci`: reuse, then a campaign per property (rl unless `--strategy`), within
 /// `--seconds-per-target` each; one JSON line per property, a JUnit report on request; exit
-/// status 1 when a property failed or a save failed.
+/// status 1 when a property failed or a save failed, 2 when a property could not run.
 pub fn ci(args: &Args) -> Result<i32, String> {
     if args.seconds.is_some() || args.tests.is_some() {
         return Err("ci takes --seconds-per-target (per property), not --seconds / --tests".into());
@@ -615,5 +622,6 @@ mod tests {
         );
         assert_eq!(libfuzzer_arg("-runs=10"), "-runs=10");
         assert_eq!(libfuzzer_arg("-dict=/abs"), "-dict=/abs");
+        assert_eq!(libfuzzer_arg("-artifact_prefix=/"), "-artifact_prefix=/");
     }
 }

@@ -30,6 +30,11 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
             if QUIET.with(|q| q.get()) {
+                // `reject()` (every `assume!` from a helper) is no failure: nothing to
+                // locate, and no string to format on that path.
+                if info.payload().is::<Rejected>() {
+                    return;
+                }
                 let at = info
                     .location()
                     .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
@@ -40,6 +45,9 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
         }));
     });
     let was = QUIET.with(|q| q.replace(true));
+    // A location left by an earlier panic never names this one (a payload resumed without
+    // the hook, such as a joined thread's, has none).
+    LOCATION.with(|l| l.borrow_mut().take());
     let r = panic::catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|q| q.set(was));
     r.map_err(|payload| {

@@ -184,24 +184,31 @@ thread_local! {
 
 /// The property of the running `#[test]`, named `<crate>::<test>`; the n-th of one test
 /// (n ≥ 2) is `<crate>::<test>#n`, with a warning, so that two checks in one test never
-/// share a corpus and `cargo tapefuzz` can run either. Numbers follow call order.
+/// share a corpus and `cargo tapefuzz` can run either. Numbers follow call order, on the
+/// test's own thread (libtest names it after the test); a check on the main thread or on a
+/// thread of the test's own is not numbered.
 #[track_caller]
 fn named_after_test() -> Property {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("property")
-        .to_string();
-    let n = NAMED.with(|c| {
-        c.set(c.get() + 1);
-        c.get()
-    });
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("property").to_string();
+    // Only a libtest test's own thread (named after the test, one per test) counts its
+    // checks: the main thread and unnamed threads run code of many tests, or of none.
+    let counted = thread.name().is_some_and(|t| t != "main");
+    let n = if counted {
+        NAMED.with(|c| {
+            c.set(c.get() + 1);
+            c.get()
+        })
+    } else {
+        1
+    };
     let mut name = test_property_name(&test);
     if n > 1 {
         name = format!("{name}#{n}");
         eprintln!(
             "tapefuzz: warning: check number {n} in the test `{test}` is the property `{name}` \
              (numbered in call order: inserting a check before it renames it and its corpus); \
-             name it: Property::new(\"…\").check(…)"
+             name it: Property::new(\"…\").check(…) (or .check_test(…))"
         );
     }
     Property::new(name)
