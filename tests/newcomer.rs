@@ -46,6 +46,12 @@ fn first_bytes(s: &str, n: usize) -> &str {
     if s.len() <= n { s } else { &s[..n] } // PANIC_LINE
 }
 
+/// A test with two checks: the first passes, the second fails (at 3).
+fn two_checks() {
+    check(ints::<u8>(..), |_: u8| true);
+    check(ints::<u8>(..), |x: u8| x < 3);
+}
+
 /// Runs `f` on a thread named `test` (as libtest names a test's thread) and returns the
 /// message it panicked with, or `None` when it returned.
 fn on_test_thread(test: &str, f: impl FnOnce() + Send + 'static) -> Option<String> {
@@ -120,11 +126,7 @@ fn newcomer_paths() {
     );
 
     // Two checks in one test: two properties, two corpora; the second is numbered.
-    let m = on_test_thread("two_checks", || {
-        check(ints::<u8>(..), |_: u8| true);
-        check(ints::<u8>(..), |x: u8| x < 3);
-    })
-    .expect("the second check fails");
+    let m = on_test_thread("two_checks", two_checks).expect("the second check fails");
     assert!(m.contains("property `newcomer::two_checks#2`"), "{m}");
     assert!(m.contains("minimal failing value: 3"), "{m}");
     assert!(
@@ -142,11 +144,7 @@ fn newcomer_paths() {
     );
     // Run again, the first check does not replay the second's failure (it passes), and the
     // second fails first on its saved tape.
-    let m = on_test_thread("two_checks", || {
-        check(ints::<u8>(..), |_: u8| true);
-        check(ints::<u8>(..), |x: u8| x < 3);
-    })
-    .expect("the second check fails again");
+    let m = on_test_thread("two_checks", two_checks).expect("the second check fails again");
     assert!(m.contains("two_checks#2` failed on saved tape"), "{m}");
 
     // A panic inside library code is reported where it happened.
