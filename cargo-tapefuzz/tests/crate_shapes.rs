@@ -2,6 +2,7 @@
 //! this one) with
 //!
 //! - `binonly`: a binary-only crate whose property is a unit test in `src/main.rs`;
+//! - `libonly`: a library-only crate whose property is an integration test;
 //! - `multi`: a library built as `cdylib` and `rlib`, with a `build.rs`, a proc-macro
 //!   dependency (`mac`, a member too), a feature that plants a bug, an example, a bench, a
 //!   `harness = false` test target, unit tests in `src/lib.rs` and an integration test.
@@ -24,7 +25,33 @@ fn workspace() -> PathBuf {
 const FILES: &[(&str, &str)] = &[
     (
         "Cargo.toml",
-        "[workspace]\nmembers = [\"binonly\", \"multi\", \"mac\"]\nresolver = \"3\"\n",
+        "[workspace]\nmembers = [\"binonly\", \"libonly\", \"multi\", \"mac\"]\nresolver = \"3\"\n",
+    ),
+    (
+        "libonly/Cargo.toml",
+        "[package]\nname = \"libonly\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+         [dev-dependencies]\ntapefuzz = { path = \"TAPEFUZZ\" }\n",
+    ),
+    (
+        "libonly/src/lib.rs",
+        r#"/// The mean of some bytes. The bug: no bytes divides by zero.
+pub fn mean(v: &[u8]) -> u8 {
+    (v.iter().map(|&x| u32::from(x)).sum::<u32>() / v.len() as u32) as u8
+}
+"#,
+    ),
+    (
+        "libonly/tests/stats.rs",
+        r#"use tapefuzz::prelude::*;
+
+#[test]
+fn mean_is_at_most_the_max() {
+    check(vecs(ints::<u8>(..), 0..=8), |v: Vec<u8>| {
+        let m = libonly::mean(&v);
+        assert!(v.iter().any(|&x| x >= m));
+    });
+}
+"#,
     ),
     (
         "binonly/Cargo.toml",
@@ -229,6 +256,7 @@ fn every_crate_shape_runs_every_command() {
         "multi::tests::commands_classify",
         "p::greet_ends_with_the_number",
         "p::abs_is_not_negative",
+        "stats::mean_is_at_most_the_max",
     ] {
         assert!(
             listed.lines().any(|l| l.starts_with(&format!("{name}\t"))),
@@ -328,6 +356,51 @@ fn every_crate_shape_runs_every_command() {
         serde_json::from_str(stdout(&greybox).lines().last().unwrap()).unwrap();
     assert!(summary["features"].as_u64().unwrap() > 0, "{summary}");
 
+    // Every shape under both coverage-guided engines, each from nothing (a corpora folder
+    // of its own): the binary-only crate under greybox, the library-only crate under both.
+    for (cmd, property, package, says) in [
+        (
+            "greybox",
+            "binonly::tests::port_roundtrip",
+            "binonly",
+            "minimal failing value: 65536",
+        ),
+        (
+            "greybox",
+            "stats::mean_is_at_most_the_max",
+            "libonly",
+            "attempt to divide by zero",
+        ),
+        (
+            "fuzz",
+            "stats::mean_is_at_most_the_max",
+            "libonly",
+            "attempt to divide by zero",
+        ),
+    ] {
+        let fresh = dir.join(format!("corpora-{cmd}-{package}"));
+        let fresh = fresh.to_str().unwrap();
+        let budget = if cmd == "fuzz" {
+            vec!["--corpora", fresh, "--", "-max_total_time=60", "-seed=1"]
+        } else {
+            vec!["--corpora", fresh, "--seconds", "30"]
+        };
+        let mut args = vec![cmd, property, "-p", package];
+        args.extend(budget);
+        let found = tapefuzz(&dir, &args);
+        assert_eq!(
+            found.status.code(),
+            Some(1),
+            "{cmd} {property}: {}",
+            stderr(&found)
+        );
+        assert!(
+            stderr(&found).contains(says),
+            "{cmd} {property}: {}",
+            stderr(&found)
+        );
+    }
+
     // ci over the workspace, JUnit report: the failures are counted, the others pass.
     let junit = dir.join("junit.xml");
     let ci = tapefuzz(
@@ -342,7 +415,7 @@ fn every_crate_shape_runs_every_command() {
     );
     assert_eq!(ci.status.code(), Some(1), "{}", stderr(&ci));
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("tests=\"4\""), "{xml}");
+    assert!(xml.contains("tests=\"5\""), "{xml}");
     assert!(xml.contains("port_roundtrip"), "{xml}");
 
     // fuzz, binary-only crate: it links (its executable gets stub callbacks) and finds it.
