@@ -70,7 +70,9 @@ struct Run {
     value: String,
     minimal: bool,
     calls: u64,
+    calls_to_best: u64,
     budget_exhausted: bool,
+    passes: Vec<tapefuzz::shrink::PassStats>,
 }
 
 /// A challenge over every seed.
@@ -117,13 +119,24 @@ where
     G::Value: Debug,
 {
     let calls = Cell::new(0u64);
+    // `SHRINK_TRACE=<challenge>`: every call's unforced indices and status on stderr, for
+    // whoever tunes the passes.
+    let trace = std::env::var("SHRINK_TRACE").ok().as_deref() == Some(name);
     let mut test = |tape: &mut Tape<'_>| {
         calls.set(calls.get() + 1);
-        match generator.generate(tape) {
+        let st = match generator.generate(tape) {
             Err(r) => r.status(),
             Ok(v) if fails(&v) => Status::Interesting,
             Ok(_) => Status::Valid,
+        };
+        if trace {
+            let c: Vec<u64> = (tape.choices().iter())
+                .filter(|c| !c.forced)
+                .map(|c| c.index)
+                .collect();
+            eprintln!("{} {st:?} {c:?}", calls.get());
         }
+        st
     };
     let stream = name
         .bytes()
@@ -148,7 +161,9 @@ where
             value: rendered,
             minimal,
             calls: shrunk.calls,
+            calls_to_best: shrunk.calls_to_best,
             budget_exhausted: shrunk.budget_exhausted,
+            passes: shrunk.passes,
         });
     }
     Outcome {
@@ -1087,5 +1102,30 @@ fn table() {
             o.expected,
             example
         );
+        // `SHRINK_PASSES=1`: where the calls went (sums over the seeds), for whoever tunes
+        // the passes.
+        if std::env::var_os("SHRINK_PASSES").is_some() {
+            let mut sums: Vec<(&str, u64, u64, u64)> = Vec::new();
+            for p in o.runs.iter().flat_map(|r| &r.passes) {
+                match sums.iter_mut().find(|s| s.0 == p.name) {
+                    Some(s) => {
+                        s.1 += p.calls;
+                        s.2 += p.improvements;
+                        s.3 += p.confirming;
+                    }
+                    None => sums.push((p.name, p.calls, p.improvements, p.confirming)),
+                }
+            }
+            let busy: Vec<String> = (sums.iter().filter(|s| s.1 > 0))
+                .map(|(n, c, i, f)| format!("{n} {c}/{i}/{f}"))
+                .collect();
+            let mut tail: Vec<u64> = o.runs.iter().map(|r| r.calls - r.calls_to_best).collect();
+            tail.sort_unstable();
+            println!(
+                "  confirming calls after the last improvement: median {}; passes (calls/improvements/confirming): {}",
+                tail[tail.len() / 2],
+                busy.join(", ")
+            );
+        }
     }
 }

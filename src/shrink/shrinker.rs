@@ -16,6 +16,9 @@ pub struct Shrunk {
     /// them apart: both are one call of the same function). Candidates decided without a
     /// call (not shortlex-smaller than the best, or repeating an earlier run) are not counted.
     pub calls: u64,
+    /// Of [`Shrunk::calls`], those made up to and including the last accepted candidate: the
+    /// rest only confirmed that no pass improves the result.
+    pub calls_to_best: u64,
     /// Candidates accepted.
     pub improvements: u64,
     /// Whether the budget stopped shrinking: true only if some candidate was left untried
@@ -35,6 +38,30 @@ pub struct PassStats {
     pub calls: u64,
     /// Candidates of its that were accepted.
     pub improvements: u64,
+    /// Of its calls, those made after the shrink's last accepted candidate (by any pass):
+    /// what it spent confirming that nothing more improves.
+    pub confirming: u64,
+}
+
+/// Books the calls of pass `k` (`k == stats.len()`: `common`) made from `from` to `now` as
+/// confirming calls, after the shrink's last improvement at call `best`: an improvement
+/// within them makes every earlier confirming call productive after all.
+fn note_confirming(
+    stats: &mut [PassStats],
+    common: &mut PassStats,
+    k: usize,
+    from: u64,
+    best: u64,
+    now: u64,
+) {
+    if best > from {
+        for s in stats.iter_mut() {
+            s.confirming = 0;
+        }
+        common.confirming = 0;
+    }
+    let pass = stats.get_mut(k).unwrap_or(common);
+    pass.confirming += now - best.max(from);
 }
 
 /// What trying one candidate did.
@@ -73,6 +100,7 @@ pub struct Shrinker<'a> {
     budget: Budget,
     started: Instant,
     calls: u64,
+    calls_to_best: u64,
     improvements: u64,
     cache: Cache,
     /// A candidate was left untried for lack of budget.
@@ -94,6 +122,7 @@ impl<'a> Shrinker<'a> {
             budget,
             started: Instant::now(),
             calls: 0,
+            calls_to_best: 0,
             improvements: 0,
             cache,
             stopped: false,
@@ -112,12 +141,14 @@ impl<'a> Shrinker<'a> {
                 name: p.name,
                 calls: 0,
                 improvements: 0,
+                confirming: 0,
             })
             .collect();
         let mut common = PassStats {
             name: "lower_common_offset",
             calls: 0,
             improvements: 0,
+            confirming: 0,
         };
         let tiers = [Tier::Structure, Tier::Joint, Tier::LastResort];
         let mut tier = 0;
@@ -132,12 +163,29 @@ impl<'a> Shrinker<'a> {
                 (pass.run)(&mut self);
                 stats[k].calls += self.calls - calls;
                 stats[k].improvements += self.improvements - improvements;
+                note_confirming(
+                    &mut stats,
+                    &mut common,
+                    k,
+                    calls,
+                    self.calls_to_best,
+                    self.calls,
+                );
             }
             if tiers[tier] == Tier::Structure && self.improvements > before {
                 let (calls, improvements) = (self.calls, self.improvements);
                 lower_common_offset(&mut self, &start);
                 common.calls += self.calls - calls;
                 common.improvements += self.improvements - improvements;
+                let n = stats.len();
+                note_confirming(
+                    &mut stats,
+                    &mut common,
+                    n,
+                    calls,
+                    self.calls_to_best,
+                    self.calls,
+                );
             }
             tier = if self.improvements > before {
                 0
@@ -150,6 +198,7 @@ impl<'a> Shrinker<'a> {
             budget_exhausted: self.stopped,
             best: self.best,
             calls: self.calls,
+            calls_to_best: self.calls_to_best,
             improvements: self.improvements,
             passes: stats,
         }
@@ -211,6 +260,7 @@ impl<'a> Shrinker<'a> {
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.best = rec;
             self.improvements += 1;
+            self.calls_to_best = self.calls;
             Tried::Improved
         } else {
             Tried::Ran(rec)

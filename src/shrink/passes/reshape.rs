@@ -6,6 +6,7 @@
 //! new shape reads, keeping the tape after the span as it was.
 
 use super::super::Shrinker;
+use super::super::shrinker::Tried;
 use super::zeroed;
 use crate::tape::{Choice, Span};
 
@@ -63,6 +64,12 @@ impl Shrinker<'_> {
         let Some(simplest) = self.realigned(k, targets, &zeros) else {
             return false;
         };
+        // The spans the simplest contents record (a cache hit: `realigned` just ran them).
+        let shape = |s: &mut Self, with: &[Choice]| match s.probe(&s.in_every(targets, with)) {
+            Tried::Ran(rec) => Some(rec.spans),
+            _ => None,
+        };
+        let simplest_shape = shape(self, &simplest);
         for q in 0..simplest.len() {
             let c = simplest[q];
             if c.forced {
@@ -73,6 +80,11 @@ impl Shrinker<'_> {
                 with[q].index = v;
                 if self.replace_spans(k, targets, &with, true) {
                     return true;
+                }
+                // Raised by one, the choice left every span where it was: it is a value,
+                // not a branch, and raising it further only makes a larger value.
+                if v == 1 && simplest_shape.is_some() && shape(self, &with) == simplest_shape {
+                    break;
                 }
             }
         }
