@@ -129,6 +129,7 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
     if reshaped {
         // Probe the next choice low instead, with the others as they are.
         let j = later[0];
+        let mut previous = None;
         for v in 0..=PROBE.min(s.choices()[j].max) {
             let a = s.choices()[lowered[0]].index;
             if a == 0 || !s.free(j) {
@@ -136,9 +137,17 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
             }
             let mut edits: Vec<(usize, u64)> = lowered.iter().map(|&i| (i, a - 1)).collect();
             edits.push((j, v));
-            if s.consider(&s.with_indices(&edits)) {
+            let shape = match s.attempt(&s.with_indices(&edits)) {
+                Tried::Improved => return,
+                Tried::Ran(rec) => Some((rec.choices.len(), rec.spans)),
+                Tried::Known(_) | Tried::Skipped => None,
+            };
+            // One step up left the tape as long and its spans in place: the next choice is
+            // a value here, not a size, and higher values of it only make larger tapes.
+            if shape.is_some() && shape == previous {
                 return;
             }
+            previous = shape;
         }
     }
 }
