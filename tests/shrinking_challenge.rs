@@ -125,9 +125,12 @@ where
 {
     let property_calls = Cell::new(0u64);
     let test_calls = Cell::new(0u64);
+    // `SHRINK_TRACE=<challenge>`: every call's unforced indices and status on stderr, for
+    // whoever tunes the passes.
+    let trace = std::env::var("SHRINK_TRACE").ok().as_deref() == Some(name);
     let mut test = |tape: &mut Tape<'_>| {
         test_calls.set(test_calls.get() + 1);
-        match generator.generate(tape) {
+        let status = match generator.generate(tape) {
             Err(r) => r.status(),
             Ok(v) => {
                 property_calls.set(property_calls.get() + 1);
@@ -137,7 +140,15 @@ where
                     Verdict::Reject => Status::Invalid,
                 }
             }
+        };
+        if trace {
+            let c: Vec<u64> = (tape.choices().iter())
+                .filter(|c| !c.forced)
+                .map(|c| c.index)
+                .collect();
+            eprintln!("{} {status:?} {c:?}", test_calls.get());
         }
+        status
     };
     let stream = name
         .bytes()
