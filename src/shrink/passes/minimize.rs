@@ -4,6 +4,10 @@ use super::super::Shrinker;
 use super::super::search::find_integer;
 use super::super::shrinker::Tried;
 
+/// The narrowest gap over which `minimize_together` checks whether the failing set is sparse
+/// before a binary search (one call against the ten or more the search costs).
+const SPARSE_CHECK_FROM: u64 = 1 << 10;
+
 impl Shrinker<'_> {
     /// Lowers the choices at `positions` (which hold the same index) together to the
     /// smallest index that still fails. Tries 0 and 1, then one and two steps down (a
@@ -78,6 +82,19 @@ impl Shrinker<'_> {
                 Some(g) => gap = g,
                 None => break,
             }
+        }
+        // No probe failed, and the gap is wide: a failing set that is sparse just below `hi`
+        // (a difference that must stay 1, a hash bucket) loses the failure four steps down,
+        // and a binary search would spend a call per bit finding nothing. A threshold in the
+        // gap fails there too, and the search goes on.
+        if hi.checked_sub(lo).is_some_and(|d| d >= SPARSE_CHECK_FROM)
+            && current(self) == Some(hi)
+            && !try_index(self, hi - 4)
+        {
+            return true;
+        }
+        if let Some(now) = current(self) {
+            hi = now;
         }
         while hi.checked_sub(lo).is_some_and(|d| d >= 4) && hi % 2 == lo % 2 && !self.stopped() {
             let mid = lo + (hi - lo) / 4 * 2;
