@@ -59,6 +59,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: promote::promote_children,
     },
     Pass {
+        name: "duplicate_choices",
+        tier: Tier::Structure,
+        run: duplicates::duplicate_choices,
+    },
+    Pass {
         name: "minimize_choices",
         tier: Tier::Structure,
         run: minimize::minimize_choices,
@@ -77,11 +82,6 @@ pub(super) const PASSES: &[Pass] = &[
         name: "duplicate_spans",
         tier: Tier::Joint,
         run: duplicates::duplicate_spans,
-    },
-    Pass {
-        name: "duplicate_choices",
-        tier: Tier::Joint,
-        run: duplicates::duplicate_choices,
     },
     Pass {
         name: "redistribute",
