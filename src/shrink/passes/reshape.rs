@@ -5,8 +5,8 @@
 //! raise one choice and let realignment (see `Shrinker::replace_spans`) find what the
 //! new shape reads, keeping the tape after the span as it was.
 
-use super::super::Shrinker;
 use super::super::shrinker::Tried;
+use super::super::{Shrinker, shortlex_less};
 use super::zeroed;
 use crate::tape::{Choice, Span};
 
@@ -81,9 +81,16 @@ impl Shrinker<'_> {
                 if self.replace_spans(k, targets, &with, true) {
                     return true;
                 }
-                // Raised by one, the choice left every span where it was: it is a value,
-                // not a branch, and raising it further only makes a larger value.
-                if v == 1 && simplest_shape.is_some() && shape(self, &with) == simplest_shape {
+                // Raised by one, the choice made a tape no smaller than the best (a probe
+                // for another shape) and left every span where it was: it is a value, not a
+                // branch, and raising it further only makes larger tapes of the same shape.
+                // (Where the candidate is smaller, a larger value may be what the failure
+                // needs: a constant that is neither 0 nor 1.)
+                if v == 1
+                    && simplest_shape.is_some()
+                    && !shortlex_less(&self.in_every(targets, &with), self.choices())
+                    && shape(self, &with) == simplest_shape
+                {
                     break;
                 }
             }
