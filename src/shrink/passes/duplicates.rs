@@ -150,13 +150,14 @@ fn for_each_group(s: &mut Shrinker<'_>, edit: fn(&mut Shrinker<'_>, &[Span]) -> 
 }
 
 /// Lowers equal choices (same index, same range) together: a value that must appear twice,
-/// such as an element and the element looked up.
+/// such as an element and the element looked up. Flags (two options) are left out: lowering
+/// a group of "one more?" flags together deletes elements, the deletion passes' work.
 pub(in crate::shrink) fn duplicate_choices(s: &mut Shrinker<'_>) {
     let mut g = 0;
     loop {
         let mut by_value: HashMap<(u64, u64), Vec<usize>> = HashMap::new();
         for (i, c) in s.choices().iter().enumerate() {
-            if !c.forced && c.index > 0 {
+            if !c.forced && c.index > 0 && c.max >= 2 {
                 by_value.entry((c.index, c.max)).or_default().push(i);
             }
         }
