@@ -130,11 +130,7 @@ where
             Ok(_) => Status::Valid,
         };
         if trace {
-            let c: Vec<u64> = (tape.choices().iter())
-                .filter(|c| !c.forced)
-                .map(|c| c.index)
-                .collect();
-            eprintln!("{} {st:?} {c:?}", calls.get());
+            common::trace_call(calls.get(), st, tape);
         }
         st
     };

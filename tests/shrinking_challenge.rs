@@ -142,11 +142,7 @@ where
             }
         };
         if trace {
-            let c: Vec<u64> = (tape.choices().iter())
-                .filter(|c| !c.forced)
-                .map(|c| c.index)
-                .collect();
-            eprintln!("{} {status:?} {c:?}", test_calls.get());
+            common::trace_call(test_calls.get(), status, tape);
         }
         status
     };

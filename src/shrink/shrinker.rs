@@ -43,27 +43,6 @@ pub struct PassStats {
     pub confirming: u64,
 }
 
-/// Books the calls of pass `k` (`k == stats.len()`: `common`) made from `from` to `now` as
-/// confirming calls, after the shrink's last improvement at call `best`: an improvement
-/// within them makes every earlier confirming call productive after all.
-fn note_confirming(
-    stats: &mut [PassStats],
-    common: &mut PassStats,
-    k: usize,
-    from: u64,
-    best: u64,
-    now: u64,
-) {
-    if best > from {
-        for s in stats.iter_mut() {
-            s.confirming = 0;
-        }
-        common.confirming = 0;
-    }
-    let pass = stats.get_mut(k).unwrap_or(common);
-    pass.confirming += now - best.max(from);
-}
-
 /// What trying one candidate did.
 pub(super) enum Tried {
     /// It failed, was shortlex-smaller and is now the best tape.
@@ -161,31 +140,13 @@ impl<'a> Shrinker<'a> {
                 }
                 let (calls, improvements) = (self.calls, self.improvements);
                 (pass.run)(&mut self);
-                stats[k].calls += self.calls - calls;
-                stats[k].improvements += self.improvements - improvements;
-                note_confirming(
-                    &mut stats,
-                    &mut common,
-                    k,
-                    calls,
-                    self.calls_to_best,
-                    self.calls,
-                );
+                self.book(&mut stats, &mut common, k, calls, improvements);
             }
             if tiers[tier] == Tier::Structure && self.improvements > before {
                 let (calls, improvements) = (self.calls, self.improvements);
                 lower_common_offset(&mut self, &start);
-                common.calls += self.calls - calls;
-                common.improvements += self.improvements - improvements;
                 let n = stats.len();
-                note_confirming(
-                    &mut stats,
-                    &mut common,
-                    n,
-                    calls,
-                    self.calls_to_best,
-                    self.calls,
-                );
+                self.book(&mut stats, &mut common, n, calls, improvements);
             }
             tier = if self.improvements > before {
                 0
@@ -202,6 +163,30 @@ impl<'a> Shrinker<'a> {
             improvements: self.improvements,
             passes: stats,
         }
+    }
+
+    /// Books what pass `k` (`k == stats.len()`: `common`) did since the shrink stood at
+    /// `calls` and `improvements`: its calls, its improvements, and its calls after the
+    /// shrink's last improvement as confirming calls (an improvement within them makes every
+    /// earlier confirming call productive after all).
+    fn book(
+        &self,
+        stats: &mut [PassStats],
+        common: &mut PassStats,
+        k: usize,
+        calls: u64,
+        improvements: u64,
+    ) {
+        if self.calls_to_best > calls {
+            for s in stats.iter_mut() {
+                s.confirming = 0;
+            }
+            common.confirming = 0;
+        }
+        let pass = stats.get_mut(k).unwrap_or(common);
+        pass.calls += self.calls - calls;
+        pass.improvements += self.improvements - improvements;
+        pass.confirming += self.calls - self.calls_to_best.max(calls);
     }
 
     /// Whether the budget has stopped the shrink.

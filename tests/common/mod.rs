@@ -22,6 +22,15 @@ pub fn first_failure(
     })
 }
 
+/// For `SHRINK_TRACE`: call number `call`'s status and unforced indices, on stderr.
+pub fn trace_call(call: u64, status: Status, tape: &Tape<'_>) {
+    let c: Vec<u64> = (tape.choices().iter())
+        .filter(|c| !c.forced)
+        .map(|c| c.index)
+        .collect();
+    eprintln!("{call} {status:?} {c:?}");
+}
+
 /// 300 byte strings of 0 to 200 bytes from a fixed xorshift stream.
 pub fn inputs() -> Vec<Vec<u8>> {
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
