@@ -64,7 +64,8 @@ impl Shrinker<'_> {
         let Some(simplest) = self.realigned(k, targets, &zeros) else {
             return false;
         };
-        // The spans the simplest contents record (a cache hit: `realigned` just ran them).
+        // The spans the simplest contents record: a cache hit when realigning left the zeros as
+        // they were, else one call (a lookup that never runs would save it: a follow-up).
         let shape = |s: &mut Self, with: &[Choice]| match s.probe(&s.in_every(targets, with)) {
             Tried::Ran(rec) => Some(rec.spans),
             _ => None,
