@@ -1075,7 +1075,12 @@ fn stated_minima_are_minimal() {
 #[test]
 #[ignore = "prints the suite's figures: run with --ignored --nocapture"]
 fn table() {
+    // `SHRINK_ROWS=a,b`: only those challenges.
+    let only = std::env::var("SHRINK_ROWS").ok();
     for (name, f) in ALL {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|r| r == *name)) {
+            continue;
+        }
         let o = f();
         let mut misses: Vec<(&str, usize)> = Vec::new();
         for r in o.runs.iter().filter(|r| !r.minimal) {
