@@ -53,6 +53,8 @@ const MINIMAL_NOW: &[&str] = &[
     "trailing_space",
     "palindrome",
     "float_above",
+    "float_fraction",
+    "float_sum",
     "float_negative_fraction",
     "line_discount",
     "sorted_set",
@@ -1078,7 +1080,10 @@ fn table() {
     // `SHRINK_ROWS=a,b`: only those challenges.
     let only = std::env::var("SHRINK_ROWS").ok();
     for (name, f) in ALL {
-        if only.as_deref().is_some_and(|o| !o.split(',').any(|r| r == *name)) {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|r| r == *name))
+        {
             continue;
         }
         let o = f();

@@ -97,10 +97,20 @@ pub(super) fn settle_watched(
             }
             status
         };
+        // The confirming run records the generators' suggestions too (see
+        // `Tape::with_suggestions`), so the shrink can use them from its first pass.
+        let mut start = None;
         let flaky = !(0..CONFIRM_ATTEMPTS).any(|_| {
             let mut replay = ReplaySource::of(&original.choices);
-            let mut tape = Tape::recording(&mut replay).with_max_choices(config.max_choices);
-            timed(&mut tape) == Status::Interesting
+            let mut tape = Tape::recording(&mut replay)
+                .with_max_choices(config.max_choices)
+                .with_suggestions();
+            let failed = timed(&mut tape) == Status::Interesting;
+            let rec = tape.finish();
+            if failed && rec.choices == original.choices {
+                start = Some(rec);
+            }
+            failed
         });
         if flaky {
             (true, original.clone(), 0, false)
@@ -123,7 +133,8 @@ pub(super) fn settle_watched(
                 }
                 status
             };
-            let r = Shrinker::new(&mut retried, original.clone(), config.shrink).run();
+            let start = start.unwrap_or_else(|| original.clone());
+            let r = Shrinker::new(&mut retried, start, config.shrink).run();
             (false, r.best, r.calls, r.budget_exhausted)
         }
     };

@@ -10,6 +10,8 @@ use std::ops::{Bound, RangeBounds};
 const FLOAT: Label = crate::tape::builtin::FLOAT;
 /// How many integers on each side of the simplest value come before the other floats.
 const SMALL_SIDE: u64 = 1 << 16;
+/// 2^53: every integer up to it is an `f64`.
+const MAX_PRECISE: f64 = 9_007_199_254_740_992.0;
 
 /// `f32` or `f64`.
 pub trait Float: Copy + Debug + PartialOrd + 'static {
@@ -163,6 +165,11 @@ impl<T: Float> Floats<T> {
         (s, s.trunc())
     }
 
+    /// The first index past the small integers around the simplest value.
+    fn small_end(&self) -> u64 {
+        1 + self.up + self.down
+    }
+
     /// The value at index `i` of the simplicity order.
     pub fn value_at(&self, i: u64) -> T {
         let (s, base) = self.simplest();
@@ -237,11 +244,79 @@ impl<T: Float> Floats<T> {
     }
 }
 
+impl<T: Float> Floats<T> {
+    /// Simpler values a shrinker should try for `x` ([`Tape::suggest`]), as Hypothesis's
+    /// float shrinker tries them: first `x` itself where its own index is lower (a range's
+    /// end reached from the last indices), then `x` with fewer fraction bits (rounded down, then up,
+    /// to 0, 1, … 9 bits: `10.90403947465802` → `10.0`, `11.0`, `10.5`, …), then the same
+    /// magnitude positive, then the integer part lowered with the fraction kept (`1234.5` →
+    /// `0.5`, `1.5`, `3.5`, … `617.5` by halving, then `926.5`, … `1233.5` closing in from
+    /// below; not for a small integer, whose index orders it by magnitude). Each lies far below `x` in the order of indices only past many values that are
+    /// not simpler in any way a person sees (longer fractions of smaller binades), so a
+    /// search of the index range alone needs a call per bit.
+    fn suggest(&self, x: f64, tape: &mut Tape<'_>) {
+        let mut offer = |y: f64| {
+            if y.is_finite()
+                && let Some(j) = self.index_of(T::from_f64(y))
+            {
+                tape.suggest(j);
+            }
+        };
+        // The same value at its own index: an end of a bounded range is also reached from
+        // the last indices, and a small integer from the order of all floats.
+        offer(x);
+        if x.fract() != 0.0 {
+            for p in 0..10 {
+                let scale = f64::from(1u32 << p);
+                let scaled = x * scale;
+                offer(scaled.floor() / scale);
+                offer(scaled.ceil() / scale);
+            }
+        }
+        if x < 0.0 {
+            offer(-x);
+        }
+        let (k, r) = (x.abs().trunc(), x.abs().fract());
+        let sign = x.signum();
+        // Past 2^53 every float is an integer and the halvings would number up to a
+        // thousand: the index search is cheaper there.
+        if !(1.0..=MAX_PRECISE).contains(&k) {
+            return;
+        }
+        // A small integer's index already orders it by magnitude: the index search does
+        // better than the halvings there.
+        if r == 0.0
+            && self
+                .index_of(T::from_f64(x))
+                .is_some_and(|i| i < self.small_end())
+        {
+            return;
+        }
+        offer(sign * r);
+        // Smaller magnitudes first: halvings from the smallest up, then steps closing in on
+        // `k` (for a failure above a threshold, the first that fails is close to it).
+        let halvings: Vec<f64> = std::iter::successors(Some((k / 2.0).floor()), |&h| {
+            (h >= 1.0).then(|| (h / 2.0).floor())
+        })
+        .collect();
+        for &h in halvings.iter().rev() {
+            offer(sign * (h + r));
+        }
+        for &h in &halvings {
+            offer(sign * (k - h + r));
+        }
+    }
+}
+
 impl<T: Float> Gen for Floats<T> {
     type Value = T;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
         let i = tape.draw(FLOAT, T::MAX_INDEX, Hint::Int)?;
-        Ok(self.value_at(i))
+        let v = self.value_at(i);
+        if tape.wants_suggestions() && i > 0 {
+            self.suggest(v.to_f64(), tape);
+        }
+        Ok(v)
     }
 
     fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {
@@ -266,6 +341,40 @@ impl<T: Float> Gen for Floats<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tape::{Fallback, ReplaySource};
+
+    /// The values `g` suggests for `x` when a shrinker asks, in order.
+    fn suggested(g: &Floats<f64>, x: f64) -> Vec<f64> {
+        let mut src = ReplaySource::new(vec![g.index_of(x).unwrap()], Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src).with_suggestions();
+        assert_eq!(g.generate(&mut tape).unwrap().to_bits(), x.to_bits());
+        let rec = tape.finish();
+        rec.suggested.iter().map(|&(_, i)| g.value_at(i)).collect()
+    }
+
+    #[test]
+    fn suggestions_are_shorter_fractions_then_smaller_integer_parts() {
+        let g = floats::<f64>(..);
+        let s = suggested(&g, 10.90403947465802);
+        assert_eq!(&s[..3], [10.0, 11.0, 10.5]);
+        let s = suggested(&g, 1234.5);
+        assert_eq!(&s[..5], [1234.0, 1235.0, 0.5, 1.5, 2.5]);
+        assert!(s.contains(&617.5) && s.contains(&1233.5));
+        assert!(suggested(&g, -2.5).contains(&2.5));
+        // A small integer is left to the index search; the same value at a lower index is
+        // suggested (a bounded range's end is also its last index).
+        assert!(suggested(&g, 122.0).is_empty());
+        let b = floats::<f64>(0.0..=100.0);
+        let mut src = ReplaySource::new(vec![u64::MAX], Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src).with_suggestions();
+        assert_eq!(b.generate(&mut tape).unwrap(), 100.0);
+        assert_eq!(tape.finish().suggested, [(0, 100)]);
+        // Nobody asked: nothing suggested.
+        let mut src = ReplaySource::new(vec![g.index_of(10.75).unwrap()], Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src);
+        g.generate(&mut tape).unwrap();
+        assert!(tape.finish().suggested.is_empty());
+    }
 
     #[test]
     fn simplest_first() {

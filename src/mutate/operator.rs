@@ -207,6 +207,7 @@ mod tests {
             spans: vec![span(0, 2), span(2, 4), span(4, 6)],
             rejected_at: None,
             labels: vec![],
+            suggested: vec![],
         }
     }
 

@@ -64,7 +64,8 @@ pub(super) enum Tried {
 /// The passes, blind to value types (see `passes/`): delete runs of sibling spans
 /// (adaptively) and blocks of choices; replace spans by their simplest choices and by
 /// descendants with the same label, realigning the rest of the tape when the shape
-/// changes; minimize each index (fixing up a size it controlled); edit identical spans and
+/// changes; try the simpler indices the generators suggested ([`Tape::suggest`]: a float's
+/// shorter fractions); minimize each index (fixing up a size it controlled); edit identical spans and
 /// equal choices together; sort, swap and copy spans with the same label; move an amount
 /// between two choices or lower them together; lower a choice (or equal choices together)
 /// with the next few at their largest index, and delete a span with the choices around it at
@@ -87,7 +88,10 @@ pub struct Shrinker<'a> {
 }
 
 impl<'a> Shrinker<'a> {
-    /// A shrinker for `test`, starting from the failing tape `start`.
+    /// A shrinker for `test`, starting from the failing tape `start`. Record `start` with
+    /// [`Tape::with_suggestions`] so the generators' suggestions count from the first pass;
+    /// without them they count from the first improvement (every candidate is recorded with
+    /// them).
     pub fn new(
         test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
         start: Recording,
@@ -238,7 +242,9 @@ impl<'a> Shrinker<'a> {
         self.calls += 1;
         let mut source = ReplaySource::new(indices, Fallback::Simplest).clamping();
         // A candidate longer than the best can never be accepted: stop it early.
-        let mut tape = Tape::recording(&mut source).with_max_choices(self.best.choices.len());
+        let mut tape = Tape::recording(&mut source)
+            .with_max_choices(self.best.choices.len())
+            .with_suggestions();
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
         self.cache.insert(&rec);

@@ -65,6 +65,10 @@ pub struct Recording {
     pub rejected_at: Option<usize>,
     /// The label of each choice (parallel to `choices`), for explanations.
     pub labels: Vec<Label>,
+    /// Simpler indices the generators suggested for their choices, as `(position, index)`
+    /// in the order to try them; empty unless the tape asked for them
+    /// ([`Tape::with_suggestions`]). A shrinker tries them before searching a choice's range.
+    pub suggested: Vec<(usize, u64)>,
 }
 
 impl Recording {
@@ -123,6 +127,8 @@ pub struct Tape<'s> {
     trace: Option<Trace<'s>>,
     /// Indices the source chose while a capture is on ([`Tape::start_capture`]).
     capture: Option<Vec<u64>>,
+    /// What generators suggested ([`Tape::suggest`]), while asked for.
+    suggested: Option<Vec<(usize, u64)>>,
 }
 
 impl<'s> Tape<'s> {
@@ -163,6 +169,7 @@ impl<'s> Tape<'s> {
             nodes: 0,
             trace: None,
             capture: None,
+            suggested: None,
         }
     }
 
@@ -197,6 +204,41 @@ impl<'s> Tape<'s> {
     pub fn with_trace(mut self, trace: Option<Trace<'s>>) -> Tape<'s> {
         self.trace = trace;
         self
+    }
+
+    /// Asks generators for simpler indices of their choices ([`Tape::suggest`]), kept in
+    /// [`Recording::suggested`]. A shrinker asks; everyone else saves the generators the work.
+    /// No effect on a tape that does not record.
+    pub fn with_suggestions(mut self) -> Tape<'s> {
+        if self.recording {
+            self.suggested = Some(Vec::new());
+        }
+        self
+    }
+
+    /// Whether [`Tape::suggest`] keeps what it is given: a generator whose suggestions cost
+    /// work checks this first.
+    #[inline]
+    pub fn wants_suggestions(&self) -> bool {
+        self.suggested.is_some()
+    }
+
+    /// Suggests `index` as a simpler index for the choice drawn last: one a shrinker should
+    /// try before searching the choice's range, because the generator knows its value is
+    /// simpler in a way the order of indices alone does not show (a float's shorter fraction
+    /// lies far below it in that order, past many longer ones). Call it in the order the
+    /// indices should be tried. Ignored unless [`Tape::wants_suggestions`], when nothing was
+    /// drawn yet, and for an index that is not lower than the choice's own.
+    pub fn suggest(&mut self, index: u64) {
+        let at = self.choices.len().wrapping_sub(1);
+        if let (Some(list), Some(last)) = (&mut self.suggested, self.choices.last())
+            && index < last.index
+            && !(list.iter().rev())
+                .take_while(|&&(p, _)| p == at)
+                .any(|&(_, i)| i == index)
+        {
+            list.push((at, index));
+        }
     }
 
     /// Sets the size budget (number of choices before [`Reject::Overrun`]).
@@ -906,17 +948,42 @@ impl<'s> Tape<'s> {
             spans: std::mem::take(&mut self.spans),
             rejected_at: self.rejected_at,
             labels: std::mem::take(&mut self.labels),
+            suggested: self
+                .suggested
+                .as_mut()
+                .map(std::mem::take)
+                .unwrap_or_default(),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{BytesSource, RandomSource};
+    use super::super::{BytesSource, Fallback, RandomSource, ReplaySource};
     use super::*;
 
     const A: Label = Label::new("a");
     const S: Label = Label::new("s");
+
+    #[test]
+    fn suggestions_are_kept_when_asked_for_lower_indices_only() {
+        let mut src = ReplaySource::new(vec![5, 9], Fallback::Simplest);
+        let mut t = Tape::recording(&mut src).with_suggestions();
+        t.suggest(1); // nothing drawn yet
+        t.draw(A, 9, Hint::Uniform).unwrap();
+        for i in [2, 7, 5, 2, 0] {
+            t.suggest(i);
+        }
+        t.draw(A, 9, Hint::Uniform).unwrap();
+        t.suggest(3);
+        assert_eq!(t.finish().suggested, [(0, 2), (0, 0), (1, 3)]);
+        let mut src = ReplaySource::new(vec![5], Fallback::Simplest);
+        let mut t = Tape::new(&mut src, false).with_suggestions();
+        assert!(!t.wants_suggestions());
+        t.draw(A, 9, Hint::Uniform).unwrap();
+        t.suggest(1);
+        assert!(t.finish().suggested.is_empty());
+    }
 
     #[test]
     fn records_spans_and_points() {

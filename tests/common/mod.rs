@@ -17,7 +17,8 @@ pub fn first_failure(
 ) -> Option<Recording> {
     (0..max_tests).find_map(|i| {
         let mut src = RandomSource::new(Rng::derive(seed, i));
-        let mut tape = Tape::recording(&mut src);
+        // Suggestions included, as the engine's confirming replay records them.
+        let mut tape = Tape::recording(&mut src).with_suggestions();
         (test(&mut tape) == Status::Interesting).then(|| tape.finish())
     })
 }

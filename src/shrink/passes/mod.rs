@@ -15,6 +15,7 @@ mod redistribute;
 mod reorder;
 mod reshape;
 mod runs;
+mod suggested;
 mod zero;
 
 pub(super) use redistribute::lower_common_offset;
@@ -62,6 +63,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "duplicate_choices",
         tier: Tier::Structure,
         run: duplicates::duplicate_choices,
+    },
+    Pass {
+        name: "try_suggested",
+        tier: Tier::Structure,
+        run: suggested::try_suggested,
     },
     Pass {
         name: "minimize_choices",

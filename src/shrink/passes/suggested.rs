@@ -1,0 +1,36 @@
+//! Trying the simpler indices a generator suggested for its choices ([`crate::tape::Tape::suggest`]):
+//! what a generator knows of its values' simplicity that the order of indices does not show
+//! (a float's short fraction lies past many long ones), handed over as indices, so the pass
+//! itself stays blind to value types.
+
+use super::super::Shrinker;
+
+/// For each choice with suggestions, left to right: tries them in the order given and takes
+/// the first that still fails; the new best tape brings its own suggestions for that choice,
+/// tried the same way, until none fails. A choice whose suggestions all pass is left to the
+/// other passes. Costs nothing on a tape without suggestions.
+pub(in crate::shrink) fn try_suggested(s: &mut Shrinker<'_>) {
+    let mut from = 0;
+    while !s.stopped() {
+        let Some(at) = (s.best.suggested.iter())
+            .map(|&(p, _)| p)
+            .filter(|&p| p >= from)
+            .min()
+        else {
+            return;
+        };
+        let tried: Vec<u64> = (s.best.suggested.iter())
+            .filter(|&&(p, _)| p == at)
+            .map(|&(_, i)| i)
+            .collect();
+        let improved = tried.into_iter().any(|i| {
+            s.choices()
+                .get(at)
+                .is_some_and(|c| !c.forced && i < c.index)
+                && s.consider(&s.with_indices(&[(at, i)]))
+        });
+        if !improved {
+            from = at + 1;
+        }
+    }
+}
