@@ -19,7 +19,7 @@ fn cut(base: &[Choice], at: usize, from: usize, n: usize) -> Vec<Choice> {
     v
 }
 
-/// Deletes bytes from every payload run: first the longest tail that can go (a binary
+/// Deletes bytes from every payload run: first tries every byte at 0, then the longest tail that can go (a binary
 /// search, `O(log n)` calls), then from each position blocks of 1, 2, 3, 4, then doubling
 /// bytes ([`find_integer`]), as [`super::delete::delete_spans`] deletes list elements.
 pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
@@ -34,9 +34,30 @@ pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
         if s.choices()[at].forced || s.choices()[at].index == 0 {
             continue;
         }
+        // Every byte at its simplest, the length kept: one call that, when the failure
+        // needs only the run's length or repeated bytes, leaves the deletions below nothing
+        // to tell apart (as Hypothesis's collection shrinker tries all-simplest first).
+        let (first, end) = (at + 1, span.end);
+        if s.choices()[first..end]
+            .iter()
+            .any(|c| c.index != 0 && !c.forced)
+        {
+            let mut zeroed = s.choices().to_vec();
+            for c in &mut zeroed[first..end] {
+                if !c.forced {
+                    c.index = 0;
+                }
+            }
+            s.consider(&zeroed);
+        }
         // The tail: the most bytes that can go from the end.
         let base = s.choices().to_vec();
-        let (first, end) = (at + 1, span.end);
+        let Some(end) = (s.spans().iter())
+            .find(|t| t.start == at && t.label.kind() == Kind::Payload)
+            .map(|t| t.end)
+        else {
+            continue;
+        };
         let most = (base[at].index as usize).min(end - first);
         find_integer(|n| {
             let n = n as usize;
