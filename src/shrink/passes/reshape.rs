@@ -49,6 +49,20 @@ impl Shrinker<'_> {
         let contents = self.choices()[span.start..span.end].to_vec();
         for (q, children) in self.branch_points(k, span) {
             let c = contents[q];
+            if c.index >= c.max {
+                continue;
+            }
+            // Raised by one and read on as before: when that leaves every span where it
+            // was, the choice is a value that happens to precede a span (a leaf's number
+            // before its sibling), not a branch: larger raises and the other read-on points
+            // only make larger tapes of that shape, or deletions other passes make.
+            let mut raised = contents.clone();
+            raised[q].index += 1;
+            match self.probe(&self.in_every(targets, &raised)) {
+                Tried::Improved => return true,
+                Tried::Ran(rec) if rec.spans == self.best.spans => continue,
+                _ => {}
+            }
             for v in c.index + 1..=c.max.min(c.index.saturating_add(ALTERNATIVES)) {
                 for from in std::iter::once(q + 1).chain(children.iter().copied()) {
                     let mut with = contents[..=q].to_vec();
