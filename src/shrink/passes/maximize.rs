@@ -55,7 +55,7 @@ impl Shrinker<'_> {
 pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
-        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 {
+        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !s.run_length(i) {
             let c = s.choices()[i];
             let copies: Vec<usize> = (i..s.choices().len())
                 .filter(|&j| {

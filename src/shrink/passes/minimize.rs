@@ -160,7 +160,7 @@ impl Shrinker<'_> {
 pub(in crate::shrink) fn minimize_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
-        if s.free(i) && s.choices()[i].index > 0 {
+        if s.free(i) && s.choices()[i].index > 0 && !s.run_length(i) {
             s.minimize_together(&[i]);
             s.lower_and_delete_after(i);
         }

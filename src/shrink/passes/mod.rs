@@ -22,7 +22,7 @@ pub(super) use redistribute::lower_common_offset;
 
 use super::Shrinker;
 use super::shrinker::Tried;
-use crate::tape::{Choice, Span};
+use crate::tape::{Choice, Kind, Span};
 
 /// When a pass runs (see [`Shrinker::run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,6 +154,12 @@ impl Shrinker<'_> {
     /// Whether position `i` holds a choice the shrinker may change.
     fn free(&self, i: usize) -> bool {
         self.choices().get(i).is_some_and(|c| !c.forced)
+    }
+
+    /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's
+    /// last bytes to be read as what follows; the run's own pass lowers it with its bytes.
+    fn run_length(&self, i: usize) -> bool {
+        (self.spans().iter()).any(|t| t.start == i && t.label.kind() == Kind::Payload && t.end > i)
     }
 
     /// Whether every choice of `span` is forced or already index 0: nothing to simplify.

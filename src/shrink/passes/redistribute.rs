@@ -9,6 +9,7 @@
 
 use super::super::Shrinker;
 use super::super::search::find_integer;
+use crate::tape::Kind;
 
 /// How many later choices (with three or more options) a choice is paired with.
 const WINDOW: usize = 4;
@@ -17,7 +18,7 @@ impl Shrinker<'_> {
     /// The next [`WINDOW`] unforced choices after `i` with at least three options.
     fn partners(&self, i: usize) -> Vec<usize> {
         (i + 1..self.choices().len())
-            .filter(|&j| self.free(j) && self.choices()[j].max >= 2)
+            .filter(|&j| self.free(j) && self.choices()[j].max >= 2 && !self.run_length(j))
             .take(WINDOW)
             .collect()
     }
@@ -58,16 +59,27 @@ impl Shrinker<'_> {
 }
 
 /// For each choice and the few choices with three or more options after it (also in other
-/// spans): moves an amount from the earlier to the later one (Hypothesis's "redistribute":
+/// spans; payload run lengths left to the run's pass, see `Shrinker::run_length`): moves an amount from the earlier to the later one (Hypothesis's "redistribute":
 /// a sum that must stay large), then lowers both together (a difference that must stay
 /// the same). The earlier choice decides shortlex order, so each move is a shrink.
 pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
         if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 {
-            for j in s.partners(i) {
+            // A run's length moves an amount only into its own bytes, a step at a time: a
+            // byte fewer and another raised ("aabaa" to "abba"). Into what follows the
+            // run, it would read the run's last bytes as that.
+            let own = (s.spans().iter())
+                .find(|t| t.start == i && t.label.kind() == Kind::Payload)
+                .map(|t| t.end);
+            let partners: Vec<usize> = (s.partners(i).into_iter())
+                .filter(|&j| own.is_none_or(|end| j < end))
+                .collect();
+            for j in partners {
                 for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
-                    s.shift_pair(i, j, step, raise);
+                    if own.is_none() || (step, raise) == (1, true) {
+                        s.shift_pair(i, j, step, raise);
+                    }
                 }
             }
         }
