@@ -251,8 +251,9 @@ impl<T: Float> Floats<T> {
     /// to 0, 1, … 9 bits: `10.90403947465802` → `10.0`, `11.0`, `10.5`, …), then the same
     /// magnitude positive, then the integer part lowered with the fraction kept (`1234.5` →
     /// `0.5`, `1.5`, `3.5`, … `617.5` by halving, then `926.5`, … `1233.5` closing in from
-    /// below; not for a small integer, whose index orders it by magnitude). Each lies far below `x` in the order of indices only past many values that are
-    /// not simpler in any way a person sees (longer fractions of smaller binades), so a
+    /// below; for a small integer, whose index orders it by magnitude, only its half). Each
+    /// lies far below `x` in the order of indices only past many values that are not simpler
+    /// in any way a person sees (longer fractions of smaller binades), so a
     /// search of the index range alone needs a call per bit.
     fn suggest(&self, x: f64, tape: &mut Tape<'_>) {
         let mut offer = |y: f64| {
@@ -284,12 +285,14 @@ impl<T: Float> Floats<T> {
             return;
         }
         // A small integer's index already orders it by magnitude: the index search does
-        // better than the halvings there.
+        // better than the halvings there; half of it is worth one call (in a sparse failing
+        // set the search's first steps down all pass).
         if r == 0.0
             && self
                 .index_of(T::from_f64(x))
                 .is_some_and(|i| i < self.small_end())
         {
+            offer(sign * (k / 2.0).floor());
             return;
         }
         offer(sign * r);
@@ -361,14 +364,14 @@ mod tests {
         assert_eq!(&s[..5], [1234.0, 1235.0, 0.5, 1.5, 2.5]);
         assert!(s.contains(&617.5) && s.contains(&1233.5));
         assert!(suggested(&g, -2.5).contains(&2.5));
-        // A small integer is left to the index search; the same value at a lower index is
-        // suggested (a bounded range's end is also its last index).
-        assert!(suggested(&g, 122.0).is_empty());
+        // A small integer is left to the index search but for its half; the same value at a
+        // lower index is suggested (a bounded range's end is also its last index).
+        assert_eq!(suggested(&g, 122.0), [61.0]);
         let b = floats::<f64>(0.0..=100.0);
         let mut src = ReplaySource::new(vec![u64::MAX], Fallback::Simplest);
         let mut tape = Tape::recording(&mut src).with_suggestions();
         assert_eq!(b.generate(&mut tape).unwrap(), 100.0);
-        assert_eq!(tape.finish().suggested, [(0, 100)]);
+        assert_eq!(tape.finish().suggested, [(0, 100), (0, 50)]);
         // Nobody asked: nothing suggested.
         let mut src = ReplaySource::new(vec![g.index_of(10.75).unwrap()], Fallback::Simplest);
         let mut tape = Tape::recording(&mut src);
