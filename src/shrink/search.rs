@@ -3,14 +3,31 @@
 /// The largest `k ≥ 0` with `f(1)`, …, `f(k)` all true, assuming `f` holds up to some point
 /// and fails after it (Hypothesis's `find_integer`): 1 to 4 one by one, then doubling, then
 /// a binary search. Costs `O(log k)` calls; a first failure costs one.
-pub(super) fn find_integer(mut f: impl FnMut(u64) -> bool) -> u64 {
+pub(super) fn find_integer(f: impl FnMut(u64) -> bool) -> u64 {
+    find_integer_to(u64::MAX, f)
+}
+
+/// [`find_integer`] where `f` is false past `max` anyway: once doubling would pass `max`,
+/// `max` itself is tried (a pair lowered until one of them reaches 0 is a common answer,
+/// found then in one call instead of a binary search's `log2(max)`).
+pub(super) fn find_integer_to(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
     for k in 1..=4 {
-        if !f(k) {
+        if k > max || !f(k) {
             return k - 1;
         }
     }
     let (mut lo, mut hi) = (4u64, 5u64);
-    while f(hi) {
+    loop {
+        if hi >= max {
+            if max > lo && f(max) {
+                return max;
+            }
+            hi = max;
+            break;
+        }
+        if !f(hi) {
+            break;
+        }
         lo = hi;
         match hi.checked_mul(2) {
             Some(h) => hi = h,
@@ -48,5 +65,18 @@ mod tests {
         }
         // Always true: stops before overflowing.
         assert!(find_integer(|_| true) > 1 << 62);
+        // Bounded: the bound costs one call when it is the answer.
+        for (max, answer) in [(159u64, 159u64), (159, 80), (3, 3), (3, 1), (0, 0), (5, 5)] {
+            let mut calls = 0;
+            let k = find_integer_to(max, |k| {
+                calls += 1;
+                assert!(k <= max);
+                k <= answer
+            });
+            assert_eq!(k, answer, "{max} {answer}");
+            if answer == max && max > 4 {
+                assert!(calls <= 10, "{calls}");
+            }
+        }
     }
 }

@@ -8,7 +8,7 @@
 //! on both kinds of range without knowing which one it is.
 
 use super::super::Shrinker;
-use super::super::search::find_integer;
+use super::super::search::{find_integer, find_integer_to};
 use crate::tape::Kind;
 
 /// How many later choices (with three or more options) a choice is paired with.
@@ -39,7 +39,10 @@ impl Shrinker<'_> {
             return false;
         }
         let base = self.choices().to_vec();
-        find_integer(|k| {
+        // Lowered together, the pair often goes as far as one of them can (to 0); moved
+        // from one to the other, rarely all the way.
+        let most = if raise { u64::MAX } else { a.min(b) / step };
+        find_integer_to(most, |k| {
             let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
                 return false;
             };
