@@ -101,12 +101,17 @@ impl Shrinker<'_> {
                 // branch, and raising it further only makes larger tapes of the same shape.
                 // (Where the candidate is smaller, a larger value may be what the failure
                 // needs: a constant that is neither 0 nor 1.)
-                if v == 1
+                // A smaller candidate of the same shape is a value too: the third value (a
+                // constant neither 0 nor 1) is worth a try, the fourth rarely.
+                if v < ALTERNATIVES
                     && simplest_shape.is_some()
-                    && !shortlex_less(&self.in_every(targets, &with), self.choices())
+                    && (v == 1 || v + 1 == ALTERNATIVES)
                     && shape(self, &with) == simplest_shape
                 {
-                    break;
+                    let smaller = shortlex_less(&self.in_every(targets, &with), self.choices());
+                    if v == 1 && !smaller || v + 1 == ALTERNATIVES {
+                        break;
+                    }
                 }
             }
         }
