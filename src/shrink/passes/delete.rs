@@ -151,11 +151,13 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
 }
 
 /// Deletes blocks of choices that spans do not delimit: from each position, 1, 2, … choices
-/// adaptively, and a block of 2 when 1 alone fails (a flag and the value it guards).
+/// adaptively, and a block of 2 when 1 alone fails (a flag and the value it guards). Not
+/// from a payload run's length (see `delete_run_bytes`).
 pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
-        if !s.free(i) {
+        // A payload run's length: its own pass lowers it with the bytes it counts.
+        if !s.free(i) || s.run_length(i) {
             i += 1;
             continue;
         }
