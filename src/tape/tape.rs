@@ -229,6 +229,32 @@ impl<'s> Tape<'s> {
     /// lies far below it in that order, past many longer ones). Call it in the order the
     /// indices should be tried. Ignored unless [`Tape::wants_suggestions`], when nothing was
     /// drawn yet, and for an index that is not lower than the choice's own.
+    ///
+    /// ```
+    /// use tapefuzz::generators::Gen;
+    /// use tapefuzz::tape::{Fallback, Hint, Label, Reject, ReplaySource, Tape};
+    ///
+    /// /// Prices up to $100 in cents; a whole dollar amount is simpler than the cents
+    /// /// between, which the order of indices (cents) does not show.
+    /// struct Cents;
+    ///
+    /// impl Gen for Cents {
+    ///     type Value = u64;
+    ///     fn generate(&self, tape: &mut Tape<'_>) -> Result<u64, Reject> {
+    ///         let cents = tape.draw(Label::new("cents"), 10_000, Hint::Int)?;
+    ///         if tape.wants_suggestions() {
+    ///             tape.suggest(cents / 100 * 100); // the whole dollars below
+    ///         }
+    ///         Ok(cents)
+    ///     }
+    /// }
+    ///
+    /// // What a shrinker sees when it replays the choice 1234 ($12.34):
+    /// let mut replay = ReplaySource::new(vec![1234], Fallback::Simplest);
+    /// let mut tape = Tape::recording(&mut replay).with_suggestions();
+    /// assert_eq!(Cents.generate(&mut tape), Ok(1234));
+    /// assert_eq!(tape.finish().suggested, [(0, 1200)]); // choice 0: try 1200 first
+    /// ```
     pub fn suggest(&mut self, index: u64) {
         let at = self.choices.len().wrapping_sub(1);
         if let (Some(list), Some(last)) = (&mut self.suggested, self.choices.last())
