@@ -173,10 +173,13 @@ pub(super) fn settle_watched(
 }
 
 /// The recording `subject`'s generator makes of `bytes` (the generator only: safe for a
-/// test case that kills the process), with its status.
+/// test case that kills the process), with its status and the generators' suggestions for a
+/// shrink.
 fn generated(subject: &mut dyn Subject, bytes: &[u8], config: &Config) -> (Status, Recording) {
     let mut src = BytesSource::new(bytes);
-    let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
+    let mut tape = Tape::recording(&mut src)
+        .with_max_choices(config.max_choices)
+        .with_suggestions();
     let status = subject.generate(&mut tape);
     (status, tape.finish())
 }
