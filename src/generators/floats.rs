@@ -250,7 +250,7 @@ impl<T: Float> Floats<T> {
     /// end reached from the last indices), then `x` with fewer fraction bits (rounded down, then up,
     /// to 0, 1, … 9 bits: `10.90403947465802` → `10.0`, `11.0`, `10.5`, …), then the same
     /// magnitude positive, then the integer part lowered with the fraction kept (`1234.5` →
-    /// `0.5`, `1.5`, `3.5`, … `617.5` by halving, then `926.5`, … `1233.5` closing in from
+    /// `0.5`, `1.5`, `2.5`, `4.5`, … `617.5` by halving, then `926.5`, … `1233.5` closing in from
     /// below; for a small integer, whose index orders it by magnitude, only its half). Each
     /// lies far below `x` in the order of indices only past many values that are not simpler
     /// in any way a person sees (longer fractions of smaller binades), so a

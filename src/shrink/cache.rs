@@ -105,7 +105,16 @@ impl Cache {
             hash = step(hash, c.index);
         }
         self.ends.insert(hash, rec.choices.len());
-        if self.recent.insert(hash, rec.clone()).is_none() {
+        // Without the generators' suggestions: only the best tape's are read, and a float's
+        // can outweigh its choices.
+        let kept = Recording {
+            choices: rec.choices.clone(),
+            spans: rec.spans.clone(),
+            rejected_at: rec.rejected_at,
+            labels: rec.labels.clone(),
+            suggested: Vec::new(),
+        };
+        if self.recent.insert(hash, kept).is_none() {
             self.order.push_back(hash);
             if self.order.len() > RECENT
                 && let Some(old) = self.order.pop_front()

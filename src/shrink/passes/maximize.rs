@@ -59,7 +59,10 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
             let c = s.choices()[i];
             let copies: Vec<usize> = (i..s.choices().len())
                 .filter(|&j| {
-                    s.free(j) && s.choices()[j].index == c.index && s.choices()[j].max == c.max
+                    s.free(j)
+                        && s.choices()[j].index == c.index
+                        && s.choices()[j].max == c.max
+                        && !s.run_length(j)
                 })
                 .collect();
             let mut lowered = vec![vec![i]];

@@ -159,7 +159,12 @@ impl Shrinker<'_> {
     /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's
     /// last bytes to be read as what follows; the run's own pass lowers it with its bytes.
     fn run_length(&self, i: usize) -> bool {
-        (self.spans().iter()).any(|t| t.start == i && t.label.kind() == Kind::Payload && t.end > i)
+        // Spans are in the order they opened: their starts never decrease.
+        let spans = self.spans();
+        let from = spans.partition_point(|t| t.start < i);
+        (spans[from..].iter())
+            .take_while(|t| t.start == i)
+            .any(|t| t.label.kind() == Kind::Payload && t.end > i)
     }
 
     /// Whether every choice of `span` is forced or already index 0: nothing to simplify.

@@ -72,15 +72,20 @@ pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
             // A run's length moves an amount only into its own bytes, a step at a time: a
             // byte fewer and another raised ("aabaa" to "abba"). Into what follows the
             // run, it would read the run's last bytes as that.
-            let own = (s.spans().iter())
-                .find(|t| t.start == i && t.label.kind() == Kind::Payload)
-                .map(|t| t.end);
-            let partners: Vec<usize> = (s.partners(i).into_iter())
-                .filter(|&j| own.is_none_or(|end| j < end))
-                .collect();
-            for j in partners {
+            let own = |s: &Shrinker<'_>| {
+                (s.spans().iter())
+                    .find(|t| t.start == i && t.label.kind() == Kind::Payload)
+                    .map(|t| t.end)
+            };
+            let in_run = own(s).is_some();
+            for j in s.partners(i) {
                 for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
-                    if own.is_none() || (step, raise) == (1, true) {
+                    // Read again: a move shortens the run.
+                    let fits = match own(s) {
+                        Some(end) => j < end && (step, raise) == (1, true),
+                        None => !in_run,
+                    };
+                    if fits {
                         s.shift_pair(i, j, step, raise);
                     }
                 }

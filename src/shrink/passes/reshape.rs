@@ -60,7 +60,12 @@ impl Shrinker<'_> {
             raised[q].index += 1;
             match self.probe(&self.in_every(targets, &raised)) {
                 Tried::Improved => return true,
-                Tried::Ran(rec) if rec.spans == self.best.spans => continue,
+                Tried::Ran(rec)
+                    if rec.spans == self.best.spans
+                        && rec.choices.len() == self.best.choices.len() =>
+                {
+                    continue;
+                }
                 _ => {}
             }
             for v in c.index + 1..=c.max.min(c.index.saturating_add(ALTERNATIVES)) {
