@@ -37,10 +37,10 @@ pub(super) fn timed<'a>(
     }
 }
 
-/// How many times [`settle`] re-runs a failing tape to confirm it: a failure that shows only
-/// now and then (a race between threads, as in a concurrent state machine test) is shrunk
-/// when one re-run of these fails, and called flaky only when none does. A deterministic
-/// failure is confirmed by the first.
+/// How many times [`settle`] re-runs a failing tape to confirm it, times the subject's
+/// [`Subject::attempts`]: a failure that shows only now and then (a race between threads, as
+/// in a concurrent state machine test) is shrunk when one re-run of these fails, and called
+/// flaky only when none does. A deterministic failure is confirmed by the first.
 pub const CONFIRM_ATTEMPTS: usize = 3;
 
 /// Confirms a failure, shrinks it and saves it: replays `original` (the recorded failing
@@ -100,7 +100,7 @@ pub(super) fn settle_watched(
         // The confirming run records the generators' suggestions too (see
         // `Tape::with_suggestions`), so the shrink can use them from its first pass.
         let mut start = None;
-        let flaky = !(0..CONFIRM_ATTEMPTS).any(|_| {
+        let flaky = !(0..CONFIRM_ATTEMPTS * attempts.max(1)).any(|_| {
             let mut replay = ReplaySource::of(&original.choices);
             let mut tape = Tape::recording(&mut replay)
                 .with_max_choices(config.max_choices)
@@ -134,8 +134,23 @@ pub(super) fn settle_watched(
                 status
             };
             let start = start.unwrap_or_else(|| original.clone());
-            let r = Shrinker::new(&mut retried, start, config.shrink).run();
-            (false, r.best, r.calls, r.budget_exhausted)
+            let mut r = Shrinker::new(&mut retried, start, config.shrink).run();
+            let mut calls = r.calls;
+            // A racy candidate may pass all its attempts and be cached as passing: shrink
+            // again from the result, with a fresh cache, while that still finds something.
+            for _ in 1..attempts {
+                if r.budget_exhausted {
+                    break;
+                }
+                let again = Shrinker::new(&mut retried, r.best.clone(), config.shrink).run();
+                calls += again.calls;
+                let better = again.best.choices != r.best.choices;
+                r = again;
+                if !better {
+                    break;
+                }
+            }
+            (false, r.best, calls, r.budget_exhausted)
         }
     };
     let bytes = encoding::encode(&shrunk.choices);
@@ -146,6 +161,13 @@ pub(super) fn settle_watched(
         subject.run(&mut tape) != Status::Interesting
     };
     let mut described = subject.describe(&bytes);
+    // A racy failure may not show on the describing run: run it again, as the shrink did.
+    for _ in 1..attempts {
+        if flaky || described.message.is_some() {
+            break;
+        }
+        described = subject.describe(&bytes);
+    }
     if timed_out {
         let limit = config.timeout.unwrap_or_default();
         described.message = Some(format!("timed out: ran longer than {limit:?}"));

@@ -73,7 +73,12 @@ pub trait Subject {
 
     /// How many times shrinking runs a candidate that does not fail before it takes it as
     /// passing: more than 1 for a failure that shows only on some runs (a race between
-    /// threads), so that a smaller case is not rejected for one lucky run. 1 by default.
+    /// threads), so that a smaller case is not rejected for one lucky run. It also multiplies
+    /// the confirming replays of a found failure ([`CONFIRM_ATTEMPTS`]), starts the shrink
+    /// again from its result (a fresh cache) up to this many times while that finds a smaller
+    /// case, and re-runs the describing run until it fails. 1 by default.
+    ///
+    /// [`CONFIRM_ATTEMPTS`]: super::CONFIRM_ATTEMPTS
     fn attempts(&self) -> usize {
         1
     }
