@@ -3,7 +3,7 @@
 
 use super::super::Shrinker;
 use super::zeroed;
-use crate::tape::Span;
+use crate::tape::{Kind, Span};
 use std::collections::HashMap;
 
 impl Shrinker<'_> {
@@ -82,6 +82,10 @@ impl Shrinker<'_> {
                 && (self.consider(&self.in_every(targets, &[]))
                     || self.replace_spans(*k, targets, &zeroed(&part), false))
             {
+                return true;
+            }
+            // A payload run: the same bytes deleted from every copy.
+            if t.label.kind() == Kind::Payload && t.len() > 1 && self.cut_runs_together(targets) {
                 return true;
             }
             // Replaced by a descendant with its label in every copy.

@@ -167,6 +167,26 @@ impl Shrinker<'_> {
             .any(|t| t.label.kind() == Kind::Payload && t.end > i)
     }
 
+    /// Whether position `i` holds a byte of a payload run (not its length): its index is
+    /// the byte, so a step of 1 moves the value by 1 (no sign to keep).
+    fn run_byte(&self, i: usize) -> bool {
+        let spans = self.spans();
+        let upto = spans.partition_point(|t| t.start < i);
+        spans[..upto]
+            .iter()
+            .any(|t| t.label.kind() == Kind::Payload && i < t.end)
+    }
+
+    /// Whether `span` holds one payload run and nothing else (the run's own span, or a
+    /// field or element around it alone).
+    fn just_a_run(&self, span: Span) -> bool {
+        let spans = self.spans();
+        let from = spans.partition_point(|t| t.start < span.start);
+        (spans[from..].iter())
+            .take_while(|t| t.start == span.start)
+            .any(|t| t.label.kind() == Kind::Payload && t.end == span.end)
+    }
+
     /// Whether every choice of `span` is forced or already index 0: nothing to simplify.
     fn trivial(&self, span: Span) -> bool {
         self.choices()[span.start..span.end.min(self.choices().len())]

@@ -78,12 +78,16 @@ pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
                     .map(|t| t.end)
             };
             let in_run = own(s).is_some();
+            let byte = s.run_byte(i);
             for j in s.partners(i) {
+                // Two bytes: a step of 1 moves a byte's value by 1, and a step of 2 only
+                // repeats it.
+                let bytes = byte && s.run_byte(j);
                 for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
                     // Read again: a move shortens the run.
                     let fits = match own(s) {
                         Some(end) => j < end && (step, raise) == (1, true),
-                        None => !in_run,
+                        None => !in_run && !(bytes && step == 2),
                     };
                     if fits {
                         s.shift_pair(i, j, step, raise);

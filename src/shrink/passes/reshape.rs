@@ -46,6 +46,11 @@ impl Shrinker<'_> {
     /// [`ALTERNATIVES`]. True when one was accepted.
     pub(super) fn reshape(&mut self, k: usize, targets: &[Span]) -> bool {
         let span = targets[0];
+        // A payload run (or a span around one alone) has no shape but its length, which its
+        // own pass lowers with its bytes: a raised byte or length is only a larger run.
+        if self.just_a_run(span) {
+            return false;
+        }
         let contents = self.choices()[span.start..span.end].to_vec();
         for (q, children) in self.branch_points(k, span) {
             let c = contents[q];

@@ -4,7 +4,7 @@
 
 use super::super::Shrinker;
 use super::super::search::find_integer;
-use crate::tape::{Choice, Kind};
+use crate::tape::{Choice, Kind, Span};
 
 /// `base` with `n` bytes deleted from the run whose length choice is at `at`, starting at
 /// byte position `from` (a choice index), and the length lowered by `n`.
@@ -91,5 +91,50 @@ pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
                 pos += 1;
             }
         }
+    }
+}
+
+impl Shrinker<'_> {
+    /// Deletes the same bytes from every one of `runs` (equal payload runs, in tape order):
+    /// the longest tail that can go, then blocks from each position. Two strings that must
+    /// stay equal survive no deletion from one alone. True when a deletion was accepted.
+    pub(super) fn cut_runs_together(&mut self, runs: &[Span]) -> bool {
+        let at = runs[0].start;
+        let bytes = runs[0].len() - 1;
+        let most = (self.choices()[at].index as usize).min(bytes);
+        if most == 0 || runs.iter().any(|r| self.choices()[r.start].forced) {
+            return false;
+        }
+        let base = self.choices().to_vec();
+        // `n` bytes from byte `from` on deleted in every run, later runs first so that the
+        // earlier ones' positions stay put.
+        let cut_all = |from: usize, n: usize| {
+            let mut v = base.clone();
+            for r in runs.iter().rev() {
+                v = cut(&v, r.start, r.start + 1 + from, n);
+            }
+            v
+        };
+        if find_integer(|n| {
+            let n = n as usize;
+            n <= most && self.consider(&cut_all(bytes - n, n))
+        }) > 0
+        {
+            return true;
+        }
+        for from in 0..bytes {
+            if self.stopped() {
+                return false;
+            }
+            let room = (bytes - from).min(most);
+            if find_integer(|n| {
+                let n = n as usize;
+                n <= room && self.consider(&cut_all(from, n))
+            }) > 0
+            {
+                return true;
+            }
+        }
+        false
     }
 }
