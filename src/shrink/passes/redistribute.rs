@@ -87,7 +87,7 @@ pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
                     // Read again: a move shortens the run.
                     let fits = match own(s) {
                         Some(end) => j < end && (step, raise) == (1, true),
-                        None => !in_run && !(bytes && step == 2),
+                        None => !in_run && (!bytes || step == 1),
                     };
                     if fits {
                         s.shift_pair(i, j, step, raise);
