@@ -4,15 +4,18 @@ use super::super::Shrinker;
 use super::super::search::find_integer;
 use super::super::shrinker::Tried;
 
-/// The narrowest gap over which `minimize_together` checks whether the failing set is sparse
-/// before a binary search (one call against the ten or more the search costs).
+/// The narrowest gap over which `minimize_together` checks whether the failing set ends just
+/// below the current index, before probing from the bottom and before a binary search (one
+/// call against the ten or more either costs).
 const SPARSE_CHECK_FROM: u64 = 1 << 10;
 
 impl Shrinker<'_> {
     /// Lowers the choices at `positions` (which hold the same index) together to the
     /// smallest index that still fails. Tries 0 and 1, then one and two steps down (a
     /// signed integer's index moves by 2 per unit of value, see `redistribute.rs`): when
-    /// neither works the choice is taken as stuck, a few calls instead of a search. Else it
+    /// neither works the choice is taken as stuck, a few calls instead of a search. On a wide
+    /// range it then tries four steps down: when that passes, the failure ends just below
+    /// (a value tied to another choice), and two steps down is the last try. Else it
     /// probes up from the bottom in steps of the current index's parity (2, 4, 8, … above
     /// it) until one fails, searches the gap between, and last tries one below the answer
     /// (the other parity: a range that starts at its simplest value counts by 1). Answers
@@ -61,10 +64,20 @@ impl Shrinker<'_> {
             return false;
         }
         // Known: `lo` (0 or 1, same parity as `hi`) does not fail, `hi` fails.
-        let Some(mut hi) = current(self) else {
+        let Some(hi) = current(self) else {
             return true;
         };
         let mut lo = hi % 2;
+        // A failure tied to another choice (a difference that must stay 1) ends a few steps
+        // below `hi`: when four steps down passes, two down is the last place to look, where
+        // probing up from the bottom would spend a call per bit finding nothing.
+        if hi - lo >= SPARSE_CHECK_FROM && !try_index(self, hi - 4) {
+            try_index(self, hi - 2);
+            return true;
+        }
+        let Some(mut hi) = current(self) else {
+            return true;
+        };
         let mut gap = 2u64;
         while let Some(probe) = (hi % 2).checked_add(gap).filter(|&p| p < hi) {
             if self.stopped() {
