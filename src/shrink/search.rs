@@ -45,6 +45,54 @@ pub(super) fn find_integer_to(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
     lo
 }
 
+/// [`find_integer_to`] for an answer that may lie near either end of `0..=max`: after
+/// `f(1)`, probes alternately up from the bottom (2, 4, 8, …) and down from the top (`max`,
+/// `max − 1`, `max − 3`, `max − 7`, …) until one side brackets the answer, then a binary
+/// search. Costs about `2 log2` of the answer's distance to the nearer end plus the
+/// bracket's search, where probing from one end only costs `log2(max)` when the answer is
+/// at the other (two values lowered together until the smaller is small).
+pub(super) fn find_integer_between(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
+    if max == 0 || !f(1) {
+        return 0;
+    }
+    // `f(lo)` holds; `f(hi)` does not (`hi = max + 1`: past the range, hence `u128`).
+    let (mut lo, mut hi) = (1u128, max as u128 + 1);
+    let mut f = |k: u128| f(k as u64);
+    let mut down = 1u128;
+    while hi - lo > 1 {
+        let up = lo * 2;
+        let top = (max as u128 + 1).saturating_sub(down);
+        if up >= hi && top <= lo {
+            break;
+        }
+        if up < hi {
+            if f(up) {
+                lo = up;
+            } else {
+                hi = up;
+                break;
+            }
+        }
+        if top > lo && top < hi {
+            if f(top) {
+                lo = top;
+                break;
+            }
+            hi = top;
+        }
+        down *= 2;
+    }
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if f(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +126,36 @@ mod tests {
                 assert!(calls <= 10, "{calls}");
             }
         }
+    }
+
+    #[test]
+    fn finds_the_last_true_from_either_end() {
+        let max = (1u64 << 31) - 1;
+        for answer in [
+            0u64,
+            1,
+            2,
+            5,
+            1000,
+            max / 2,
+            max - 1000,
+            max - 8,
+            max - 1,
+            max,
+        ] {
+            let mut calls = 0;
+            let k = find_integer_between(max, |k| {
+                calls += 1;
+                assert!((1..=max).contains(&k));
+                k <= answer
+            });
+            assert_eq!(k, answer);
+            let near = answer.min(max - answer).max(1);
+            let bound = 2 + 2 * (64 - near.leading_zeros()) + (64 - near.leading_zeros()) + 2;
+            assert!(calls <= bound, "{answer}: {calls} > {bound}");
+        }
+        assert_eq!(find_integer_between(0, |_| unreachable!()), 0);
+        assert_eq!(find_integer_between(1, |_| true), 1);
+        assert_eq!(find_integer_between(u64::MAX, |_| true), u64::MAX);
     }
 }

@@ -8,7 +8,7 @@
 //! on both kinds of range without knowing which one it is.
 
 use super::super::Shrinker;
-use super::super::search::{find_integer, find_integer_to};
+use super::super::search::{find_integer_between, find_integer_to};
 use crate::tape::Kind;
 
 /// How many later choices (with three or more options) a choice is paired with.
@@ -42,7 +42,7 @@ impl Shrinker<'_> {
         // Lowered together, the pair often goes as far as one of them can (to 0); moved
         // from one to the other, rarely all the way.
         let most = if raise { u64::MAX } else { a.min(b) / step };
-        find_integer_to(most, |k| {
+        let try_k = |k: u64| {
             let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
                 return false;
             };
@@ -57,7 +57,15 @@ impl Shrinker<'_> {
             v[i].index = a - d;
             v[j].index = nb;
             self.consider(&v)
-        }) > 0
+        };
+        // Lowered together, the smaller may end near 0 or the pair barely move (one tied
+        // to a third choice): searched from both ends.
+        let moved = if raise {
+            find_integer_to(most, try_k)
+        } else {
+            find_integer_between(most, try_k)
+        };
+        moved > 0
     }
 }
 
@@ -119,7 +127,8 @@ pub(in crate::shrink) fn lower_common_offset(s: &mut Shrinker<'_>, before: &[cra
     for step in [1, 2] {
         let base = s.choices().to_vec();
         let low = changed.iter().map(|&i| base[i].index).min().unwrap_or(0);
-        find_integer(|k| {
+        // The lowest may end near 0, or they barely move: searched from both ends.
+        find_integer_between(low / step, |k| {
             let Some(d) = k.checked_mul(step).filter(|&d| d <= low) else {
                 return false;
             };
