@@ -34,15 +34,7 @@ pub(super) fn find_integer_to(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
             None => return lo,
         }
     }
-    while lo + 1 < hi {
-        let mid = lo + (hi - lo) / 2;
-        if f(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
+    bisect(lo as u128, hi as u128, &mut |k| f(k as u64)) as u64
 }
 
 /// [`find_integer_to`] for an answer that may lie near either end of `0..=max`: after
@@ -82,6 +74,12 @@ pub(super) fn find_integer_between(max: u64, mut f: impl FnMut(u64) -> bool) -> 
         }
         down *= 2;
     }
+    bisect(lo, hi, &mut f) as u64
+}
+
+/// The last `k` in `lo..hi` with `f(k)`, given `f(lo)` holds and `f(hi)` does not: a binary
+/// search.
+fn bisect(mut lo: u128, mut hi: u128, f: &mut impl FnMut(u128) -> bool) -> u128 {
     while lo + 1 < hi {
         let mid = lo + (hi - lo) / 2;
         if f(mid) {
@@ -90,7 +88,7 @@ pub(super) fn find_integer_between(max: u64, mut f: impl FnMut(u64) -> bool) -> 
             hi = mid;
         }
     }
-    lo as u64
+    lo
 }
 
 #[cfg(test)]
