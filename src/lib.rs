@@ -86,8 +86,8 @@
 //!    and where coverage comes from.
 //! 2. Values: [`generators`], [`mutate`], [`shrink`], [`corpus`], [`covering`],
 //!    [`explain`], [`provenance`] — what the tape makes, and what is done with tapes.
-//! 1. Base: [`tape`], [`mod@env`], [`junit`], [`summary`], [`reporter`] — the tape itself, the
-//!    environment, the report formats, and where a run's words for a person go.
+//! 1. Base: [`tape`], [`mod@env`], [`junit`], [`reporter`] — the tape itself, the
+//!    environment, the JUnit report format, and where a run's words for a person go.
 //!
 //! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].
 #![deny(missing_docs)]
@@ -114,7 +114,6 @@ pub mod serve;
 pub mod settings;
 pub mod shrink;
 pub mod stateful;
-pub mod summary;
 pub mod tape;
 
 /// The everyday API, at most 30 names: the generators people reach for and their traits

@@ -3,8 +3,8 @@
 //! hands each to the run's [`Reporter`] ([`crate::engine::Config::reporter`]), so that a
 //! library user, libtest's capture, `cargo tapefuzz` and a JSON consumer each get what they
 //! need. [`Stderr`] (the default) prints them as tapefuzz always has; [`Silent`] drops them
-//! (they stay in the run's report: warnings in `RunReport::warnings`, the note in
-//! `RunReport::note`, statistics in `RunReport::statistics`).
+//! (they stay in the run's report: warnings in `Report::warnings`, the note in
+//! `Report::note`, statistics in `Report::statistics`).
 //!
 //! ```
 //! use std::sync::{Arc, Mutex};

@@ -15,7 +15,7 @@ fn unit_closure() {
         assert!(x.is_multiple_of(2));
     });
     assert!(r.passed(), "{r}");
-    assert!(r.run.invalid > 50 && r.run.valid > 50, "{:?}", r.run);
+    assert!(r.invalid > 50 && r.valid > 50, "{:?}", r);
 }
 
 #[test]
@@ -25,7 +25,7 @@ fn bool_closure() {
         x > 100
     });
     assert!(r.passed(), "{r}");
-    assert!(r.run.invalid > 50 && r.run.valid > 50, "{:?}", r.run);
+    assert!(r.invalid > 50 && r.valid > 50, "{:?}", r);
 }
 
 #[test]
@@ -36,7 +36,7 @@ fn fail_result_closure() {
         Ok(())
     });
     assert!(r.passed(), "{r}");
-    assert!(r.run.invalid > 50 && r.run.valid > 50, "{:?}", r.run);
+    assert!(r.invalid > 50 && r.valid > 50, "{:?}", r);
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn other_error_type_closure() {
         }
     });
     assert!(r.passed(), "{r}");
-    assert!(r.run.invalid > 50 && r.run.valid > 50, "{:?}", r.run);
+    assert!(r.invalid > 50 && r.valid > 50, "{:?}", r);
 }
 
 #[test]
@@ -71,7 +71,7 @@ fn assume_in_an_inner_closure_rejects_the_test_case() {
         assert!(v.iter().all(|x| *x < 128));
     });
     assert!(r.passed(), "{r}");
-    assert!(r.run.invalid > 0, "{:?}", r.run);
+    assert!(r.invalid > 0, "{:?}", r);
 }
 
 fn helper_rejecting_odd(x: u8) -> u8 {
@@ -85,7 +85,7 @@ fn helper_rejecting_odd(x: u8) -> u8 {
 fn reject_unwinds_from_a_helper() {
     let r = prop("reject_helper").run(ints::<u8>(..), |x: u8| helper_rejecting_odd(x) * 2 == x);
     assert!(r.passed(), "{r}");
-    assert!(r.run.invalid > 50, "{:?}", r.run);
+    assert!(r.invalid > 50, "{:?}", r);
 }
 
 #[test]
@@ -99,7 +99,7 @@ fn a_stale_flag_does_not_reject_the_next_test_case() {
         .no_corpus()
         .tests(1)
         .run(just(1u8), |x: u8| x == 1);
-    assert_eq!(r.run.valid, 1, "{:?}", r.run);
+    assert_eq!(r.valid, 1, "{:?}", r);
 }
 
 tapefuzz::property! {
@@ -131,13 +131,10 @@ fn with_statistics_on_assume_rejects_the_same_way() {
         assert!(v.iter().all(|x| *x < 128));
     });
     assert!(r.passed(), "{r}");
-    assert!(r.run.invalid > 0, "{:?}", r.run);
+    assert!(r.invalid > 0, "{:?}", r);
     let plain = prop("assume_inner_plain").run(vecs(ints::<u8>(..), 1..=5), |v: Vec<u8>| {
         v.iter().for_each(|x| assume!(*x < 128));
         assert!(v.iter().all(|x| *x < 128));
     });
-    assert_eq!(
-        (r.run.valid, r.run.invalid),
-        (plain.run.valid, plain.run.invalid)
-    );
+    assert_eq!((r.valid, r.invalid), (plain.valid, plain.invalid));
 }

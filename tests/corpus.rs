@@ -67,8 +67,8 @@ fn an_old_manifest_and_a_huge_garbage_file_are_reported_and_skipped() {
         .tests(50)
         .run(ints::<u8>(..), |_x: u8| {});
     assert!(r.passed());
-    assert_eq!(r.run.replayed, 2);
-    assert_eq!(r.run.tests, 50);
+    assert_eq!(r.replayed, 2);
+    assert_eq!(r.tests, 50);
     assert!(r.to_string().contains("warning: "), "{r}");
 
     // Nothing was lost: the big file, the bad one, the old manifest and the good entries are
@@ -109,7 +109,7 @@ fn a_failure_is_saved_replayed_first_and_gone_when_removed() {
         .seed(4)
         .run(ints::<u8>(..), prop);
     assert_eq!(r.value.as_deref(), Some("200"));
-    let saved = r.run.failure.as_ref().unwrap().saved.clone().unwrap();
+    let saved = r.failure.as_ref().unwrap().saved.clone().unwrap();
     assert!(saved.starts_with(root.join("p").join("regressions")));
     // A text file a person reads: the property, the value, the message, the tape.
     let text = fs::read_to_string(&saved).unwrap();
@@ -125,8 +125,8 @@ fn a_failure_is_saved_replayed_first_and_gone_when_removed() {
         .seed(99)
         .tests(0)
         .run(ints::<u8>(..), prop);
-    assert!(matches!(&r.run.failure.as_ref().unwrap().found, Found::Reuse(p) if *p == saved));
-    assert_eq!(r.run.tests, 0);
+    assert!(matches!(&r.failure.as_ref().unwrap().found, Found::Reuse(p) if *p == saved));
+    assert_eq!(r.tests, 0);
 
     // 3. Removing the file makes it pass again.
     fs::remove_file(&saved).unwrap();
@@ -165,10 +165,7 @@ fn a_regression_in_the_earlier_raw_layout_keeps_replaying() {
         .corpora(&root)
         .tests(0)
         .run(ints::<u8>(..), |x: u8| x < 200);
-    assert!(matches!(
-        r.run.failure.as_ref().unwrap().found,
-        Found::Reuse(_)
-    ));
+    assert!(matches!(r.failure.as_ref().unwrap().found, Found::Reuse(_)));
     assert_eq!(r.value.as_deref(), Some("200"));
 }
 
@@ -190,7 +187,7 @@ fn a_changed_generator_is_reported_with_both_renderings() {
         .corpora(&root)
         .tests(0)
         .run(after, |(a, _, _): (u8, u8, Vec<u8>)| a <= 100);
-    let w = r.run.warnings.join("\n");
+    let w = r.warnings.join("\n");
     assert!(w.contains("saved by another generator"), "{w}");
     assert!(w.contains("saved as `(101, [])`"), "{w}");
     assert!(w.contains("replays today as `(101, 0, [])`"), "{w}");
@@ -209,7 +206,7 @@ fn a_changed_generator_is_reported_with_both_renderings() {
         .corpora(&root)
         .tests(0)
         .run(wide, |(a, v): (u32, Vec<u8>)| a < 50 || v.len() < 2);
-    let w = r.run.warnings.join("\n");
+    let w = r.warnings.join("\n");
     assert!(w.contains("saved by another generator"), "{w}");
     assert!(w.contains("saved as `(50, [0, 0])`"), "{w}");
     // The unchanged generator says nothing.
@@ -217,7 +214,7 @@ fn a_changed_generator_is_reported_with_both_renderings() {
         (ints::<u32>(0..=100), vecs(ints::<u8>(..), 0..=3)),
         |(a, v): (u32, Vec<u8>)| a < 50 || v.len() < 2,
     );
-    assert!(r.run.warnings.is_empty(), "{:?}", r.run.warnings);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
 
 #[cfg(unix)]
@@ -265,7 +262,7 @@ fn a_regression_of_another_property_is_replayed_and_said() {
         .corpora(&root)
         .tests(0)
         .run(ints::<u8>(..), |_: u8| true);
-    let w = r.run.warnings.join("\n");
+    let w = r.warnings.join("\n");
     assert!(w.contains("saved by the property `a`, not `b`"), "{w}");
     assert!(r.passed(), "replayed anyway: {r}");
     let _ = fs::remove_dir_all(&root);

@@ -34,9 +34,9 @@ fn strength_two_covers_pairs_and_every_value_of_a_wide_parameter() {
     };
     let (seen, report) = run(settings.clone(), 100_000);
     assert!(report.passed());
-    assert_eq!(report.run.stat("parameters"), Some(4));
-    assert_eq!(report.run.stat("strength"), Some(2));
-    let rows = report.run.stat("rows").unwrap() as usize;
+    assert_eq!(report.stat("parameters"), Some(4));
+    assert_eq!(report.stat("strength"), Some(2));
+    let rows = report.stat("rows").unwrap() as usize;
     // The array's rows come after the probes.
     let array = &seen[settings.probes as usize..settings.probes as usize + rows];
     // Radix Coverage: every value of 0..=1000 appears.
@@ -54,7 +54,7 @@ fn strength_two_covers_pairs_and_every_value_of_a_wide_parameter() {
     }
     // Far fewer rows than all combinations (2·2·4·1001 = 16,016).
     assert!(rows < 1300, "{rows} rows");
-    let note = report.run.note.unwrap_or_default();
+    let note = report.note.unwrap_or_default();
     assert!(note.contains("4 parameters"), "{note}");
 }
 
@@ -81,8 +81,8 @@ fn no_parameters_means_random() {
         .strategy(Cover::default())
         .run(vecs(ints::<u16>(..), 0..=5), |_v: Vec<u16>| true);
     assert!(report.passed());
-    assert_eq!(report.run.stat("parameters"), Some(0));
-    assert_eq!(report.run.total_tests(), 200);
-    let note = report.run.note.unwrap_or_default();
+    assert_eq!(report.stat("parameters"), Some(0));
+    assert_eq!(report.total_tests(), 200);
+    let note = report.note.unwrap_or_default();
     assert!(note.contains("no parameters"), "{note}");
 }

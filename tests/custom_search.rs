@@ -87,31 +87,21 @@ fn a_search_of_ones_own_gets_reuse_shrinking_and_saving() {
         .strategy(strategy());
     let r = property(&p);
     // The second tape fails; the loop shrank it and saved it.
-    assert_eq!(r.run.strategy, "fixed-list");
-    assert_eq!(r.run.first_failure_test(), Some(2));
+    assert_eq!(r.strategy, "fixed-list");
+    assert_eq!(r.first_failure_test(), Some(2));
     assert_eq!(r.value.as_deref(), Some("[51]"));
-    let saved = r
-        .run
-        .failure
-        .as_ref()
-        .unwrap()
-        .saved
-        .clone()
-        .expect("saved");
+    let saved = r.failure.as_ref().unwrap().saved.clone().expect("saved");
     assert!(saved.starts_with(dir.join("fixed").join("regressions")));
     // The next run replays it first and fails there, before the search proposes anything.
     let again = property(&p);
-    assert_eq!(
-        again.run.failure.as_ref().unwrap().found,
-        Found::Reuse(saved)
-    );
-    assert_eq!(again.run.tests, 0);
+    assert_eq!(again.failure.as_ref().unwrap().found, Found::Reuse(saved));
+    assert_eq!(again.tests, 0);
     // Without the failing tapes, the search runs out, and the report says so.
     let passing = FixedList(Arc::new(vec![list(&[1]), list(&[2, 3])]));
     let r = property(&Property::new("fixed").no_corpus().strategy(passing));
     assert!(r.passed());
-    assert_eq!(r.run.tests, 2);
-    assert!(r.run.exhausted);
+    assert_eq!(r.tests, 2);
+    assert!(r.exhausted);
     assert_eq!(
         Corpus::open(dir.join("fixed")).load(Folder::Corpus).len(),
         0

@@ -75,8 +75,8 @@ fn a_finite_space_is_exhausted_whole() {
             values.lock().unwrap().push(t);
             true
         });
-    assert!(report.run.exhausted);
-    let note = report.run.note.clone().unwrap_or_default();
+    assert!(report.exhausted);
+    let note = report.note.clone().unwrap_or_default();
     assert!(note.contains("the whole space ran"), "{note}");
     // Terms of depth ≤ d: a leaf, a negation of one of depth ≤ d − 1, or a sum of two.
     fn count(d: usize) -> usize {
@@ -120,12 +120,12 @@ fn rejections_prune_their_prefix() {
             true
         });
     assert!(report.passed());
-    assert!(report.run.exhausted);
+    assert!(report.exhausted);
     let valid = *runs.lock().unwrap();
-    assert_eq!(report.run.valid, valid);
+    assert_eq!(report.valid, valid);
     // Rejected test cases: one per odd first number (1, 3, 5, 7, 9), not one per (odd
     // number, list).
-    assert_eq!(report.run.tests - valid, 5);
+    assert_eq!(report.tests - valid, 5);
 }
 
 #[test]

@@ -32,7 +32,7 @@ fn a_failing_example_is_the_failure_shrunk_from_it() {
     let m = r.message.unwrap();
     assert!(m.starts_with("explicit example failed"), "{m}");
     // Nothing generated.
-    assert_eq!(r.run.tests, 0);
+    assert_eq!(r.tests, 0);
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn a_failing_example_the_generator_cannot_make_is_the_failure_unshrunk() {
     );
     // Nothing generated, nothing shrunk.
     assert_eq!(*calls.borrow(), 1);
-    assert_eq!(r.run.tests, 0);
+    assert_eq!(r.tests, 0);
 }
 
 #[test]

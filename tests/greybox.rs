@@ -70,32 +70,26 @@ fn coverage_feedback_finds_what_random_testing_does_not() {
             &Options::default(),
             None,
         );
-        assert!(
-            !report.passed(),
-            "seed {seed}: not found in {:?}",
-            report.run
-        );
+        assert!(!report.passed(), "seed {seed}: not found in {:?}", report);
         assert_eq!(report.value.as_deref(), Some("[192, 255, 238, 66]"));
-        assert_eq!(report.run.stat("features"), Some(3));
+        assert_eq!(report.stat("features"), Some(3));
         assert_eq!(
-            report.run.stat("edges"),
+            report.stat("edges"),
             Some(3),
             "the last edge is reached only by the failure"
         );
-        let n = report.run.first_failure_test().unwrap();
-        assert!(report.run.first_failure_seconds.unwrap() <= report.run.seconds);
+        let n = report.first_failure_test().unwrap();
+        assert!(report.first_failure_seconds.unwrap() <= report.seconds);
         assert!(n < 300_000);
+        assert_eq!(report.failure.as_ref().unwrap().found, Found::Generate(n));
         assert_eq!(
-            report.run.failure.as_ref().unwrap().found,
-            Found::Generate(n)
-        );
-        assert_eq!(
-            report.run.failure.as_ref().unwrap().bytes,
+            report.failure.as_ref().unwrap().bytes,
             &[4, 0xC0, 0xFF, 0xEE, 0x42]
         );
-        let s = report.summary("greybox", "greybox");
-        assert_eq!(s.features, Some(3));
-        assert_eq!(s.first_failure_test, Some(n));
+        let s: serde_json::Value =
+            serde_json::from_str(&report.summary_json("greybox", "greybox")).unwrap();
+        assert_eq!(s["features"], 3);
+        assert_eq!(s["first_failure_test"], n);
     }
     // The same budget of random tests, through the same loop.
     let random = Property::new("staged")
@@ -118,10 +112,10 @@ fn same_seed_same_run() {
             None,
         );
         (
-            r.run.first_failure_test(),
-            r.run.valid,
-            r.run.stat("features"),
-            r.run.stat("kept"),
+            r.first_failure_test(),
+            r.valid,
+            r.stat("features"),
+            r.stat("kept"),
         )
     };
     assert_eq!(run(7), run(7));
@@ -143,12 +137,12 @@ fn a_passing_run_counts_and_keeps_only_new_coverage() {
         None,
     );
     assert!(r.passed());
-    assert_eq!(r.run.tests, 2_000);
-    assert_eq!(r.run.valid, 2_000);
-    assert!(r.run.unique_valid > 200, "{}", r.run.unique_valid);
-    let stat = |n| r.run.stat(n).unwrap();
+    assert_eq!(r.tests, 2_000);
+    assert_eq!(r.valid, 2_000);
+    assert!(r.unique_valid > 200, "{}", r.unique_valid);
+    let stat = |n| r.stat(n).unwrap();
     assert_eq!((stat("features"), stat("edges"), stat("kept")), (1, 1, 1));
-    assert_eq!(r.run.first_failure_test(), None);
+    assert_eq!(r.first_failure_test(), None);
     assert_eq!(counters.edges(), 1);
 }
 
@@ -164,10 +158,10 @@ fn failures_are_saved_and_replayed_first() {
         &Options::default(),
         Some(&dir),
     );
-    let saved = r.run.failure.as_ref().unwrap().saved.clone().unwrap();
+    let saved = r.failure.as_ref().unwrap().saved.clone().unwrap();
     assert!(saved.starts_with(dir.join("staged").join("regressions")));
     // Valid kept tapes (those that passed part of the key) went to corpus/.
-    let added = r.run.corpus_added;
+    let added = r.corpus_added;
     assert!(added >= 1, "{added}");
     let mut corpus = Corpus::open(dir.join("staged"));
     assert_eq!(
@@ -184,14 +178,8 @@ fn failures_are_saved_and_replayed_first() {
         &Options::default(),
         Some(&dir),
     );
-    assert_eq!(
-        again.run.failure.as_ref().unwrap().found,
-        Found::Reuse(saved)
-    );
-    assert_eq!(
-        (again.run.tests, again.run.first_failure_test()),
-        (0, Some(1))
-    );
+    assert_eq!(again.failure.as_ref().unwrap().found, Found::Reuse(saved));
+    assert_eq!((again.tests, again.first_failure_test()), (0, Some(1)));
 
     // A cap of 0 saves no corpus entry.
     let dir = temp_dir("cap");
@@ -206,7 +194,7 @@ fn failures_are_saved_and_replayed_first() {
         &options,
         Some(&dir),
     );
-    assert_eq!(r.run.corpus_added, 0);
+    assert_eq!(r.corpus_added, 0);
     assert!(
         Corpus::open(dir.join("staged"))
             .load(Folder::Corpus)

@@ -17,7 +17,7 @@ fn a_property_rejecting_everything_fails_with_advice() {
     let p = Property::new("rejects_all").no_corpus().seed(1).tests(200);
     let r = p.run(ints::<u8>(..), |_x: u8| assume!(false));
     assert!(!r.passed());
-    assert!(r.run.failure.is_none(), "no failing value: {r}");
+    assert!(r.failure.is_none(), "no failing value: {r}");
     let text = r.to_string();
     assert!(
         text.contains("failed a health check after 200 tests"),
@@ -44,7 +44,7 @@ fn a_run_asked_for_no_tests_is_not_failed() {
         .tests(0)
         .run(ints::<u8>(..), |_x: u8| assume!(false));
     assert!(r.passed(), "{r}");
-    assert!(r.run.warnings.is_empty(), "{:?}", r.run.warnings);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
 
 #[test]
@@ -56,11 +56,10 @@ fn rejecting_95_percent_warns() {
         .run(ints::<u32>(0..=99), |x: u32| assume!(x < 5));
     assert!(r.passed(), "{r}");
     let w = r
-        .run
         .warnings
         .iter()
         .find(|w| w.contains("of the generated test cases were invalid"))
-        .unwrap_or_else(|| panic!("no warning: {:?}", r.run.warnings));
+        .unwrap_or_else(|| panic!("no warning: {:?}", r.warnings));
     assert!(w.contains("TAPEFUZZ_MAX_REJECT_SHARE"), "{w}");
     // The report a person reads says it too.
     assert!(r.to_string().contains("warning: 9"), "{r}");
@@ -73,7 +72,7 @@ fn rejecting_95_percent_warns() {
         .no_corpus()
         .config(config)
         .run(ints::<u32>(0..=99), |x: u32| assume!(x < 5));
-    assert!(r.run.warnings.is_empty(), "{:?}", r.run.warnings);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
 
 #[test]
@@ -86,12 +85,11 @@ fn sa_without_target_warns_that_it_ran_as_random_search() {
         .unwrap()
         .run(ints::<u8>(..), |_x: u8| {});
     assert!(
-        r.run
-            .warnings
+        r.warnings
             .iter()
             .any(|w| w.contains("sa ran as random search")),
         "{:?}",
-        r.run.warnings
+        r.warnings
     );
     // With a utility value, no warning.
     let r = Property::new("sa_targeted")
@@ -101,7 +99,7 @@ fn sa_without_target_warns_that_it_ran_as_random_search() {
         .strategy_named("sa")
         .unwrap()
         .run(ints::<u8>(..), |x: u8| target(f64::from(x)));
-    assert!(r.run.warnings.is_empty(), "{:?}", r.run.warnings);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
 
 #[test]
@@ -115,7 +113,7 @@ fn a_failure_that_does_not_reproduce_is_reported_flaky() {
             FAILED_ONCE.swap(true, Ordering::Relaxed)
         });
     assert!(!r.passed());
-    assert!(r.run.failure.as_ref().unwrap().flaky);
+    assert!(r.failure.as_ref().unwrap().flaky);
     let text = r.to_string();
     assert!(text.contains("failed (flaky) after 1 tests"), "{text}");
     assert!(
@@ -131,7 +129,7 @@ fn a_regression_that_passes_now_is_named() {
         .corpora(&d)
         .seed(6)
         .run(ints::<u8>(..), |x: u8| x < 10);
-    let saved = failing.run.failure.unwrap().saved.expect("saved");
+    let saved = failing.failure.unwrap().saved.expect("saved");
     // The bug is fixed: the saved regression replays and passes.
     let fixed = Property::new("fixed_bug")
         .corpora(&d)
@@ -140,11 +138,10 @@ fn a_regression_that_passes_now_is_named() {
         .run(ints::<u8>(..), |_x: u8| true);
     assert!(fixed.passed(), "{fixed}");
     let w = fixed
-        .run
         .warnings
         .iter()
         .find(|w| w.contains("passes now"))
-        .unwrap_or_else(|| panic!("{:?}", fixed.run.warnings));
+        .unwrap_or_else(|| panic!("{:?}", fixed.warnings));
     assert!(w.contains(&saved.display().to_string()), "{w}");
     assert!(w.contains("fixed, or the failure is flaky"), "{w}");
     let _ = std::fs::remove_dir_all(&d);

@@ -40,8 +40,8 @@ fn statistics_tally_events_sizes_and_the_stop_reason() {
         })
         .run(vecs(ints::<u8>(..), 0..=6), with_events);
     assert!(r.passed(), "{r}");
-    assert_eq!(r.run.stopped, Stop::Tests);
-    let s = r.run.statistics.as_ref().expect("statistics on");
+    assert_eq!(r.stopped, Stop::Tests);
+    let s = r.statistics.as_ref().expect("statistics on");
     let count = |label: &str| s.events.iter().find(|e| e.label == label).unwrap().cases;
     assert_eq!(count("empty") + count("non-empty"), 500);
     assert_eq!(count("length"), 500);
@@ -56,7 +56,7 @@ fn statistics_tally_events_sizes_and_the_stop_reason() {
         min <= median && median <= max && min >= 1,
         "{min} {median} {max}"
     );
-    let text = tapefuzz::engine::render_statistics("stats_events", &r.run);
+    let text = tapefuzz::engine::render_statistics("stats_events", &r);
     assert!(text.contains("tests: 500, valid: 500 (100.0%)"), "{text}");
     assert!(
         text.contains("length: 500 test cases (100.0%); values: min 0"),
@@ -67,7 +67,7 @@ fn statistics_tally_events_sizes_and_the_stop_reason() {
         .no_corpus()
         .config(config(7, 50))
         .run(vecs(ints::<u8>(..), 0..=6), with_events);
-    assert!(r.run.statistics.is_none());
+    assert!(r.statistics.is_none());
 }
 
 #[test]
@@ -80,10 +80,10 @@ fn statistics_of_a_failing_run_and_a_time_budget() {
         })
         .run(ints::<u16>(..), |x: u16| x < 500);
     assert!(!r.passed());
-    assert_eq!(r.run.stopped, Stop::Failure);
-    let s = r.run.statistics.as_ref().unwrap();
+    assert_eq!(r.stopped, Stop::Failure);
+    let s = r.statistics.as_ref().unwrap();
     assert!(s.shrinking > std::time::Duration::ZERO);
-    let text = tapefuzz::engine::render_statistics("stats_failing", &r.run);
+    let text = tapefuzz::engine::render_statistics("stats_failing", &r);
     assert!(text.contains("failed; stopped by a failure"), "{text}");
     let r = Property::new("stats_time")
         .no_corpus()
@@ -94,7 +94,7 @@ fn statistics_of_a_failing_run_and_a_time_budget() {
             ..config(9, 0)
         })
         .run(ints::<u16>(..), |_x: u16| {});
-    assert_eq!(r.run.stopped, Stop::Time);
+    assert_eq!(r.stopped, Stop::Time);
 }
 
 /// Every line parses, and a test case line carries every field of Hypothesis's schema.
@@ -162,7 +162,7 @@ fn the_observability_log_has_one_line_per_test_case_in_hypothesis_format() {
         .iter()
         .filter(|l| l["how_generated"] == "random")
         .count() as u64;
-    assert_eq!(generated, r.run.tests, "one line per generated test case");
+    assert_eq!(generated, r.tests, "one line per generated test case");
     let status = |s: &str| cases.iter().filter(|l| l["status"] == s).count();
     assert!(status("passed") > 0 && status("gave_up") > 0 && status("failed") > 0);
     let failed = cases

@@ -171,12 +171,11 @@ fn a_corpus_of_the_old_encoding_replays_as_before_and_is_migrated() {
     assert_eq!(seen.lock().unwrap()[0], (vec![1, 2, 3], 0));
     assert!(
         !report
-            .run
             .warnings
             .iter()
             .any(|w| w.contains("another generator")),
         "{:?}",
-        report.run.warnings
+        report.warnings
     );
     // The corpus is in the new encoding now: same values, new tapes, new marker.
     let fmt = std::fs::read_to_string(dir.join("FORMAT")).unwrap();

@@ -217,7 +217,7 @@ fn the_report_says_when_the_shrink_budget_ran_out() {
             })
     };
     let tight = run(5);
-    let fail = tight.run.failure.as_ref().expect("fails");
+    let fail = tight.failure.as_ref().expect("fails");
     assert!(fail.shrink_budget_exhausted);
     assert_eq!(fail.shrink_calls, 5);
     assert!(
@@ -225,7 +225,7 @@ fn the_report_says_when_the_shrink_budget_ran_out() {
         "{tight}"
     );
     let ample = run(20_000);
-    let fail = ample.run.failure.as_ref().expect("fails");
+    let fail = ample.failure.as_ref().expect("fails");
     assert!(!fail.shrink_budget_exhausted);
     assert_eq!(ample.value.as_deref(), Some("[1000]"));
     // (The replay hint names this test, whose name says "budget": the note's words.)
@@ -284,7 +284,7 @@ fn floats_shrink_to_short_fractions_through_the_engine() {
             .tests(100_000)
             .run(floats::<f64>(..), |x: f64| !(x > 10.0 && x.fract() != 0.0));
         assert_eq!(r.value.as_deref(), Some("10.5"), "seed {seed}: {r}");
-        calls.push(r.run.failure.as_ref().map_or(0, |f| f.shrink_calls));
+        calls.push(r.failure.as_ref().map_or(0, |f| f.shrink_calls));
     }
     calls.sort_unstable();
     assert!(

@@ -429,7 +429,7 @@ where
             .run(make(), prop.clone());
         assert!(
             matches!(
-                found.run.failure.as_ref().map(|f| &f.found),
+                found.failure.as_ref().map(|f| &f.found),
                 Some(Found::Generate(_))
             ),
             "seed {seed}: {found}"
@@ -468,7 +468,7 @@ fn a_derived_value_shrinks_to_the_minimum_of_a_generated_failure() {
         "{text}"
     );
     assert!(matches!(
-        &r.run.failure.as_ref().unwrap().found,
+        &r.failure.as_ref().unwrap().found,
         Found::Given { example: None, .. }
     ));
 }
@@ -803,20 +803,13 @@ fn a_shrunk_value_is_saved_as_a_regression_and_replayed_first() {
         .shrink_value(vecs(ints::<u8>(..), 0..=10), prop, vec![3, 200, 9])
         .unwrap();
     assert_eq!(r.value.as_deref(), Some("[50]"));
-    let saved = r
-        .run
-        .failure
-        .as_ref()
-        .unwrap()
-        .saved
-        .clone()
-        .expect("saved");
+    let saved = r.failure.as_ref().unwrap().saved.clone().expect("saved");
     let text = std::fs::read_to_string(&saved).unwrap();
     assert!(text.contains("[50]"), "{text}");
     // The next run replays it first, like any regression.
     let again = p.run(vecs(ints::<u8>(..), 0..=10), prop);
     assert!(
-        matches!(&again.run.failure.as_ref().unwrap().found, Found::Reuse(path) if *path == saved),
+        matches!(&again.failure.as_ref().unwrap().found, Found::Reuse(path) if *path == saved),
         "{again}"
     );
     assert_eq!(again.value.as_deref(), Some("[50]"));
@@ -845,7 +838,7 @@ fn a_failing_explicit_example_is_shrunk_from_it() {
         Some("Order { items: [0, 0, 0], coupon: Some(0) }"),
         "{r}"
     );
-    let fail = r.run.failure.as_ref().unwrap();
+    let fail = r.failure.as_ref().unwrap();
     assert_eq!(
         fail.found,
         Found::Given {
@@ -882,7 +875,7 @@ fn an_explicit_example_the_generator_cannot_reflect_is_reported_as_given() {
         .example(250u8)
         .run(ints::<u8>(0..=100).map(|x| x * 2), |x: u8| x < 120);
     assert_eq!(r.value.as_deref(), Some("250"));
-    assert_eq!(r.run.failure.as_ref().unwrap().found, Found::Example(1));
+    assert_eq!(r.failure.as_ref().unwrap().found, Found::Example(1));
     let m = r.message.as_deref().unwrap();
     assert!(
         m.starts_with("explicit example failed (not shrunk: no inverse through `Map<Ints<u8>, "),

@@ -52,17 +52,13 @@ fn run(
 fn sa_with_a_hand_written_neighbourhood_climbs_where_random_does_not() {
     for seed in 1..=3 {
         let r = run(Anneal::default(), seed, true);
-        assert!(
-            r.run.failure.is_some(),
-            "seed {seed}: {:?}",
-            r.run.best_utility()
-        );
+        assert!(r.failure.is_some(), "seed {seed}: {:?}", r.best_utility());
         assert_eq!(r.value.as_deref(), Some("[50, 50, 50, 50]"));
     }
     // 1 in 101^4 per test: random does not get there.
     let r = run(Random, 1, true);
-    assert!(r.run.failure.is_none());
-    assert!(r.run.best_utility().unwrap() > 0.0);
+    assert!(r.failure.is_none());
+    assert!(r.best_utility().unwrap() > 0.0);
 }
 
 #[test]
@@ -70,5 +66,5 @@ fn a_hand_written_neighbourhood_leaves_random_generation_alone() {
     // Same seed, same values with and without the wrapper: random sources take no step.
     let a = run(Random, 9, true);
     let b = run(Random, 9, false);
-    assert_eq!(a.run.best_utility(), b.run.best_utility());
+    assert_eq!(a.best_utility(), b.best_utility());
 }

@@ -819,7 +819,7 @@ mod tests {
                 .seed(2)
                 .tests(200_000)
                 .run_test(test(Some(bug)).as_ref());
-            assert!(r.run.failure.is_some(), "{bug} not found");
+            assert!(r.failure.is_some(), "{bug} not found");
         }
         let r = Property::new("systemf")
             .no_corpus()

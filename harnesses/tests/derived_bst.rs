@@ -36,7 +36,7 @@ where
         });
     assert!(report.passed(), "{report}");
     let sizes = sizes.borrow();
-    let share = report.run.valid as f64 / report.run.total_tests() as f64;
+    let share = report.valid as f64 / report.total_tests() as f64;
     let mean = sizes.iter().sum::<usize>() as f64 / sizes.len().max(1) as f64;
     eprintln!(
         "{name}: {share:.3} valid, mean size {mean:.2} of {} valid",

@@ -36,16 +36,15 @@ fn size(rec: &tapefuzz::tape::Recording) -> u64 {
 fn smallest_first(name: &str, bug: &str) -> (u64, u64) {
     let r = enumerate(name, Some(bug), None);
     let fail = r
-        .run
         .failure
         .as_ref()
-        .unwrap_or_else(|| panic!("{name}/{bug}: not found ({} tests)", r.run.tests));
+        .unwrap_or_else(|| panic!("{name}/{bug}: not found ({} tests)", r.tests));
     let Found::Generate(n) = fail.found else {
         panic!("{name}/{bug}: found by {:?}", fail.found)
     };
     let s = size(&fail.original);
     if s > 0 {
-        assert_eq!(r.run.stat("exhausted_size"), Some(s - 1), "{name}/{bug}");
+        assert_eq!(r.stat("exhausted_size"), Some(s - 1), "{name}/{bug}");
     }
     if (1..=10).contains(&s) {
         let below = enumerate(name, Some(bug), Some(s - 1));
@@ -55,7 +54,7 @@ fn smallest_first(name: &str, bug: &str) -> (u64, u64) {
             below.value
         );
         assert!(
-            below.run.exhausted,
+            below.exhausted,
             "{name}/{bug}: size {} not exhausted",
             s - 1
         );
@@ -92,15 +91,14 @@ fn correct_versions_are_exhausted_up_to_a_size() {
     for (name, size) in [("sorted_insert", 8), ("bst_insert", 8)] {
         let r = enumerate(name, None, Some(size));
         assert!(r.passed(), "{name}: {:?}", r.value);
-        assert!(r.run.exhausted, "{name}: not exhausted");
-        assert_eq!(r.run.stat("exhausted_size"), Some(size));
+        assert!(r.exhausted, "{name}: not exhausted");
+        assert_eq!(r.stat("exhausted_size"), Some(size));
         assert!(
-            r.run
-                .note
+            r.note
                 .as_deref()
                 .is_some_and(|n| n.contains(&format!("no counterexample of size ≤ {size} exists"))),
             "{name}: {:?}",
-            r.run.note
+            r.note
         );
     }
 }

@@ -65,11 +65,11 @@ fn constrain_finds_every_planted_bug() {
                 SkeletonSearch::default(),
             )
         };
-        assert!(r.run.failure.is_some(), "{}: {bug} not found\n{r}", p.name);
+        assert!(r.failure.is_some(), "{}: {bug} not found\n{r}", p.name);
         eprintln!(
             "{}: {bug} found at test {:?}: {}",
             p.name,
-            r.run.first_failure_test(),
+            r.first_failure_test(),
             r.value.as_deref().unwrap_or("")
         );
     }
@@ -108,18 +108,18 @@ fn constrained_values_are_valid_where_filtering_rarely_is() {
         eprintln!(
             "{}: constrain {} valid of {}, generate-and-filter {} of {}",
             p.name,
-            c.run.valid,
-            c.run.total_tests(),
-            f.run.valid,
-            f.run.total_tests()
+            c.valid,
+            c.total_tests(),
+            f.valid,
+            f.total_tests()
         );
-        assert!(c.passed() || c.run.failure.is_none(), "{}\n{c}", p.name);
+        assert!(c.passed() || c.failure.is_none(), "{}\n{c}", p.name);
         assert!(
-            c.run.valid > f.run.valid,
+            c.valid > f.valid,
             "{}: constrain {} valid, generate-and-filter {}",
             p.name,
-            c.run.valid,
-            f.run.valid
+            c.valid,
+            f.valid
         );
     }
 }

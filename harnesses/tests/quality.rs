@@ -22,7 +22,6 @@ fn sorted_insert_swapped_is_found_and_shrunk_for_every_seed() {
     for seed in 0..20 {
         let r = run_target("sorted_insert", "swapped", seed, 1000);
         let fail = r
-            .run
             .failure
             .as_ref()
             .unwrap_or_else(|| panic!("seed {seed}: not found in 1000 tests"));
@@ -86,13 +85,13 @@ fn bst_bugs_are_found_and_shrunk() {
     for (bug, minimal) in expect {
         for seed in 0..5 {
             let r = run_target("bst_insert", bug, seed, 10_000);
-            assert!(r.run.failure.is_some(), "{bug} seed {seed}: not found");
+            assert!(r.failure.is_some(), "{bug} seed {seed}: not found");
             assert_eq!(r.value.as_deref(), Some(minimal), "{bug} seed {seed}");
         }
     }
     for seed in 0..5 {
         let r = run_target("bst_insert", "wrong_side", seed, 50_000);
-        assert!(r.run.failure.is_some(), "wrong_side seed {seed}: not found");
+        assert!(r.failure.is_some(), "wrong_side seed {seed}: not found");
         // Two nodes is the least the bug needs. The shrinker reaches the shortlex minimum
         // (root 0, right child 1, insert 2) from most seeds, and a second two-node local
         // minimum (root 2, left child 0, insert 1) from some.
@@ -120,7 +119,7 @@ fn bst_bugs_are_found_and_shrunk() {
 #[test]
 fn graph_sink_threshold_is_found() {
     let r = run_target("graph_sink", "threshold5", 1, 100_000);
-    assert!(r.run.failure.is_some());
+    assert!(r.failure.is_some());
     // Minimal: a path of 5 edges from the sink.
     let v = r.value.unwrap();
     assert_eq!(v.matches('(').count(), 5, "{v}");
@@ -151,7 +150,7 @@ fn assume_rejects_instead_of_failing() {
             assert!(x.is_multiple_of(2));
         });
     assert!(r.passed());
-    assert!(r.run.invalid > 100 && r.run.valid > 100);
+    assert!(r.invalid > 100 && r.valid > 100);
 }
 
 #[test]
@@ -230,16 +229,15 @@ fn sa_finds_the_graph_sink_counterexample_random_does_not() {
     for seed in 1..=3 {
         for name in ["graph_sink", "graph_sink_dependent"] {
             let r = run_with("sa", name, seed, 10_000);
-            assert!(r.run.failure.is_some(), "{name} seed {seed}: not found");
-            assert_eq!(r.run.strategy, "sa");
-            let best = r.run.best_utility().unwrap();
+            assert!(r.failure.is_some(), "{name} seed {seed}: not found");
+            assert_eq!(r.strategy, "sa");
+            let best = r.best_utility().unwrap();
             assert!(best >= 21.0, "{name} seed {seed}: {best}");
         }
     }
     let r = run_with("random", "graph_sink", 1, 10_000);
-    assert!(r.run.failure.is_none());
+    assert!(r.failure.is_none());
     let best = r
-        .run
         .best_utility()
         .expect("random runs report the best utility too");
     assert!((1.0..21.0).contains(&best), "{best}");
@@ -266,7 +264,7 @@ fn sa_finds_the_ifc_add_bug_and_shrinks_the_program() {
     // The correct machine is noninterferent: no failure under either strategy.
     for strategy in ["random", "sa"] {
         let r = run_with(strategy, "ifc", 1, 20_000);
-        assert!(r.run.failure.is_none(), "{strategy}: {:?}", r.value);
+        assert!(r.failure.is_none(), "{strategy}: {:?}", r.value);
     }
     // `add` needs a high immediate summed with a low one, stored into low memory, then a
     // halt in both runs: random testing needs 145,000 tests on average (BENCHMARKS.md).
@@ -286,7 +284,7 @@ fn rl_finds_crowded_on_bst_valid_where_random_does_not() {
     // `crowded` needs a valid BST of 8 keys: random trees are BSTs about 1 time in 3, nearly
     // all of 1 to 3 nodes (BENCHMARKS.md); the rl guide learns to build large valid trees.
     let r = run_bug_with("random", "bst_valid", Some("crowded"), 1, 50_000);
-    assert!(r.run.failure.is_none(), "random found it: {:?}", r.value);
+    assert!(r.failure.is_none(), "random found it: {:?}", r.value);
     for seed in 1..=3 {
         let r = run_bug_with("rl", "bst_valid", Some("crowded"), seed, 50_000);
         let value = r
@@ -302,7 +300,7 @@ fn rl_finds_the_xml_dependency_bug_and_shrinks_it_to_two_targets() {
     // chain2 needs a schema-valid document whose default target depends on another; random
     // generation finds none in 20 million tests (BENCHMARKS.md).
     let r = run_bug_with("random", "xml_doc", Some("chain2"), 1, 100_000);
-    assert!(r.run.failure.is_none(), "random found it: {:?}", r.value);
+    assert!(r.failure.is_none(), "random found it: {:?}", r.value);
     for seed in 1..=2 {
         let r = run_bug_with("rl", "xml_doc", Some("chain2"), seed, 1_000_000);
         let value = r
@@ -326,7 +324,7 @@ fn lang_shadow_shrinks_to_a_let_shadowed_in_a_block() {
     assert_eq!(lets, 2, "{value}");
     for strategy in ["random", "rl"] {
         let r = run_with(strategy, "lang", 1, 20_000);
-        assert!(r.run.failure.is_none(), "{strategy}: {:?}", r.value);
+        assert!(r.failure.is_none(), "{strategy}: {:?}", r.value);
     }
 }
 
@@ -351,7 +349,6 @@ fn expr_factor_swap_shrinks_to_one_minimum_from_random_and_rl() {
                 200_000,
             );
             let fail = r
-                .run
                 .failure
                 .as_ref()
                 .unwrap_or_else(|| panic!("{strategy} seed {seed}: not found"));

@@ -202,5 +202,5 @@ fn lost_update_needs_the_concurrent_mode() {
         .tests(20_000)
         .run_test(&*kv_store::sequential(Some("lost_update")));
     assert!(report.passed(), "{report}");
-    assert_eq!(report.run.valid, 20_000);
+    assert_eq!(report.valid, 20_000);
 }

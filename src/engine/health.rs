@@ -1,7 +1,7 @@
 //! Health checks, as Hypothesis's: a run that tested nothing fails, and one that tested
 //! little, or ran a search without what it needs, says so.
 
-use super::{Config, RunReport};
+use super::{Config, Report};
 
 /// What the run knew at its end beyond the report.
 pub(crate) struct Seen {
@@ -16,7 +16,7 @@ pub(crate) struct Seen {
 /// - **no valid test case**: a run that generated test cases (`tests > 0`), found no failure
 ///   and had none valid — each rejected by `assume!`, a filter or `Fail::Rejected`, or over
 ///   the size budget — and no valid saved tape either, tested nothing:
-///   [`RunReport::health_failure`] says so, and the property fails (a warning instead when
+///   [`Report::health_failure`] says so, and the property fails (a warning instead when
 ///   `config.fail_without_valid` is off). Valid replayed tapes count, as in Hypothesis: the
 ///   property was tested on them (and the share check below still warns). A run asked for
 ///   0 tests (only replaying saved tapes) is never failed by it, nor is a run whose time
@@ -27,8 +27,8 @@ pub(crate) struct Seen {
 ///   ([`super::Search::needs_utilities`]) while the property reported none in the generate
 ///   phase ran as random search: a warning.
 ///
-/// Warnings go to [`RunReport::warnings`] and the run's reporter.
-pub(crate) fn check(report: &mut RunReport, config: &Config, seen: &Seen) {
+/// Warnings go to [`Report::warnings`] and the run's reporter.
+pub(crate) fn check(report: &mut Report, config: &Config, seen: &Seen) {
     let tests = report.tests;
     let rejected = report.invalid + report.overrun;
     let what = || {
@@ -109,11 +109,11 @@ mod tests {
     #[test]
     fn nothing_valid_fails_a_run_of_some_tests_only() {
         let config = Config::default();
-        let mut r = RunReport {
+        let mut r = Report {
             tests: 10,
             invalid: 9,
             overrun: 1,
-            ..RunReport::default()
+            ..Report::default()
         };
         check(&mut r, &config, &seen());
         let h = r.health_failure.unwrap();
@@ -121,20 +121,20 @@ mod tests {
         assert!(h.contains("1 over the size budget"), "{h}");
         assert!(h.contains("--strategy rl"), "{h}");
         // Under rl itself, no advice to try rl.
-        let mut r = RunReport {
+        let mut r = Report {
             tests: 10,
             invalid: 10,
             strategy: "rl",
-            ..RunReport::default()
+            ..Report::default()
         };
         check(&mut r, &config, &seen());
         let h = r.health_failure.unwrap();
         assert!(h.contains("generate values in the domain"), "{h}");
         assert!(!h.contains("--strategy rl"), "{h}");
         // Only replays: nothing to judge.
-        let mut r = RunReport {
+        let mut r = Report {
             replayed: 3,
-            ..RunReport::default()
+            ..Report::default()
         };
         check(&mut r, &config, &seen());
         assert_eq!((r.health_failure, r.warnings.len()), (None, 0));
@@ -142,12 +142,12 @@ mod tests {
 
     #[test]
     fn valid_replays_or_the_switch_make_it_a_warning() {
-        let mut r = RunReport {
+        let mut r = Report {
             tests: 10,
             invalid: 10,
             replayed: 2,
             replayed_valid: 1,
-            ..RunReport::default()
+            ..Report::default()
         };
         check(&mut r, &Config::default(), &seen());
         assert!(r.health_failure.is_none());
@@ -156,10 +156,10 @@ mod tests {
             "{:?}",
             r.warnings
         );
-        let mut r = RunReport {
+        let mut r = Report {
             tests: 10,
             invalid: 10,
-            ..RunReport::default()
+            ..Report::default()
         };
         let config = Config {
             fail_without_valid: false,
@@ -176,20 +176,20 @@ mod tests {
 
     #[test]
     fn a_high_reject_share_warns_and_the_limit_is_configurable() {
-        let mut r = RunReport {
+        let mut r = Report {
             tests: 100,
             valid: 5,
             invalid: 95,
-            ..RunReport::default()
+            ..Report::default()
         };
         check(&mut r, &Config::default(), &seen());
         assert!(r.health_failure.is_none());
         assert!(r.warnings[0].starts_with("95.0% of the generated test cases were invalid"));
-        let mut r = RunReport {
+        let mut r = Report {
             tests: 100,
             valid: 5,
             invalid: 95,
-            ..RunReport::default()
+            ..Report::default()
         };
         let config = Config {
             max_reject_share: 0.96,
@@ -201,11 +201,11 @@ mod tests {
 
     #[test]
     fn a_search_without_utilities_warns() {
-        let mut r = RunReport {
+        let mut r = Report {
             tests: 5,
             valid: 5,
             strategy: "sa",
-            ..RunReport::default()
+            ..Report::default()
         };
         let s = Seen {
             needs_utilities: true,

@@ -14,12 +14,14 @@ pub mod observability;
 mod observer;
 mod progress;
 mod report;
+mod report_text;
 mod reuse;
 mod run;
 mod runner;
 mod search;
 mod stats;
 mod subject;
+mod summary;
 mod utility;
 mod watchdog;
 
@@ -35,11 +37,15 @@ pub use failure::{
 pub use interrupt::{interrupt, interrupted, signal_name};
 pub use migrate::{migrate_corpus, reencode};
 pub use observer::{Identity, Observer};
-pub use report::{Best, Failure, Found, Improvement, RunReport, Stop};
+#[allow(deprecated)]
+pub use report::RunReport;
+pub(crate) use report::reported_by_client;
+pub use report::{Best, Failure, Found, Improvement, Report, Stop};
 pub use run::{TestFn, run};
 pub use search::{Finish, Observation, Proposal, Replay, Search, Start, Stat, Strategy, Verdict};
 pub use stats::{EventStats, KEPT_NUMBERS, Statistics, render as render_statistics};
 pub use subject::{Isolated, Subject};
+pub(crate) use summary::Summary;
 pub use utility::{
     Direction, Utility, clear_utilities, has_utilities, minimize, minimize_labelled,
     take_utilities, target, target_labelled, total_score,

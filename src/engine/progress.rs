@@ -1,7 +1,7 @@
 //! The progress of a run on stderr: a line with the property, the totals so far and the
 //! budgets, and on a terminal a bar in front of it, redrawn in place.
 
-use super::{Config, RunReport, Search, Utility};
+use super::{Config, Report, Search, Utility};
 use std::time::{Duration, Instant};
 
 /// How much of the run's budget is spent, in 0..=1: the larger share of the tests budget and
@@ -27,7 +27,7 @@ pub(super) fn fraction(config: &Config, tests: u64, elapsed: Duration) -> Option
 pub(super) fn line(
     name: &str,
     config: &Config,
-    report: &RunReport,
+    report: &Report,
     tests: u64,
     unique: usize,
     best: Option<&Utility>,

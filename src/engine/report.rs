@@ -1,7 +1,19 @@
-//! What a run found.
+//! What a run found: the one report of a run, for a program (its fields), a person (its
+//! `Display`, see `report_text.rs`) and a JSON consumer ([`Report::summary_json`]).
 
 use crate::tape::Recording;
 use std::path::PathBuf;
+
+/// Set when a command-line client (`cargo tapefuzz`) reads this process's reports from its
+/// answers and prints them itself.
+static REPORTED_BY_CLIENT: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Says that a command-line client prints the reports of this process's properties (from
+/// the answers), so [`Report::assert_passed`] need not.
+pub(crate) fn reported_by_client() {
+    REPORTED_BY_CLIENT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
 
 /// Where a failure was found.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,9 +70,42 @@ pub struct Failure {
     pub timed_out: bool,
 }
 
-/// The counts and outcome of a run.
+/// What a run found: its counts, its failure (shrunk, described and saved) and everything
+/// worth a person's attention. The engine fills it; a property adds its name and the command
+/// that replays a failure. Its `Display` is the report a person reads (what
+/// [`Property::check`](crate::property::Property::check) panics with);
+/// [`Report::summary_json`] is the design page's one-line JSON summary.
+///
+/// A report that is dropped fails nothing: in a `#[test]`, use `check` / `check_test` (they
+/// panic with the report), or call [`Report::assert_passed`].
+///
+/// ```
+/// use tapefuzz::prelude::*;
+///
+/// let report = Property::new("report_doc")
+///     .no_corpus()
+///     .seed(1)
+///     .tests(200)
+///     .run(ints::<u32>(..), |x: u32| x < 1000);
+/// assert!(!report.passed());
+/// assert_eq!(report.value.as_deref(), Some("1000")); // shrunk
+/// assert!(report.tests <= 200);
+/// assert!(report.to_string().contains("minimal failing value: 1000"));
+/// assert!(report.summary_json("random", "blackbox").starts_with("{\"target\":\"report_doc\""));
+/// ```
 #[derive(Clone, Debug, Default)]
-pub struct RunReport {
+#[must_use = "a dropped report fails nothing: call `check`/`check_test`, or `report.assert_passed()`"]
+pub struct Report {
+    /// The property's name (empty when the engine was run without a property).
+    pub name: String,
+    /// The shrunk failing value (its Debug form), if the run failed: the failure's
+    /// [`Described::value`](super::Described::value).
+    pub value: Option<String>,
+    /// The shrunk failure's message: the failure's
+    /// [`Described::message`](super::Described::message).
+    pub message: Option<String>,
+    /// The command that replays the failure, if the property has one and the run failed.
+    pub replay: Option<String>,
     /// The seed used.
     pub seed: u64,
     /// Saved tapes replayed in the reuse phase.
@@ -132,7 +177,7 @@ pub enum Stop {
     Time,
     /// A failure was found (replaying a saved tape, or generating).
     Failure,
-    /// The search had nothing more to propose ([`RunReport::exhausted`]).
+    /// The search had nothing more to propose ([`Report::exhausted`]).
     Exhausted,
     /// A signal asked the process to stop (the signal's number; see
     /// [`super::interrupted`]): the run ended at the next test case, cleanly.
@@ -148,7 +193,13 @@ pub struct Best {
     pub bytes: Vec<u8>,
 }
 
-impl RunReport {
+/// The report type's name before it took in the property's report (0.x): the same type.
+#[deprecated(
+    note = "`RunReport` and `property::Report` are one type now: `tapefuzz::engine::Report`"
+)]
+pub type RunReport = Report;
+
+impl Report {
     /// A warning: to the run's reporter now, and kept here.
     pub(crate) fn warn(&mut self, config: &super::Config, w: String) {
         config.reporter.warning(&w);
@@ -156,13 +207,47 @@ impl RunReport {
     }
 
     /// The report of a failure settled outside a run ([`super::import`]): no test cases,
-    /// only the failure.
-    pub fn failed(failure: Failure, strategy: &'static str) -> RunReport {
-        RunReport {
+    /// only the failure (its value and message copied to [`Report::value`] and
+    /// [`Report::message`]).
+    pub fn failed(failure: Failure, strategy: &'static str) -> Report {
+        let mut report = Report {
             strategy,
-            failure: Some(failure),
-            ..RunReport::default()
+            ..Report::default()
+        };
+        report.set_failure(failure);
+        report
+    }
+
+    /// Records the run's failure, its described value and message included.
+    pub(crate) fn set_failure(&mut self, failure: Failure) {
+        self.value = failure.described.value.clone();
+        self.message = failure.described.message.clone();
+        self.failure = Some(failure);
+    }
+
+    /// Whether the run passed: no failure was found (a flaky one included) and the run
+    /// passed its health checks (a run in which no generated test case was valid fails, see
+    /// [`Report::health_failure`]).
+    pub fn passed(&self) -> bool {
+        self.failure.is_none() && self.health_failure.is_none()
+    }
+
+    /// Panics with the report (located at the caller) unless the run passed: what
+    /// [`Property::check`](crate::property::Property::check) does with its report. When
+    /// `cargo tapefuzz` asked for the run, it prints the report itself: the panic then only
+    /// names the property, so the report is not printed twice.
+    #[track_caller]
+    pub fn assert_passed(&self) {
+        if self.passed() {
+            return;
         }
+        if REPORTED_BY_CLIENT.load(std::sync::atomic::Ordering::Relaxed) {
+            panic!(
+                "property `{}` failed (cargo tapefuzz prints its report)",
+                self.name
+            );
+        }
+        panic!("\n{self}");
     }
 
     /// Test cases run, saved tapes replayed included: the JSON summary's `tests`, the

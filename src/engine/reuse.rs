@@ -3,7 +3,7 @@
 //! about.
 
 use super::runner::{Flying, Kind, Runner};
-use super::{Config, Found, Observation, RunReport, Search, Subject, Utility};
+use super::{Config, Found, Observation, Report, Search, Subject, Utility};
 use crate::corpus::{Entry, Folder};
 use crate::tape::{BytesSource, Recording, Status};
 
@@ -31,7 +31,7 @@ pub(super) enum Replayed {
 pub(super) fn replay_one(
     runner: &mut Runner<'_>,
     search: &mut dyn Search,
-    report: &mut RunReport,
+    report: &mut Report,
     corpus_best: &mut Vec<Utility>,
     folder: Folder,
     mut entry: Entry,
@@ -93,7 +93,7 @@ pub(super) fn replay_one(
 }
 
 /// The warning for a regression that no longer fails.
-fn passes_now(config: &Config, entry: &Entry, report: &mut RunReport) {
+fn passes_now(config: &Config, entry: &Entry, report: &mut Report) {
     let w = format!(
         "regression {} passes now: the bug is fixed, or the failure is flaky; once fixed, remove the file (it is replayed first on every run)",
         entry.path.display()

@@ -9,8 +9,8 @@ use super::reuse::{Pending, Replayed, replay_one};
 use super::runner::{Flying, Kind, Runner};
 use super::watchdog::Watchdog;
 use super::{
-    Best, Config, Described, Found, Improvement, Isolated, Observation, Observer, Replay,
-    RunReport, Search, Start, Statistics, Stop, Subject, Utility, Verdict,
+    Best, Config, Described, Found, Improvement, Isolated, Observation, Observer, Replay, Report,
+    Search, Start, Statistics, Stop, Subject, Utility, Verdict,
 };
 use crate::corpus::{Corpus, Flight, Folder};
 use crate::tape::{HashesSet, Rng, Status, Tape, encoding};
@@ -84,14 +84,14 @@ impl Bests {
 ///    `regressions/` (those marked `isolate` in a process of their own), then of `corpus/`,
 ///    recorded and told to the search; a failing one ends the phase. A regression whose tape
 ///    now records another structure than when it was saved (the generator changed) is
-///    reported in [`RunReport::warnings`] with its saved rendering and today's
+///    reported in [`Report::warnings`] with its saved rendering and today's
 ///    ([`Subject::describe`]), and replayed all the same.
 /// 2. **search**: proposals until `config.tests` counted test cases, `config.seconds`, a
-///    failure, or the search has no more ([`RunReport::exhausted`]).
+///    failure, or the search has no more ([`Report::exhausted`]).
 /// 3. **shrink** and **save** the failure ([`super::settle`]); with `config.save`, the
 ///    search's kept tapes and, for a targeted search, each utility label's best tape (when it
 ///    beats every replayed `corpus/` tape's) go to `corpus/`. A save that fails is counted
-///    and reported ([`RunReport::save_errors`]) and the run goes on.
+///    and reported ([`Report::save_errors`]) and the run goes on.
 ///
 /// With a corpus, the test case in flight is on disk before it runs (a random one's seed, or
 /// the indices it draws as it draws them), so that one that kills the process is found by the
@@ -107,7 +107,7 @@ pub fn run(
     subject: &mut dyn Subject,
     search: &mut dyn Search,
     observer: &mut dyn Observer,
-) -> RunReport {
+) -> Report {
     let mut run = Run::open(config, corpus, subject, search, observer);
     run.reuse();
     if run.found.is_none() {
@@ -126,7 +126,7 @@ struct Run<'a> {
     runner: Runner<'a>,
     /// Ends the process when a test case runs over the timeout (with a flight record only).
     watchdog: Option<Watchdog>,
-    report: RunReport,
+    report: Report,
     started: Instant,
     /// The subject's name, for people (`property` when it has none).
     name: String,
@@ -165,10 +165,10 @@ impl<'a> Run<'a> {
         config.reporter.note(&format!(
             "{name}: {strategy} run, seed {seed} (TAPEFUZZ_SEED={seed} repeats it)"
         ));
-        let mut report = RunReport {
+        let mut report = Report {
             seed,
             strategy,
-            ..RunReport::default()
+            ..Report::default()
         };
         let log = config.observability.as_ref().and_then(|target| {
             match Log::open(target, &name, strategy, seed) {
@@ -607,12 +607,12 @@ impl<'a> Run<'a> {
             config.reporter.warning(&e);
             self.report.save_errors.push(e);
         }
-        self.report.failure = Some(failure);
+        self.report.set_failure(failure);
     }
 
     /// The end: dead runs' records settled, the corpus's and the log's warnings, the health
     /// checks, statistics and the time taken.
-    fn finish(mut self) -> RunReport {
+    fn finish(mut self) -> Report {
         let config = self.config;
         let mut report = std::mem::take(&mut self.report);
         // A dead run's record is settled: its failure is a regression now (or it did not fail
@@ -668,7 +668,7 @@ enum Next {
 /// Saves `to_save` to `corpus/` (those it does not hold yet). After a few failed saves in a
 /// row (a full disk, a folder that cannot be made) the rest are not tried: each would fail
 /// the same way.
-fn save_all(config: &Config, c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut RunReport) {
+fn save_all(config: &Config, c: &mut Corpus, to_save: Vec<Vec<u8>>, report: &mut Report) {
     const GIVE_UP: usize = 5;
     let mut in_a_row = 0;
     let total = to_save.len();

@@ -180,10 +180,10 @@ pub struct Finish {
     /// Whether the best tape of each utility label goes to `corpus/` too (a targeted search
     /// keeps its bests; plain runs, every `cargo test`, leave `corpus/` alone).
     pub keep_bests: bool,
-    /// Numbers for the report ([`super::RunReport::stats`]).
+    /// Numbers for the report ([`super::Report::stats`]).
     pub stats: Vec<Stat>,
     /// A sentence for a person, printed on stderr at the end of the run and kept in
-    /// [`super::RunReport::note`]: what an exhaustive search proved ("no counterexample of
+    /// [`super::Report::note`]: what an exhaustive search proved ("no counterexample of
     /// size ≤ 12 exists"), or why it ran otherwise than asked.
     pub note: Option<String>,
 }

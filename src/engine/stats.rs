@@ -3,7 +3,7 @@
 //! `--hypothesis-show-statistics`.
 
 use super::events::{Case, EventValue};
-use super::{RunReport, Stop};
+use super::{Report, Stop};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
@@ -138,7 +138,7 @@ fn short(x: f64) -> String {
 }
 
 /// Why the run stopped, for a person.
-fn stopped(report: &RunReport) -> String {
+fn stopped(report: &Report) -> String {
     match report.stopped {
         Stop::Tests => format!("the tests budget ({} generated)", report.tests),
         Stop::ValidTests => format!("the valid-test budget ({} valid)", report.valid),
@@ -153,7 +153,7 @@ fn stopped(report: &RunReport) -> String {
 /// counts (the same as the JSON summary's `tests`, `valid`, `unique_valid`), why the run
 /// stopped, the choices per test case, the time split and the events. A failing run says so
 /// and includes the shrinking time; a run of 0 tests says there was nothing to tally.
-pub fn render(name: &str, report: &RunReport) -> String {
+pub fn render(name: &str, report: &Report) -> String {
     let r = report;
     let s = r.statistics.clone().unwrap_or_default();
     let mut out = String::new();
@@ -282,13 +282,13 @@ mod tests {
         }
         assert_eq!(s.choices_summary(), Some((0, 1, 2)));
         assert_eq!(s.generating, Duration::from_millis(10));
-        let report = RunReport {
+        let report = Report {
             tests: 10,
             valid: 10,
             unique_valid: 9,
             statistics: Some(s),
             seconds: 1.0,
-            ..RunReport::default()
+            ..Report::default()
         };
         let text = render("p", &report);
         assert!(
@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_run_of_nothing_renders() {
-        let text = render("p", &RunReport::default());
+        let text = render("p", &Report::default());
         assert!(text.contains("tests: 0, valid: 0 (0.0%)"), "{text}");
         assert!(text.contains("no test case tallied"), "{text}");
     }

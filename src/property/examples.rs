@@ -14,7 +14,7 @@ use super::outcome::{Fail, Outcome};
 use super::panic::{Caught, catch};
 use super::rejected::{clear_rejected, take_rejected};
 use super::{Property, Report};
-use crate::engine::{Described, Failure, Found, RunReport};
+use crate::engine::{Described, Failure, Found};
 use crate::generators::Gen;
 use crate::tape::Recording;
 use std::any::{Any, type_name};
@@ -146,10 +146,8 @@ impl ExampleFailure {
         };
         Report {
             name: name.to_string(),
-            run: RunReport::failed(failure, "example"),
-            value: Some(self.value),
-            message: Some(message),
             replay,
+            ..Report::failed(failure, "example")
         }
     }
 }

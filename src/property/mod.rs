@@ -22,10 +22,10 @@ mod panic;
 #[allow(clippy::module_inception)]
 mod property;
 mod rejected;
-mod report;
 mod shrink_value;
 mod test;
 
+pub use crate::engine::Report;
 pub use crate::engine::{
     Direction, EventValue, IntoEventValue, Utility, clear_utilities, collecting, event,
     event_value, has_utilities, minimize, minimize_labelled, take_utilities, target,
@@ -36,7 +36,5 @@ pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
 pub(crate) use panic::{catch_message, catch_or_reject};
 pub use property::{Property, target_dir_name, test_property_name};
-pub use report::Report;
-pub(crate) use report::reported_by_client;
 pub use shrink_value::ShrinkValueError;
 pub use test::{Explained, PropertyTest, Test, property};

@@ -5,7 +5,7 @@ use super::isolation;
 use super::{Outcome, Report, Test, property};
 use crate::corpus::Corpus;
 use crate::engine::{
-    self, Config, ConfigError, Described, Found, Isolated, Observer, RunReport, Strategy, Subject,
+    self, Config, ConfigError, Described, Found, Isolated, Observer, Strategy, Subject,
 };
 use crate::env::Env;
 use crate::generators::Gen;
@@ -200,8 +200,8 @@ impl Property {
     ///     ints::<u8>(..),
     ///     |x: u8| { assume!(x % 2 == 0); true },
     /// );
-    /// assert_eq!(report.run.valid, 100);
-    /// assert!(report.run.invalid > 0);
+    /// assert_eq!(report.valid, 100);
+    /// assert!(report.invalid > 0);
     /// ```
     pub fn valid_tests(mut self, valid: u64) -> Property {
         self.config.valid_tests = Some(valid);
@@ -328,33 +328,24 @@ impl Property {
             &self.config,
             corpus.as_mut(),
         )?;
-        let mut run = RunReport::failed(failure, "import");
+        let mut run = Report::failed(failure, "import");
         if let Some(e) = run.failure.as_ref().and_then(|f| f.save_error.clone()) {
             run.save_errors.push(e);
         }
         Some(self.report(run))
     }
 
-    /// The report of a run, with the replay command of its failure.
-    pub(crate) fn report(&self, run: RunReport) -> Report {
-        let (value, message) = match &run.failure {
-            Some(f) => (f.described.value.clone(), f.described.message.clone()),
-            None => (None, None),
-        };
-        let replay = match (&run.failure, &self.replay) {
+    /// The report of a run, with the property's name and the replay command of its failure.
+    pub(crate) fn report(&self, mut run: Report) -> Report {
+        run.replay = match (&run.failure, &self.replay) {
             (Some(f), Some(cmd)) => Some(match &f.saved {
                 Some(p) => cmd.replace("{file}", &p.display().to_string()),
                 None => cmd.clone(),
             }),
             _ => None,
         };
-        Report {
-            name: self.name.clone(),
-            run,
-            value,
-            message,
-            replay,
-        }
+        run.name = self.name.clone();
+        run
     }
 
     /// The report of the first explicit example ([`Property::example`]) on which `prop`

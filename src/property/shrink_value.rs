@@ -4,7 +4,7 @@
 use super::panic::{Caught, catch};
 use super::property::PropertySubject;
 use super::{Outcome, Property, Report, Test, property};
-use crate::engine::{self, Found, RunReport};
+use crate::engine::{self, Found};
 use crate::generators::{Gen, NoInverse, Reflection};
 use crate::tape::{Reject, Status, Tape};
 use std::fmt::{self, Debug};
@@ -253,7 +253,7 @@ impl Property {
         } else {
             "shrink_value"
         };
-        let mut run = RunReport::failed(failure, strategy);
+        let mut run = Report::failed(failure, strategy);
         if let Some(e) = run.failure.as_ref().and_then(|f| f.save_error.clone()) {
             run.save_errors.push(e);
         }

@@ -1,13 +1,13 @@
 //! What a command on tape files answers, typed, and how a person reads it: each command's
-//! work ([`Replayed::of`], [`Imported::of`]), its summary ([`Tally`]) and its text
+//! work ([`Replayed::of`], [`Imported::of`]), its summary (`Tally`) and its text
 //! ([`Replayed::human`], [`Imported::human`]) exist once, here. The test binary serves them
 //! to `cargo tapefuzz` as JSON lines; an in-process client (the harnesses' CLI) gets the
 //! same values from [`super::answer`].
 
 use super::explain::explain_bytes;
 use super::request::Command;
+use crate::engine::Summary;
 use crate::property::{Property, Test};
-use crate::summary::Summary;
 use crate::tape::{Recording, Status};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -138,7 +138,7 @@ impl Imported {
                 ..Imported::default()
             };
         };
-        let fail = report.run.failure.as_ref().expect("an imported failure");
+        let fail = report.failure.as_ref().expect("an imported failure");
         Imported {
             file: file.to_path_buf(),
             fails: true,
@@ -212,7 +212,7 @@ impl Imported {
 /// The JSON summary of a command on tape files (the design page's line): each file a test
 /// case, distinct valid tapes counted once, the first failing file's value as `shrunk`.
 #[derive(Debug)]
-pub struct Tally {
+pub(crate) struct Tally {
     summary: Summary,
     unique: HashSet<Vec<u64>>,
     started: std::time::Instant,
@@ -220,7 +220,7 @@ pub struct Tally {
 
 impl Tally {
     /// A tally for `command` on the property `name`.
-    pub fn new(name: &str, command: Command) -> Tally {
+    pub(crate) fn new(name: &str, command: Command) -> Tally {
         // Imported tapes are libFuzzer's crashes: the greybox side of the contract.
         let mode = if command == Command::Import {
             "greybox"
@@ -251,7 +251,7 @@ impl Tally {
     }
 
     /// Counts a replayed file (`rec`: its choices, for distinct valid tapes).
-    pub fn replayed(&mut self, r: &Replayed, rec: &Recording) {
+    pub(crate) fn replayed(&mut self, r: &Replayed, rec: &Recording) {
         let valid = r.status == format!("{:?}", Status::Valid);
         if valid {
             self.unique.insert(rec.indices());
@@ -260,7 +260,7 @@ impl Tally {
     }
 
     /// Counts an imported file: one the property does not fail on counts as valid.
-    pub fn imported(&mut self, i: &Imported) {
+    pub(crate) fn imported(&mut self, i: &Imported) {
         if !i.fails {
             self.unique.insert(vec![self.summary.tests]);
         }
@@ -271,7 +271,7 @@ impl Tally {
     }
 
     /// The summary; it passes when no file fails.
-    pub fn finish(mut self) -> Summary {
+    pub(crate) fn finish(mut self) -> Summary {
         self.summary.unique_valid = self.unique.len() as u64;
         self.summary.seconds = self.started.elapsed().as_secs_f64();
         self.summary
@@ -280,7 +280,7 @@ impl Tally {
 
 /// The summary answer line of a command on tape files (`"type": "summary"`, as `run`
 /// answers it, with a one-line report).
-pub fn summary_line(summary: &Summary, command: Command) -> Value {
+pub(crate) fn summary_line(summary: &Summary, command: Command) -> Value {
     let report = format!(
         "{} {}: {} tape files, {} failing",
         command.name(),

@@ -5,9 +5,9 @@ use super::answer::{Imported, Replayed, Tally, summary_line};
 use super::explain::{PartRequest, explain_bytes};
 use super::output::Answers;
 use super::request::{Command, EXPLAIN_DOT_VAR, EXPLAIN_SVG_VAR, Mode, Request};
-use crate::engine::{Identity, RunReport};
+use crate::engine::{Identity, Report};
 use crate::env::Env;
-use crate::property::{Property, Report, Test};
+use crate::property::{Property, Test};
 use crate::settings::Settings;
 use crate::tape::Tape;
 use serde_json::{Value, json};
@@ -23,7 +23,7 @@ pub const RUN_TESTS: u64 = 10_000;
 /// ends the process with exit status 2 and says why.
 pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> Report {
     let answers = Answers::new(request.out.clone());
-    let passed = || property.report(RunReport::default());
+    let passed = || property.report(Report::default());
     if request.command() == Command::List {
         answers.emit(&json!({
             "type": "property",
@@ -46,7 +46,7 @@ pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> 
         // A run asked by `cargo tapefuzz`: Ctrl-C or a CI's SIGTERM stops it cleanly.
         super::interrupt::stop_cleanly_on_signals();
         // `cargo tapefuzz` prints the report from the answers: a failing test says less.
-        crate::property::reported_by_client();
+        crate::engine::reported_by_client();
     }
     served(request, &answers, &property, settings.strategy_chosen, test)
         .unwrap_or_else(|e| answers.fatal(&e))
@@ -182,10 +182,10 @@ impl Served<'_> {
             // Nothing was generated: no seed to repeat, and the distinct valid test cases
             // are the distinct valid saved tapes.
             summary.seed = 0;
-            summary.unique_valid = report.run.replayed_unique;
+            summary.unique_valid = report.replayed_unique;
         }
         // The signal's number when one stopped the run (cleanly: this line is its summary).
-        let interrupted = match report.run.stopped {
+        let interrupted = match report.stopped {
             crate::engine::Stop::Interrupted(s) => Some(s),
             _ => None,
         };
@@ -226,10 +226,9 @@ impl Served<'_> {
                     observer = observer.counting();
                 }
                 let mut report = property.run_engine(self.test, &mut observer);
-                if let (None, Some(value)) =
-                    (report.run.stat("features"), observer.distinct_features())
+                if let (None, Some(value)) = (report.stat("features"), observer.distinct_features())
                 {
-                    report.run.stats.push(crate::engine::Stat {
+                    report.stats.push(crate::engine::Stat {
                         name: "features",
                         value,
                     });
@@ -300,7 +299,7 @@ impl Served<'_> {
             one(file, &bytes)?;
         }
         // `cargo tapefuzz` reads the outcomes from the lines written; the test itself passes.
-        Ok(self.property.report(RunReport::default()))
+        Ok(self.property.report(Report::default()))
     }
 
     fn explain(&self, file: &Path, bytes: &[u8], part: &PartRequest) -> Result<(), String> {

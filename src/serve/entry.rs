@@ -3,9 +3,9 @@
 
 use super::commands;
 use super::request::Ask;
-use crate::engine::{Identity, Observer, RunReport};
+use crate::engine::{Identity, Observer, Report};
 use crate::generators::Gen;
-use crate::property::{Outcome, Property, Report, Test, isolation, property, test_property_name};
+use crate::property::{Outcome, Property, Test, isolation, property, test_property_name};
 use std::fmt::Debug;
 
 impl Property {
@@ -28,7 +28,7 @@ impl Property {
             Ok(Ask::Nothing) => self.run_engine(test, observer),
             Ok(Ask::Child(path)) => {
                 isolation::serve_child(&path, self.name(), test, self.config_ref().max_choices);
-                self.report(RunReport::default())
+                self.report(Report::default())
             }
             Ok(Ask::Command(request)) => commands::serve(&request, self, test),
             Err(e) => super::output::Answers::new(Ask::out_file()).fatal(&e),

@@ -66,7 +66,7 @@ mod output;
 mod request;
 mod show;
 
-pub use answer::{Imported, Replayed, Tally, summary_line};
+pub use answer::{Imported, Replayed};
 pub use args::{Args, Flag};
 pub use ci::{CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, check_junit_path};
 pub use commands::{RUN_TESTS, answer};

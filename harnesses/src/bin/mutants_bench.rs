@@ -177,7 +177,7 @@ fn engine(job: &Job, env: &Env) -> (bool, Option<f64>, u64, bool) {
         .seconds(job.budget)
         .strategy_arc(strategy)
         .run_test(test.as_ref());
-    let r = &report.run;
+    let r = &report;
     (
         r.failure.is_some(),
         r.first_failure_seconds,

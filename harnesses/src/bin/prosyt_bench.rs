@@ -161,8 +161,8 @@ fn main() {
                         .strategy_arc(registry::named(strategy, &env).expect("strategy"))
                         .run_test(test.as_ref())
                 };
-                let r = run(None, seconds).run;
-                let b = run(Some(bug), bug_seconds).run;
+                let r = run(None, seconds);
+                let b = run(Some(bug), bug_seconds);
                 println!(
                     "{{\"bench\":\"prosyt\",\"program\":\"{}\",\"config\":\"{config}\",\"seed\":{seed},\"tests\":{},\"valid\":{},\"unique_valid\":{},\"bug_found\":{},\"bug_seconds\":{}}}",
                     p.name,

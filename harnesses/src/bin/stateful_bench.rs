@@ -57,11 +57,11 @@ fn ours(test: &dyn Test, name: &str, strategy: &str, seed: u64, seconds: f64) ->
         .seconds(seconds)
         .strategy_arc(registry::named(strategy, &env).expect("strategy"))
         .run_test(test);
-    let found = r.run.failure.is_some();
+    let found = r.failure.is_some();
     Outcome {
         found,
-        seconds: r.run.first_failure_seconds.unwrap_or(r.run.seconds),
-        tests: r.run.total_tests(),
+        seconds: r.first_failure_seconds.unwrap_or(r.seconds),
+        tests: r.total_tests(),
         shrunk: r.value.clone(),
     }
 }

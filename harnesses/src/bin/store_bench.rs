@@ -66,7 +66,7 @@ fn per_test(strategy: &str, tests: u64, corpus: bool, list: bool) -> f64 {
             },
         )
     };
-    let ns = started.elapsed().as_nanos() as f64 / r.run.tests.max(1) as f64;
+    let ns = started.elapsed().as_nanos() as f64 / r.tests.max(1) as f64;
     let _ = std::fs::remove_dir_all(&dir);
     ns
 }

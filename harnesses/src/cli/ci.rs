@@ -85,18 +85,13 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         let test = target.test(bug)?;
         let report = p.run_test(test.as_ref());
         eprintln!("tapefuzz: {report}");
-        let summary = report.summary(CI_STRATEGY, "blackbox");
-        job.ran(
-            target.name,
-            &summary.to_json(),
-            report.passed(),
-            &report.to_string(),
-        );
+        let summary = report.summary_json(CI_STRATEGY, "blackbox");
+        job.ran(target.name, &summary, report.passed(), &report.to_string());
         summaries.push(summary);
     }
     let status = job.finish(args.junit.as_deref())?;
     for s in &summaries {
-        println!("{}", s.to_json());
+        println!("{s}");
     }
     Ok(status)
 }

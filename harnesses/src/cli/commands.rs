@@ -6,7 +6,6 @@ use tapefuzz::coverage::{CoverageObserver, Sancov, counter_count};
 use tapefuzz::property::{Property, Report};
 use tapefuzz::serve::{Command, PartRequest, Request, Show};
 use tapefuzz::settings::Settings;
-use tapefuzz::summary::Summary;
 
 /// `list`: targets and their planted bugs.
 pub fn list(args: &Args) -> Result<i32, String> {
@@ -134,7 +133,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     let bug = args.bug.clone();
     // Ctrl-C or a CI's SIGTERM: the running targets stop cleanly, no new one starts.
     tapefuzz::serve::stop_cleanly_on_signals();
-    let run_one = |k: usize| -> Option<(Summary, bool, String)> {
+    let run_one = |k: usize| -> Option<(String, bool, String)> {
         if tapefuzz::engine::interrupted().is_some() {
             return None;
         }
@@ -143,8 +142,8 @@ pub fn run(args: &Args) -> Result<i32, String> {
         let test = target.test(bug.as_deref()).expect("bug name checked");
         let report = props[k].run_test(test.as_ref());
         print_report(&report);
-        let strategy = report.run.strategy;
-        let trace = utility_trace(target.name, strategy, &report.run.improvements);
+        let strategy = report.strategy;
+        let trace = utility_trace(target.name, strategy, &report.improvements);
         let mut passed = report.passed();
         if let (false, Some(why)) = (passed, target.false_by_design.filter(|_| expected(target))) {
             eprintln!(
@@ -153,13 +152,13 @@ pub fn run(args: &Args) -> Result<i32, String> {
             );
             passed = true;
         }
-        Some((report.summary(strategy, "blackbox"), passed, trace))
+        Some((report.summary_json(strategy, "blackbox"), passed, trace))
     };
-    let results: Vec<(Summary, bool, String)> = if jobs == 1 {
+    let results: Vec<(String, bool, String)> = if jobs == 1 {
         (0..chosen.len()).map_while(run_one).collect()
     } else {
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let slots: Vec<std::sync::Mutex<Option<(Summary, bool, String)>>> = (0..chosen.len())
+        let slots: Vec<std::sync::Mutex<Option<(String, bool, String)>>> = (0..chosen.len())
             .map(|_| std::sync::Mutex::new(None))
             .collect();
         std::thread::scope(|s| {
@@ -183,7 +182,7 @@ pub fn run(args: &Args) -> Result<i32, String> {
     };
     let mut failed = false;
     for (summary, passed, _) in &results {
-        println!("{}", summary.to_json());
+        println!("{summary}");
         failed |= !passed;
     }
     if let Some((path, mut file)) = trace_file {
@@ -249,7 +248,7 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
         let test = target.test(args.bug.as_deref())?;
         let report = p.run_test_observed(test.as_ref(), &mut CoverageObserver::new(&mut coverage));
         print_report(&report);
-        let r = &report.run;
+        let r = &report;
         let stat = |name: &str| r.stat(name).unwrap_or(0);
         let found = r
             .first_failure_seconds
@@ -264,10 +263,10 @@ fn run_greybox(args: &Args, chosen: &[Target], props: &[Property]) -> Result<i32
             r.corpus_added
         );
         failed |= !report.passed();
-        summaries.push(report.summary(strategy, "greybox"));
+        summaries.push(report.summary_json(strategy, "greybox"));
     }
     for s in &summaries {
-        println!("{}", s.to_json());
+        println!("{s}");
     }
     Ok(tapefuzz::serve::exit_status(failed))
 }

@@ -57,8 +57,8 @@
 //!     .tests(3_000)
 //!     .run(constrained(Ordered), |l: Vec<i64>| l.is_sorted());
 //! assert!(report.passed());
-//! assert_eq!(report.run.valid, 3_000);
-//! assert!(report.run.stat("skeletons").unwrap() >= 2);
+//! assert_eq!(report.valid, 3_000);
+//! assert!(report.stat("skeletons").unwrap() >= 2);
 //! ```
 
 mod search;

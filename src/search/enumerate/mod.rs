@@ -44,8 +44,8 @@
 //!     .tests(1_000)
 //!     .run((ints::<u8>(0..=3), ints::<u8>(0..=3)), |(a, b): (u8, u8)| a + b <= 6);
 //! assert!(report.passed());
-//! assert!(report.run.exhausted);
-//! assert_eq!(report.run.stat("exhausted_size"), Some(6));
+//! assert!(report.exhausted);
+//! assert_eq!(report.stat("exhausted_size"), Some(6));
 //! ```
 
 mod patterns;

@@ -1,11 +1,13 @@
-//! The JSON summary line every `run` and `ci` prints last on stdout.
+//! A report as the design page's one-line JSON summary, which every `run` and `ci` prints
+//! last on stdout.
 
+use super::Report;
 use serde::Serialize;
 
 /// One target run, as the design page's JSON contract lists it (`null` where a field does
-/// not apply).
+/// not apply): the serialized form of a [`Report`] (or of a command on tape files).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Target name.
     pub target: String,
     /// Strategy (`random`, `replay`, …).
@@ -46,7 +48,7 @@ pub struct Summary {
 
 impl Summary {
     /// A summary of nothing run yet: zero counts, every optional field `null`.
-    pub fn empty(target: &str, strategy: &str, mode: &str) -> Summary {
+    pub(crate) fn empty(target: &str, strategy: &str, mode: &str) -> Summary {
         Summary {
             target: target.into(),
             strategy: strategy.into(),
@@ -69,7 +71,47 @@ impl Summary {
     }
 
     /// The summary as one line of JSON.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string(self).expect("summary serializes")
+    }
+}
+
+impl Report {
+    /// The design page's JSON summary of this run, as one line: `strategy` as the command
+    /// line named it (`random`, `greybox`, …) and `mode` (`blackbox` or `greybox`) are the
+    /// caller's words; every other field comes from the report. Saved tapes replayed count
+    /// as test cases; fields that do not apply (no failure, no utility, no coverage) are
+    /// `null`.
+    pub fn summary_json(&self, strategy: &str, mode: &str) -> String {
+        self.summary(strategy, mode).to_json()
+    }
+
+    /// The summary's fields, for a caller that changes some before writing the line.
+    pub(crate) fn summary(&self, strategy: &str, mode: &str) -> Summary {
+        let tests = self.total_tests();
+        Summary {
+            target: self.name.clone(),
+            strategy: strategy.into(),
+            mode: mode.into(),
+            seed: self.seed,
+            tests,
+            // Like `tests`, the replayed tapes count.
+            valid: self.total_valid(),
+            unique_valid: self.unique_valid,
+            failures: self.failure.is_some() as u64,
+            first_failure_test: self.first_failure_test(),
+            first_failure_seconds: self.first_failure_seconds,
+            seconds: self.seconds,
+            tests_per_second: if self.seconds > 0.0 {
+                tests as f64 / self.seconds
+            } else {
+                0.0
+            },
+            best_utility: self.best_utility(),
+            shrunk: self.value.clone(),
+            corpus_added: self.corpus_added,
+            features: self.stat("features"),
+            save_errors: self.save_errors.len() as u64,
+        }
     }
 }

@@ -1,103 +1,11 @@
-//! The result of running a property, and how it reads to a person.
+//! A report as a person reads it: what `check` panics with and `cargo tapefuzz` prints.
 
-use crate::engine::{Found, RunReport};
-use crate::summary::Summary;
+use super::{Found, Report};
 use std::fmt;
-
-/// Set when a command-line client (`cargo tapefuzz`) reads this process's reports from its
-/// answers and prints them itself.
-static REPORTED_BY_CLIENT: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
-
-/// Says that a command-line client prints the reports of this process's properties (from
-/// the answers), so [`Report::assert_passed`] need not.
-pub(crate) fn reported_by_client() {
-    REPORTED_BY_CLIENT.store(true, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// A property run: the engine's counts plus the shrunk value and message of a failure.
-///
-/// A report that is dropped fails nothing: in a `#[test]`, use [`Property::check`] /
-/// [`Property::check_test`] (they panic with the report), or assert [`Report::passed`].
-///
-/// [`Property::check`]: crate::property::Property::check
-/// [`Property::check_test`]: crate::property::Property::check_test
-#[derive(Clone, Debug)]
-#[must_use = "a dropped report fails nothing: call `check`/`check_test`, or assert `report.passed()`"]
-pub struct Report {
-    /// The property's name.
-    pub name: String,
-    /// The engine's report.
-    pub run: RunReport,
-    /// The shrunk failing value (Debug), if the property failed.
-    pub value: Option<String>,
-    /// The shrunk failure's message.
-    pub message: Option<String>,
-    /// The command that replays the failure.
-    pub replay: Option<String>,
-}
-
-impl Report {
-    /// Whether the property passed: no failure was found (a flaky one included) and the run
-    /// passed its health checks (a run in which no generated test case was valid fails, see
-    /// [`RunReport::health_failure`]).
-    pub fn passed(&self) -> bool {
-        self.run.failure.is_none() && self.run.health_failure.is_none()
-    }
-
-    /// Panics with the report (located at the caller) unless the property passed: what
-    /// [`Property::check`](crate::property::Property::check) does with its report. When
-    /// `cargo tapefuzz` asked for the run, it prints the report itself: the panic then only
-    /// names the property, so the report is not printed twice.
-    #[track_caller]
-    pub fn assert_passed(&self) {
-        if self.passed() {
-            return;
-        }
-        if REPORTED_BY_CLIENT.load(std::sync::atomic::Ordering::Relaxed) {
-            panic!(
-                "property `{}` failed (cargo tapefuzz prints its report)",
-                self.name
-            );
-        }
-        panic!("\n{self}");
-    }
-
-    /// The JSON summary of the run (see the design page).
-    pub fn summary(&self, strategy: &str, mode: &str) -> Summary {
-        let r = &self.run;
-        let first_failure_test = r.first_failure_test();
-        let tests = r.total_tests();
-        Summary {
-            target: self.name.clone(),
-            strategy: strategy.into(),
-            mode: mode.into(),
-            seed: r.seed,
-            tests,
-            // Like `tests`, the replayed tapes count.
-            valid: r.total_valid(),
-            unique_valid: r.unique_valid,
-            failures: r.failure.is_some() as u64,
-            first_failure_test,
-            first_failure_seconds: r.first_failure_seconds,
-            seconds: r.seconds,
-            tests_per_second: if r.seconds > 0.0 {
-                tests as f64 / r.seconds
-            } else {
-                0.0
-            },
-            best_utility: r.best_utility(),
-            shrunk: self.value.clone(),
-            corpus_added: r.corpus_added,
-            features: r.stat("features"),
-            save_errors: r.save_errors.len() as u64,
-        }
-    }
-}
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = &self.run;
+        let r = self;
         if let (None, Some(why)) = (&r.failure, &r.health_failure) {
             write!(
                 f,
@@ -121,11 +29,11 @@ impl fmt::Display for Report {
                 r.replayed,
                 r.seed
             )?;
-            if let crate::engine::Stop::Interrupted(s) = r.stopped {
+            if let super::Stop::Interrupted(s) = r.stopped {
                 write!(
                     f,
                     "; stopped early by {} (no failure up to then)",
-                    crate::engine::signal_name(s)
+                    super::signal_name(s)
                 )?;
             }
             for w in r.warnings.iter().chain(&r.save_errors) {
