@@ -292,3 +292,25 @@ fn floats_shrink_to_short_fractions_through_the_engine() {
         "median shrink calls: {calls:?}"
     );
 }
+
+/// Two strings that must stay equal shrink together, as Hypothesis shrinks duplicated
+/// choices before single ones: an edit of one copy alone always passes, so the shrink spends
+/// its calls on edits of both (every byte simplest at once, then the same bytes deleted from
+/// both by binary search), not on one deletion per byte of each copy.
+#[test]
+fn equal_strings_shrink_together() {
+    let ab = || strings(CharClass::from_chars("ab"), 0..=64);
+    let s: String = "ab".repeat(20);
+    let r = Property::new("equal_strings_together")
+        .no_corpus()
+        .shrink_value(
+            (ab(), ab()),
+            |(a, b): (String, String)| !(a == b && a.len() >= 3),
+            (s.clone(), s),
+        )
+        .unwrap();
+    assert_eq!(r.value.as_deref(), Some("(\"aaa\", \"aaa\")"), "{r}");
+    let calls = r.failure.as_ref().map_or(0, |f| f.shrink_calls);
+    eprintln!("equal strings of 40 characters: {calls} shrink calls");
+    assert!(calls <= 40, "{calls} shrink calls\n{r}");
+}

@@ -155,9 +155,12 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
 /// from a payload run's length (see `delete_run_bytes`).
 pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
+    let mut in_run = s.in_runs();
     while i < s.choices().len() && !s.stopped() {
-        // A payload run's length: its own pass lowers it with the bytes it counts.
-        if !s.free(i) || s.run_length(i) {
+        // A run's length, or a byte of a run that more choices follow (see
+        // `Shrinker::in_runs`): the run's own pass deletes bytes with the length that
+        // counts them.
+        if !s.free(i) || in_run[i] || s.run_length(i) {
             i += 1;
             continue;
         }
@@ -168,6 +171,8 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
         });
         if deleted == 0 && !(i + 2 <= base.len() && s.consider(&without(&base, i, i + 2))) {
             i += 1;
+        } else {
+            in_run = s.in_runs();
         }
     }
 }

@@ -161,7 +161,9 @@ pub(in crate::shrink) fn duplicate_choices(s: &mut Shrinker<'_>) {
     loop {
         let mut by_value: HashMap<(u64, u64), Vec<usize>> = HashMap::new();
         for (i, c) in s.choices().iter().enumerate() {
-            if !c.forced && c.index > 0 && c.max >= 2 {
+            // A payload run's length lowered without its bytes reads them as what follows:
+            // equal runs lose bytes together in `delete_run_bytes`.
+            if !c.forced && c.index > 0 && c.max >= 2 && !s.run_length(i) {
                 by_value.entry((c.index, c.max)).or_default().push(i);
             }
         }

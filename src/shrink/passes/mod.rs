@@ -177,6 +177,23 @@ impl Shrinker<'_> {
             .any(|t| t.label.kind() == Kind::Payload && i < t.end)
     }
 
+    /// For each position of the tape, whether it holds the length or a byte of a payload run
+    /// that more choices follow (one pass over the spans). A choice deleted from such a run
+    /// makes it read the next choice as its last byte; from the tape's last run, it shifts
+    /// the later bytes down and the run ends with its simplest byte ("bab" to "aba").
+    fn in_runs(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.choices().len()];
+        for t in self.spans() {
+            if t.label.kind() == Kind::Payload && t.end < mask.len() {
+                let end = t.end.min(mask.len());
+                for m in mask.iter_mut().take(end).skip(t.start) {
+                    *m = true;
+                }
+            }
+        }
+        mask
+    }
+
     /// Whether `span` holds one payload run and nothing else (the run's own span, or a
     /// field or element around it alone).
     fn just_a_run(&self, span: Span) -> bool {

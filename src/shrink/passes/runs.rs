@@ -34,6 +34,15 @@ pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
         if s.choices()[at].forced || s.choices()[at].index == 0 {
             continue;
         }
+        // Equal runs first, edited together (as Hypothesis minimizes duplicated choices
+        // before single ones): two strings that must stay equal survive no edit of one.
+        while !s.stopped() && s.shrink_twin_runs(at) {}
+        let Some(span) = s.payload_at(at) else {
+            continue;
+        };
+        if s.choices()[at].index == 0 {
+            continue;
+        }
         // Every byte at its simplest, the length kept: one call that, when the failure
         // needs only the run's length or repeated bytes, leaves the deletions below nothing
         // to tell apart (as Hypothesis's collection shrinker tries all-simplest first).
@@ -95,6 +104,68 @@ pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
 }
 
 impl Shrinker<'_> {
+    /// The payload run whose length choice is at `at`, if there is one.
+    fn payload_at(&self, at: usize) -> Option<Span> {
+        let spans = self.spans();
+        let from = spans.partition_point(|t| t.start < at);
+        (spans[from..].iter())
+            .take_while(|t| t.start == at)
+            .find(|t| t.label.kind() == Kind::Payload)
+            .copied()
+    }
+
+    /// The run at `at` and every other run with its label and the same choices, disjoint
+    /// from it, in tape order (just the run when it has no twin).
+    fn twin_runs(&self, at: usize) -> Vec<Span> {
+        let Some(run) = self.payload_at(at) else {
+            return Vec::new();
+        };
+        let choices = self.choices();
+        let same = |t: &Span| {
+            t.label == run.label
+                && t.len() == run.len()
+                && t.end <= choices.len()
+                && (t.end <= run.start || t.start >= run.end)
+                && choices[t.start..t.end]
+                    .iter()
+                    .zip(&choices[run.start..run.end])
+                    .all(|(a, b)| a.index == b.index)
+        };
+        let mut runs = vec![run];
+        for t in self.spans() {
+            if same(t) && runs.iter().all(|r| t.end <= r.start || t.start >= r.end) {
+                runs.push(*t);
+            }
+        }
+        runs.sort_by_key(|r| r.start);
+        runs
+    }
+
+    /// One edit of the run at `at` together with its twins ([`Shrinker::twin_runs`]): every
+    /// byte at its simplest in all of them, else the same bytes deleted from all. True when
+    /// one was accepted; false at once for a run without twins, or with one before it.
+    fn shrink_twin_runs(&mut self, at: usize) -> bool {
+        let runs = self.twin_runs(at);
+        // A twin before the run had its turn already (its edits move this run).
+        if runs.len() < 2
+            || runs[0].start != at
+            || runs.iter().any(|r| self.choices()[r.start].forced)
+        {
+            return false;
+        }
+        let mut zeroed = self.choices().to_vec();
+        let mut changed = false;
+        for r in &runs {
+            for c in &mut zeroed[r.start + 1..r.end] {
+                if !c.forced && c.index != 0 {
+                    c.index = 0;
+                    changed = true;
+                }
+            }
+        }
+        (changed && self.consider(&zeroed)) || self.cut_runs_together(&runs)
+    }
+
     /// Deletes the same bytes from every one of `runs` (equal payload runs, in tape order):
     /// the longest tail that can go, then blocks from each position. Two strings that must
     /// stay equal survive no deletion from one alone. True when a deletion was accepted.
