@@ -3,7 +3,7 @@
 //! spans of their own), so this pass edits both together.
 
 use super::super::Shrinker;
-use super::super::search::find_integer;
+use super::super::search::{find_integer, find_integer_between};
 use crate::tape::{Choice, Kind, Span};
 
 /// `base` with `n` bytes deleted from the run whose length choice is at `at`, starting at
@@ -19,9 +19,11 @@ fn cut(base: &[Choice], at: usize, from: usize, n: usize) -> Vec<Choice> {
     v
 }
 
-/// Deletes bytes from every payload run: first tries every byte at 0, then the longest tail that can go (a binary
-/// search, `O(log n)` calls), then from each position blocks of 1, 2, 3, 4, then doubling
-/// bytes ([`find_integer`]), as [`super::delete::delete_spans`] deletes list elements.
+/// Deletes bytes from every payload run: first edits equal runs together
+/// ([`Shrinker::shrink_twin_runs`]), then tries every byte at 0, then the longest tail that
+/// can go (probed from both ends, [`find_integer_between`]), then from each position blocks
+/// of 1, 2, 3, 4, then doubling bytes ([`find_integer`]), as
+/// [`super::delete::delete_spans`] deletes list elements.
 pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
@@ -67,10 +69,11 @@ pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
         else {
             continue;
         };
+        // Searched from both ends: a failure needs a few bytes of a long run (the most go),
+        // or its last bytes (few go).
         let most = (base[at].index as usize).min(end - first);
-        find_integer(|n| {
-            let n = n as usize;
-            n <= most && s.consider(&cut(&base, at, end - n, n))
+        find_integer_between(most as u64, |n| {
+            s.consider(&cut(&base, at, end - n as usize, n as usize))
         });
         // Blocks from each position, front to back; the run shrinks under us, so its end
         // is read again after each success.
@@ -186,9 +189,8 @@ impl Shrinker<'_> {
             }
             v
         };
-        if find_integer(|n| {
-            let n = n as usize;
-            n <= most && self.consider(&cut_all(bytes - n, n))
+        if find_integer_between(most as u64, |n| {
+            self.consider(&cut_all(bytes - n as usize, n as usize))
         }) > 0
         {
             return true;
