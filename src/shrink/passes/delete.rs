@@ -155,7 +155,7 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
 /// from a payload run's length (see `delete_run_bytes`).
 pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
-    let mut in_run = s.in_runs();
+    let mut in_run = s.in_runs(false);
     while i < s.choices().len() && !s.stopped() {
         // A run's length, or a byte of a run that more choices follow (see
         // `Shrinker::in_runs`): the run's own pass deletes bytes with the length that
@@ -172,7 +172,7 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
         if deleted == 0 && !(i + 2 <= base.len() && s.consider(&without(&base, i, i + 2))) {
             i += 1;
         } else {
-            in_run = s.in_runs();
+            in_run = s.in_runs(false);
         }
     }
 }
