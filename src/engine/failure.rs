@@ -83,76 +83,8 @@ pub(super) fn settle_watched(
             .collect();
         f.begin_shrink(&indices);
     }
-    let (flaky, shrunk, shrink_calls, shrink_budget_exhausted) = {
-        let mut unwatched = timed(config.timeout, &mut *subject);
-        let mut candidates = 0u64;
-        let mut timed = |tape: &mut Tape<'_>| {
-            candidates += 1;
-            if let Some(f) = flight.as_deref_mut() {
-                f.candidate(candidates);
-            }
-            let status = unwatched(tape);
-            if let Some(f) = flight.as_deref_mut() {
-                f.end();
-            }
-            status
-        };
-        // The confirming run records the generators' suggestions too (see
-        // `Tape::with_suggestions`), so the shrink can use them from its first pass.
-        let mut start = None;
-        let flaky = !(0..CONFIRM_ATTEMPTS * attempts.max(1)).any(|_| {
-            let mut replay = ReplaySource::of(&original.choices);
-            let mut tape = Tape::recording(&mut replay)
-                .with_max_choices(config.max_choices)
-                .with_suggestions();
-            let failed = timed(&mut tape) == Status::Interesting;
-            let rec = tape.finish();
-            if failed && rec.choices == original.choices {
-                start = Some(rec);
-            }
-            failed
-        });
-        if flaky {
-            (true, original.clone(), 0, false)
-        } else {
-            // A failure that shows on some runs only: a candidate that passes is run again
-            // (its own choices) before it counts as passing.
-            let mut retried = |tape: &mut Tape<'_>| {
-                let status = timed(tape);
-                if status != Status::Valid || attempts <= 1 {
-                    return status;
-                }
-                let choices = tape.choices().to_vec();
-                for _ in 1..attempts {
-                    let mut replay = ReplaySource::of(&choices);
-                    let mut again =
-                        Tape::recording(&mut replay).with_max_choices(config.max_choices);
-                    if timed(&mut again) == Status::Interesting {
-                        return Status::Interesting;
-                    }
-                }
-                status
-            };
-            let start = start.unwrap_or_else(|| original.clone());
-            let mut r = Shrinker::new(&mut retried, start, config.shrink).run();
-            let mut calls = r.calls;
-            // A racy candidate may pass all its attempts and be cached as passing: shrink
-            // again from the result, with a fresh cache, while that still finds something.
-            for _ in 1..attempts {
-                if r.budget_exhausted {
-                    break;
-                }
-                let again = Shrinker::new(&mut retried, r.best.clone(), config.shrink).run();
-                calls += again.calls;
-                let better = again.best.choices != r.best.choices;
-                r = again;
-                if !better {
-                    break;
-                }
-            }
-            (false, r.best, calls, r.budget_exhausted)
-        }
-    };
+    let (flaky, shrunk, shrink_calls, shrink_budget_exhausted) =
+        confirm_and_shrink(subject, &original, config, flight, attempts);
     let bytes = encoding::encode(&shrunk.choices);
     // Without the timeout, does the shrunk tape still fail? If not, it is a timeout.
     let timed_out = config.timeout.is_some() && !flaky && {
@@ -162,11 +94,13 @@ pub(super) fn settle_watched(
     };
     let mut described = subject.describe(&bytes);
     // A racy failure may not show on the describing run: run it again, as the shrink did.
-    for _ in 1..attempts {
-        if flaky || described.message.is_some() {
-            break;
+    if !flaky {
+        for _ in 1..attempts {
+            if described.message.is_some() {
+                break;
+            }
+            described = subject.describe(&bytes);
         }
-        described = subject.describe(&bytes);
     }
     if timed_out {
         let limit = config.timeout.unwrap_or_default();
@@ -192,6 +126,86 @@ pub(super) fn settle_watched(
         failure.save(c);
     }
     failure
+}
+
+/// [`settle_watched`]'s first half: the failure confirmed by replaying `original` (up to
+/// `CONFIRM_ATTEMPTS × attempts` times), then shrunk, each candidate in the flight record.
+/// Returns whether it was flaky (never failed again), the shrunk recording, the shrink's
+/// calls and whether its budget ran out.
+fn confirm_and_shrink(
+    subject: &mut dyn Subject,
+    original: &Recording,
+    config: &Config,
+    mut flight: Option<&mut Flight>,
+    attempts: usize,
+) -> (bool, Recording, u64, bool) {
+    let mut unwatched = timed(config.timeout, &mut *subject);
+    let mut candidates = 0u64;
+    let mut timed = |tape: &mut Tape<'_>| {
+        candidates += 1;
+        if let Some(f) = flight.as_deref_mut() {
+            f.candidate(candidates);
+        }
+        let status = unwatched(tape);
+        if let Some(f) = flight.as_deref_mut() {
+            f.end();
+        }
+        status
+    };
+    // The confirming run records the generators' suggestions too (see
+    // `Tape::with_suggestions`), so the shrink can use them from its first pass.
+    let mut start = None;
+    let flaky = !(0..CONFIRM_ATTEMPTS * attempts.max(1)).any(|_| {
+        let mut replay = ReplaySource::of(&original.choices);
+        let mut tape = Tape::recording(&mut replay)
+            .with_max_choices(config.max_choices)
+            .with_suggestions();
+        let failed = timed(&mut tape) == Status::Interesting;
+        let rec = tape.finish();
+        if failed && rec.choices == original.choices {
+            start = Some(rec);
+        }
+        failed
+    });
+    if flaky {
+        (true, original.clone(), 0, false)
+    } else {
+        // A failure that shows on some runs only: a candidate that passes is run again
+        // (its own choices) before it counts as passing.
+        let mut retried = |tape: &mut Tape<'_>| {
+            let status = timed(tape);
+            if status != Status::Valid || attempts <= 1 {
+                return status;
+            }
+            let choices = tape.choices().to_vec();
+            for _ in 1..attempts {
+                let mut replay = ReplaySource::of(&choices);
+                let mut again = Tape::recording(&mut replay).with_max_choices(config.max_choices);
+                if timed(&mut again) == Status::Interesting {
+                    return Status::Interesting;
+                }
+            }
+            status
+        };
+        let start = start.unwrap_or_else(|| original.clone());
+        let mut r = Shrinker::new(&mut retried, start, config.shrink).run();
+        let mut calls = r.calls;
+        // A racy candidate may pass all its attempts and be cached as passing: shrink
+        // again from the result, with a fresh cache, while that still finds something.
+        for _ in 1..attempts {
+            if r.budget_exhausted {
+                break;
+            }
+            let again = Shrinker::new(&mut retried, r.best.clone(), config.shrink).run();
+            calls += again.calls;
+            let better = again.best.choices != r.best.choices;
+            r = again;
+            if !better {
+                break;
+            }
+        }
+        (false, r.best, calls, r.budget_exhausted)
+    }
 }
 
 /// The recording `subject`'s generator makes of `bytes` (the generator only: safe for a

@@ -1,97 +1,76 @@
 //! A report as a person reads it: what `check` panics with and `cargo tapefuzz` prints.
 
-use super::{Found, Report};
+use super::{Failure, Found, Report};
 use std::fmt;
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = self;
-        if let (None, Some(why)) = (&r.failure, &r.health_failure) {
-            write!(
-                f,
-                "property `{}` failed a health check after {} tests ({} valid), seed {}\n  {why}",
-                self.name, r.tests, r.valid, r.seed
-            )?;
-            for w in r.warnings.iter().chain(&r.save_errors) {
-                write!(f, "\n  warning: {w}")?;
-            }
-            return Ok(());
+        match (&self.failure, &self.health_failure) {
+            (None, Some(why)) => self.write_unhealthy(f, why),
+            (None, None) => self.write_passed(f),
+            (Some(fail), _) if matches!(fail.found, Found::Example(_)) => self.write_example(f),
+            (Some(fail), _) => self.write_failure(f, fail),
         }
-        let Some(fail) = &r.failure else {
-            // The totals of the JSON summary and the statistics: replayed tapes included.
+    }
+}
+
+impl Report {
+    /// A run that failed a health check (no valid test case) without a failing value.
+    fn write_unhealthy(&self, f: &mut fmt::Formatter<'_>, why: &str) -> fmt::Result {
+        write!(
+            f,
+            "property `{}` failed a health check after {} tests ({} valid), seed {}\n  {why}",
+            self.name, self.tests, self.valid, self.seed
+        )?;
+        self.write_warnings(f, "\n  warning: ", "")
+    }
+
+    /// A run that passed, with the totals of the JSON summary and the statistics (replayed
+    /// tapes included).
+    fn write_passed(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "property `{}` passed: {} tests ({} valid, {} unique valid), {} of them saved tapes replayed, seed {}",
+            self.name,
+            self.total_tests(),
+            self.total_valid(),
+            self.unique_valid,
+            self.replayed,
+            self.seed
+        )?;
+        if let super::Stop::Interrupted(s) = self.stopped {
             write!(
                 f,
-                "property `{}` passed: {} tests ({} valid, {} unique valid), {} of them saved tapes replayed, seed {}",
-                self.name,
-                r.total_tests(),
-                r.total_valid(),
-                r.unique_valid,
-                r.replayed,
-                r.seed
+                "; stopped early by {} (no failure up to then)",
+                super::signal_name(s)
             )?;
-            if let super::Stop::Interrupted(s) = r.stopped {
-                write!(
-                    f,
-                    "; stopped early by {} (no failure up to then)",
-                    super::signal_name(s)
-                )?;
-            }
-            for w in r.warnings.iter().chain(&r.save_errors) {
-                write!(f, "\n  warning: {w}")?;
-            }
-            return Ok(());
+        }
+        self.write_warnings(f, "\n  warning: ", "")
+    }
+
+    /// A failure on an explicit example that could not be shrunk (the message says why).
+    fn write_example(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = match self.failure.as_ref().map(|x| &x.found) {
+            Some(Found::Example(n)) => *n,
+            _ => 0,
         };
-        if let Found::Example(n) = fail.found {
-            // The message says why it was not shrunk.
-            write!(
-                f,
-                "property `{}` failed on explicit example #{n}, not shrunk\n  value:{}\n  failure:{}",
-                self.name,
-                Block(self.value.as_deref().unwrap_or("<none>")),
-                Block(self.message.as_deref().unwrap_or(""))
-            )?;
-            if let Some(cmd) = &self.replay {
-                write!(f, "\n  replay: {cmd}")?;
-            }
-            return Ok(());
+        write!(
+            f,
+            "property `{}` failed on explicit example #{n}, not shrunk\n  value:{}\n  failure:{}",
+            self.name,
+            Block(self.value.as_deref().unwrap_or("<none>")),
+            Block(self.message.as_deref().unwrap_or(""))
+        )?;
+        if let Some(cmd) = &self.replay {
+            write!(f, "\n  replay: {cmd}")?;
         }
-        match &fail.found {
-            Found::Example(_) => unreachable!("written above"),
-            Found::Reuse(p) => writeln!(
-                f,
-                "property `{}` failed{} on saved tape {}",
-                self.name,
-                if fail.flaky { " (flaky)" } else { "" },
-                p.display()
-            )?,
-            Found::Generate(n) => writeln!(
-                f,
-                "property `{}` failed{} after {n} tests (seed {})",
-                self.name,
-                if fail.flaky { " (flaky)" } else { "" },
-                r.seed
-            )?,
-            Found::Given {
-                example: Some(n),
-                value,
-            } => writeln!(
-                f,
-                "property `{}` failed{} on explicit example #{n}, shrunk from it\n  explicit example:{}",
-                self.name,
-                if fail.flaky { " (flaky)" } else { "" },
-                Block(value),
-            )?,
-            Found::Given {
-                example: None,
-                value,
-            } => writeln!(
-                f,
-                "property `{}` failed{} on the value given to shrink, shrunk from it\n  given value:{}",
-                self.name,
-                if fail.flaky { " (flaky)" } else { "" },
-                Block(value),
-            )?,
-        }
+        Ok(())
+    }
+
+    /// A failure found, shrunk and (maybe) saved: where it was found, the minimal value and
+    /// message, the shrink, where it was saved, how to rerun and replay it.
+    fn write_failure(&self, f: &mut fmt::Formatter<'_>, fail: &Failure) -> fmt::Result {
+        self.write_found(f, fail)?;
         if fail.flaky {
             writeln!(
                 f,
@@ -133,14 +112,61 @@ impl fmt::Display for Report {
             writeln!(
                 f,
                 "  seed: {} (TAPEFUZZ_SEED={} reruns the search)",
-                r.seed, r.seed
+                self.seed, self.seed
             )?;
         }
-        for w in r.warnings.iter().chain(&r.save_errors) {
-            writeln!(f, "  warning: {w}")?;
-        }
+        self.write_warnings(f, "  warning: ", "\n")?;
         if let Some(cmd) = &self.replay {
             write!(f, "  replay: {cmd}")?;
+        }
+        Ok(())
+    }
+
+    /// The first line of a failure: where it was found.
+    fn write_found(&self, f: &mut fmt::Formatter<'_>, fail: &Failure) -> fmt::Result {
+        let flaky = if fail.flaky { " (flaky)" } else { "" };
+        match &fail.found {
+            Found::Example(n) => writeln!(
+                f,
+                "property `{}` failed{flaky} on explicit example #{n}",
+                self.name
+            ),
+            Found::Reuse(p) => writeln!(
+                f,
+                "property `{}` failed{flaky} on saved tape {}",
+                self.name,
+                p.display()
+            ),
+            Found::Generate(n) => writeln!(
+                f,
+                "property `{}` failed{flaky} after {n} tests (seed {})",
+                self.name, self.seed
+            ),
+            Found::Given {
+                example: Some(n),
+                value,
+            } => writeln!(
+                f,
+                "property `{}` failed{flaky} on explicit example #{n}, shrunk from it\n  explicit example:{}",
+                self.name,
+                Block(value),
+            ),
+            Found::Given {
+                example: None,
+                value,
+            } => writeln!(
+                f,
+                "property `{}` failed{flaky} on the value given to shrink, shrunk from it\n  given value:{}",
+                self.name,
+                Block(value),
+            ),
+        }
+    }
+
+    /// Every warning and failed save, each as `before` + the text + `after`.
+    fn write_warnings(&self, f: &mut fmt::Formatter<'_>, before: &str, after: &str) -> fmt::Result {
+        for w in self.warnings.iter().chain(&self.save_errors) {
+            write!(f, "{before}{w}{after}")?;
         }
         Ok(())
     }
