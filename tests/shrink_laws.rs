@@ -314,3 +314,20 @@ fn equal_strings_shrink_together() {
     eprintln!("equal strings of 40 characters: {calls} shrink calls");
     assert!(calls <= 40, "{calls} shrink calls\n{r}");
 }
+
+/// A number read from two bytes of one byte vector (a length or a tag in a binary format)
+/// shrinks to the smallest that fails, `[3, 232]` (1,000), not to `[4, 0]` (1,024): lowering
+/// the first byte needs the second raised past what a step-by-step move gives it.
+#[test]
+fn a_number_in_a_byte_run_shrinks_to_its_minimum() {
+    for seed in 1..=10 {
+        let r = Property::new("u16_in_a_byte_run")
+            .no_corpus()
+            .seed(seed)
+            .tests(100_000)
+            .run(vecs(ints::<u8>(..), 2..=2), |v: Vec<u8>| {
+                u16::from_be_bytes([v[0], v[1]]) < 1000
+            });
+        assert_eq!(r.value.as_deref(), Some("[3, 232]"), "seed {seed}: {r}");
+    }
+}

@@ -198,12 +198,6 @@ impl<'a> Shrinker<'a> {
         self.stopped
     }
 
-    /// Candidates accepted so far: a pass that keeps something computed from the best tape
-    /// computes it again when this changes.
-    pub(super) fn improvements(&self) -> u64 {
-        self.improvements
-    }
-
     /// The best tape's choices.
     pub(super) fn choices(&self) -> &[Choice] {
         &self.best.choices

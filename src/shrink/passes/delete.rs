@@ -152,10 +152,11 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
 
 /// Deletes blocks of choices that spans do not delimit: from each position, 1, 2, … choices
 /// adaptively, and a block of 2 when 1 alone fails (a flag and the value it guards). Not
-/// from a payload run's length (see `delete_run_bytes`).
+/// from a payload run's length, nor from a run that more choices follow (see
+/// `delete_run_bytes`; a run of fixed length keeps its bytes there).
 pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
-    let mut in_run = s.in_runs(false);
+    let mut in_run = s.in_runs();
     while i < s.choices().len() && !s.stopped() {
         // A run's length, or a byte of a run that more choices follow (see
         // `Shrinker::in_runs`): the run's own pass deletes bytes with the length that
@@ -172,7 +173,7 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
         if deleted == 0 && !(i + 2 <= base.len() && s.consider(&without(&base, i, i + 2))) {
             i += 1;
         } else {
-            in_run = s.in_runs(false);
+            in_run = s.in_runs();
         }
     }
 }

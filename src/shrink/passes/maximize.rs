@@ -48,19 +48,14 @@ impl Shrinker<'_> {
     }
 }
 
-/// For each choice with three or more options, lowers it with the next few such choices at
-/// their largest index; then the same with the choice and every later copy of its index
-/// lowered together (values that must stay equal). Left out: flags (a flag lowered is a
-/// deletion, the other passes' work) and payload runs' lengths and bytes (the runs' own
-/// passes, and `redistribute`, which moves an amount between bytes a step at a time).
+/// For each choice with three or more options (a flag lowered is a deletion, the other
+/// passes' work), lowers it with the next few such choices at their largest index; then the
+/// same with the choice and every later copy of its index lowered together (values that must
+/// stay equal).
 pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
     let mut i = 0;
-    let (mut in_run, mut seen) = (s.in_runs(true), s.improvements());
     while i < s.choices().len() && !s.stopped() {
-        if s.improvements() != seen {
-            (in_run, seen) = (s.in_runs(true), s.improvements());
-        }
-        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !in_run[i] {
+        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !s.run_length(i) {
             let c = s.choices()[i];
             let copies: Vec<usize> = (i..s.choices().len())
                 .filter(|&j| {

@@ -178,14 +178,13 @@ impl Shrinker<'_> {
     }
 
     /// For each position of the tape, whether it holds the length or a byte of a payload run
-    /// (one pass over the spans); of every run when `all`, else of the runs that more choices
-    /// follow. A choice deleted from such a run makes it read the next choice as its last
-    /// byte; from the tape's last run, it shifts the later bytes down and the run ends with
-    /// its simplest byte ("bab" to "aba").
-    fn in_runs(&self, all: bool) -> Vec<bool> {
+    /// that more choices follow (one pass over the spans). A choice deleted from such a run
+    /// makes it read the next choice as its last byte; from the tape's last run, it shifts
+    /// the later bytes down and the run ends with its simplest byte ("bab" to "aba").
+    fn in_runs(&self) -> Vec<bool> {
         let mut mask = vec![false; self.choices().len()];
         for t in self.spans() {
-            if t.label.kind() == Kind::Payload && (all || t.end < mask.len()) {
+            if t.label.kind() == Kind::Payload && t.end < mask.len() {
                 let end = t.end.min(mask.len());
                 for m in mask.iter_mut().take(end).skip(t.start) {
                     *m = true;
