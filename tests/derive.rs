@@ -418,6 +418,109 @@ fn recursive_values_replay_from_their_tape() {
     }
 }
 
+/// A tree with its own bounds: many more nodes than the default, but shallow.
+#[derive(Generate, Debug, Clone, PartialEq)]
+#[generate(size = 200, depth = 6)]
+enum Wide {
+    Leaf,
+    Node(Vec<Wide>),
+}
+
+impl Wide {
+    fn branches(&self) -> usize {
+        match self {
+            Wide::Leaf => 0,
+            Wide::Node(c) => 1 + c.iter().map(Wide::branches).sum::<usize>(),
+        }
+    }
+    fn depth(&self) -> usize {
+        match self {
+            Wide::Leaf => 0,
+            Wide::Node(c) => 1 + c.iter().map(Wide::depth).max().unwrap_or(0),
+        }
+    }
+}
+
+/// The same shape with only a depth bound (the default size).
+#[derive(Generate, Debug, Clone, PartialEq)]
+#[generate(depth = 2)]
+struct Shallow {
+    children: Vec<Shallow>,
+}
+
+impl Shallow {
+    fn depth(&self) -> usize {
+        1 + self.children.iter().map(Shallow::depth).max().unwrap_or(0)
+    }
+}
+
+#[test]
+fn type_attributes_bound_size_and_depth() {
+    let wide = random_values(&any::<Wide>(), 5_000, 21);
+    let w = figures(wide.iter().map(Wide::branches), 0);
+    let deepest = wide.iter().map(Wide::depth).max().unwrap();
+    eprintln!("Wide: {w:?}, deepest {deepest}");
+    assert!(w.max <= 200 && deepest <= 6, "{w:?}, deepest {deepest}");
+    // A larger budget than the default's 24 is used: some values go past it.
+    assert!(w.max > derived::MAX_BUDGET as usize, "{w:?}");
+    assert!(w.mean > 8.0, "{w:?}");
+
+    let shallow = random_values(&any::<Shallow>(), 2_000, 22);
+    let deepest = shallow.iter().map(Shallow::depth).max().unwrap();
+    // Two nested branch nodes, then leaves (a leaf struct has no children): three levels of
+    // values.
+    assert_eq!(deepest, 3, "a root, its children, and childless grandchildren");
+
+    // Running out: budget 0, a leaf.
+    assert_eq!(value_from_bytes(&any::<Wide>(), &[]), Ok(Wide::Leaf));
+}
+
+#[test]
+fn type_attributes_bound_reflection() {
+    use tapefuzz::generators::Reflection;
+    // Within the bounds: reflected, and replayed to the same value.
+    let mut v = Wide::Leaf;
+    for _ in 0..6 {
+        v = Wide::Node(vec![v]);
+    }
+    let r = Reflection::of(&any::<Wide>(), &v).expect("six nested branches are allowed");
+    assert_eq!(r.replay(&any::<Wide>()), Ok(v.clone()));
+    // The budget is the count of branch nodes: 6, under the type's 200.
+    assert_eq!(r.indices()[0], 6);
+
+    // One level too deep: an error naming the type's bound.
+    let deep = Wide::Node(vec![v]);
+    let e = Reflection::of(&any::<Wide>(), &deep).unwrap_err().to_string();
+    assert!(e.contains("Wide") && e.contains("at most 6"), "{e}");
+
+    // Too many branches for the type's size (1 + 100 × 2 = 201 > 200) in three levels.
+    let wide = Wide::Node(vec![Wide::Node(vec![Wide::Node(vec![])]); 100]);
+    let e = Reflection::of(&any::<Wide>(), &wide).unwrap_err().to_string();
+    assert!(e.contains("201 branch nodes") && e.contains("at most 200"), "{e}");
+
+    // A struct node too deep for `depth = 2`: a grandchild with children.
+    let leaf = || Shallow { children: vec![] };
+    let s = Shallow {
+        children: vec![Shallow {
+            children: vec![Shallow {
+                children: vec![leaf()],
+            }],
+        }],
+    };
+    let e = Reflection::of(&any::<Shallow>(), &s).unwrap_err().to_string();
+    assert!(e.contains("at most 2"), "{e}");
+    let ok = Shallow {
+        children: vec![
+            Shallow {
+                children: vec![leaf(); 2]
+            };
+            3
+        ],
+    };
+    let r = Reflection::of(&any::<Shallow>(), &ok).expect("two levels");
+    assert_eq!(r.replay(&any::<Shallow>()), Ok(ok));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The README's example.
 

@@ -160,6 +160,8 @@ pub use strings::{Strings, string_of, strings};
 /// | any field | `#[generate(recursive)]` | counts as recursive (recursion through other types) |
 /// | enum variant | `#[generate(weight = 3)]` | a [`weighted`] union (no weight: 1) |
 /// | enum variant | `#[generate(skip)]` | never generated (weight 0) |
+/// | recursive type | `#[generate(size = 100)]` | at most 100 branch nodes (default 24; [`derived::Limits`]) |
+/// | recursive type | `#[generate(depth = 6)]` | at most 6 levels: a node that deep is a leaf (default 16) |
 ///
 /// ```
 /// use tapefuzz::prelude::*;
@@ -187,6 +189,41 @@ pub use strings::{Strings, string_of, strings};
 /// ```
 ///
 /// Mistakes are compile errors at the attribute:
+///
+/// A recursive type's budget and depth, proptest's `prop_recursive(depth, size, ..)`: the
+/// root draws its budget uniformly in `0..=size` (so small trees stay common: failures shrink
+/// and `cargo test` starts small), and no node nests deeper than `depth`:
+///
+/// ```
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug, Clone)]
+/// #[generate(size = 200, depth = 8)]
+/// enum Json {
+///     Null,
+///     Num(i32),
+///     Array(Vec<Json>),
+/// }
+///
+/// fn depth(j: &Json) -> u32 {
+///     match j {
+///         Json::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+///         _ => 0,
+///     }
+/// }
+///
+/// check(any::<Json>(), |j: Json| depth(&j) <= 8);
+/// ```
+///
+/// ```compile_fail
+/// use tapefuzz::prelude::*;
+///
+/// #[derive(Generate, Debug)]
+/// #[generate(size = 10)] // not recursive: put `size = 0..=10` on a collection field
+/// struct Flat {
+///     items: Vec<u8>,
+/// }
+/// ```
 ///
 /// ```compile_fail
 /// use tapefuzz::prelude::*;

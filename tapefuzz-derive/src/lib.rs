@@ -29,7 +29,9 @@ use syn::{
 ///   (any generator of the field's type), `skip` (`Default::default()`), `default = <expr>`
 ///   (that value, nothing drawn), `recursive` (count the field as recursive, for recursion
 ///   through other types);
-/// - on a variant: `weight = <integer>` (a `weighted` union; 0 or `skip` never picks it).
+/// - on a variant: `weight = <integer>` (a `weighted` union; 0 or `skip` never picks it);
+/// - on a recursive type: `size = <integer>` (at most this many branch nodes, default 24),
+///   `depth = <integer>` (at most this many levels, default 16).
 #[proc_macro_derive(Generate, attributes(generate))]
 pub fn derive_generate(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -164,6 +166,77 @@ fn parse_field_attrs(attrs: &[Attribute]) -> Result<(How, bool)> {
         })?;
     }
     Ok((how.map_or(How::Any, |(h, _)| h), recursive))
+}
+
+/// The type's bounds (`#[generate(size = N, depth = D)]` on the struct or enum), each `None`
+/// when not given, with the span of the first attribute for the error on a type that is not
+/// recursive.
+struct TypeAttrs {
+    size: Option<u64>,
+    depth: Option<u32>,
+    span: Option<Span>,
+}
+
+impl TypeAttrs {
+    /// `derived::Limits` with the defaults for what is not given.
+    fn limits(&self) -> TokenStream2 {
+        let tf = quote!(::tapefuzz::generators::derived);
+        let size = self.size.map_or(quote!(#tf::MAX_BUDGET), |n| quote!(#n));
+        let depth = self.depth.map_or(quote!(#tf::MAX_DEPTH), |n| quote!(#n));
+        quote!(#tf::Limits { size: #size, depth: #depth })
+    }
+
+    /// An error when bounds are given on a type without recursion.
+    fn only_recursive(&self, recursive: bool) -> Result<()> {
+        match self.span {
+            Some(span) if !recursive => Err(Error::new(
+                span,
+                "`size` and `depth` on a type bound recursive types (a field that holds the type \
+                 itself, or is marked `#[generate(recursive)]`); for a collection or string \
+                 field, put `size = <range>` on the field",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn parse_type_attrs(attrs: &[Attribute]) -> Result<TypeAttrs> {
+    let mut out = TypeAttrs {
+        size: None,
+        depth: None,
+        span: None,
+    };
+    for attr in attrs.iter().filter(|a| a.path().is_ident("generate")) {
+        attr.parse_nested_meta(|meta| {
+            out.span.get_or_insert(meta.path.span());
+            if meta.path.is_ident("size") {
+                if out.size.is_some() {
+                    return Err(meta.error("only one `size` per type"));
+                }
+                let lit: LitInt = meta.value()?.parse().map_err(|e| {
+                    Error::new(
+                        e.span(),
+                        "`size` on a type is an integer: the most branch nodes of a value",
+                    )
+                })?;
+                out.size = Some(lit.base10_parse::<u32>()?.into());
+                Ok(())
+            } else if meta.path.is_ident("depth") {
+                if out.depth.is_some() {
+                    return Err(meta.error("only one `depth` per type"));
+                }
+                let lit: LitInt = meta.value()?.parse()?;
+                out.depth = Some(lit.base10_parse::<u32>()?);
+                Ok(())
+            } else {
+                Err(meta.error(
+                    "unknown `generate` attribute on a type: expected `size = <integer>` or \
+                     `depth = <integer>` (field and variant attributes go on those)",
+                ))
+            }
+        })?;
+    }
+    Ok(out)
 }
 
 /// A variant's weight: `None` without an attribute, `Some(0)` for `skip`.
@@ -444,6 +517,7 @@ fn reflect_union_arms(
     chosen: &[usize],
     weighted: bool,
     node: Option<bool>,
+    limits: &TokenStream2,
 ) -> Vec<TokenStream2> {
     let tf = quote!(::tapefuzz);
     let total: u64 = if weighted {
@@ -471,7 +545,8 @@ fn reflect_union_arms(
             match node {
                 None => quote!(#pat => { #body }),
                 Some(branch) => quote! {
-                    #pat => #tf::generators::derived::reflect_node(__out, #type_name, #branch,
+                    #pat => #tf::generators::derived::reflect_node(__out, #type_name, #limits,
+                        #branch,
                         |__out| { #body })
                 },
             }
@@ -603,6 +678,8 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
     let (impl_g, ty_g, where_g) = generics.split_for_impl();
     let self_ty = quote!(#name #ty_g);
     let type_name = format!("any::<{name}>()");
+    let type_attrs = parse_type_attrs(&input.attrs)?;
+    let limits = type_attrs.limits();
 
     let (decl, init, body, reflect) = match &input.data {
         Data::Struct(s) => {
@@ -612,16 +689,17 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
             let built = build(quote!(#name), &fields, style_of(&s.fields), recursive);
             let pat = pattern(quote!(#name), &fields, style_of(&s.fields));
             let reflected = reflect_fields(&fields, recursive);
+            type_attrs.only_recursive(recursive)?;
             let (body, reflect) = if recursive {
                 (
                     quote! {
                         #tf::generators::derived::node(__tape, #tf::generators::derived::P_STRUCT,
-                            |__tape, __branch| { #built })
+                            #limits, |__tape, __branch| { #built })
                     },
                     quote! {
                         let #pat = __value;
                         #tf::generators::derived::reflect_struct_node(__out, #type_name,
-                            |__out, __node| { #reflected ::core::result::Result::Ok(()) })
+                            #limits, |__out, __node| { #reflected ::core::result::Result::Ok(()) })
                     },
                 )
             } else {
@@ -682,16 +760,21 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
             }
             let is_rec = |i: &usize| variants[*i].fields.iter().any(|f| f.recursive);
             let rec: Vec<usize> = active.iter().copied().filter(is_rec).collect();
+            type_attrs.only_recursive(!rec.is_empty())?;
             let never = never_arms(name, &type_name, &variants);
             let reflect = if rec.is_empty() {
-                let arms = reflect_union_arms(name, &type_name, &variants, &active, weighted, None);
+                let arms = reflect_union_arms(
+                    name, &type_name, &variants, &active, weighted, None, &limits,
+                );
                 quote!(match __value { #(#arms,)* #(#never,)* })
             } else {
                 let leaves: Vec<usize> = active.iter().copied().filter(|i| !is_rec(i)).collect();
-                let leaf_arms =
-                    reflect_union_arms(name, &type_name, &variants, &leaves, weighted, Some(false));
-                let rec_arms =
-                    reflect_union_arms(name, &type_name, &variants, &rec, weighted, Some(true));
+                let leaf_arms = reflect_union_arms(
+                    name, &type_name, &variants, &leaves, weighted, Some(false), &limits,
+                );
+                let rec_arms = reflect_union_arms(
+                    name, &type_name, &variants, &rec, weighted, Some(true), &limits,
+                );
                 quote!(match __value { #(#leaf_arms,)* #(#rec_arms,)* #(#never,)* })
             };
             let body = if rec.is_empty() {
@@ -710,7 +793,7 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
                 let branch = union(name, &variants, &rec, weighted, false);
                 quote! {
                     #tf::generators::derived::node(__tape, #tf::generators::derived::P_ENUM,
-                        |__tape, __branch| if __branch { #branch } else { #leaf })
+                        #limits, |__tape, __branch| if __branch { #branch } else { #leaf })
                 }
             };
             (decl, init, body, reflect)

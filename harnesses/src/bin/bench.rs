@@ -238,7 +238,7 @@ struct HandTree;
 impl Gen for HandTree {
     type Value = DerivedTree;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<DerivedTree, Reject> {
-        derived::node(tape, derived::P_STRUCT, |tape, branch| {
+        derived::node(tape, derived::P_STRUCT, derived::Limits::DEFAULT, |tape, branch| {
             let child = RecursiveOption::new(HandTree.map(Box::new));
             let value = tape.span(FIELD.indexed(0), |t| ints::<u8>(0..=10).generate(t))?;
             let left = if branch {
