@@ -469,7 +469,10 @@ fn type_attributes_bound_size_and_depth() {
     let deepest = shallow.iter().map(Shallow::depth).max().unwrap();
     // Two nested branch nodes, then leaves (a leaf struct has no children): three levels of
     // values.
-    assert_eq!(deepest, 3, "a root, its children, and childless grandchildren");
+    assert_eq!(
+        deepest, 3,
+        "a root, its children, and childless grandchildren"
+    );
 
     // Running out: budget 0, a leaf.
     assert_eq!(value_from_bytes(&any::<Wide>(), &[]), Ok(Wide::Leaf));
@@ -490,13 +493,20 @@ fn type_attributes_bound_reflection() {
 
     // One level too deep: an error naming the type's bound.
     let deep = Wide::Node(vec![v]);
-    let e = Reflection::of(&any::<Wide>(), &deep).unwrap_err().to_string();
+    let e = Reflection::of(&any::<Wide>(), &deep)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("Wide") && e.contains("at most 6"), "{e}");
 
     // Too many branches for the type's size (1 + 100 × 2 = 201 > 200) in three levels.
     let wide = Wide::Node(vec![Wide::Node(vec![Wide::Node(vec![])]); 100]);
-    let e = Reflection::of(&any::<Wide>(), &wide).unwrap_err().to_string();
-    assert!(e.contains("201 branch nodes") && e.contains("at most 200"), "{e}");
+    let e = Reflection::of(&any::<Wide>(), &wide)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("201 branch nodes") && e.contains("at most 200"),
+        "{e}"
+    );
 
     // A struct node too deep for `depth = 2`: a grandchild with children.
     let leaf = || Shallow { children: vec![] };
@@ -507,7 +517,9 @@ fn type_attributes_bound_reflection() {
             }],
         }],
     };
-    let e = Reflection::of(&any::<Shallow>(), &s).unwrap_err().to_string();
+    let e = Reflection::of(&any::<Shallow>(), &s)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("at most 2"), "{e}");
     let ok = Shallow {
         children: vec![

@@ -770,10 +770,22 @@ fn expand(input: DeriveInput) -> Result<TokenStream2> {
             } else {
                 let leaves: Vec<usize> = active.iter().copied().filter(|i| !is_rec(i)).collect();
                 let leaf_arms = reflect_union_arms(
-                    name, &type_name, &variants, &leaves, weighted, Some(false), &limits,
+                    name,
+                    &type_name,
+                    &variants,
+                    &leaves,
+                    weighted,
+                    Some(false),
+                    &limits,
                 );
                 let rec_arms = reflect_union_arms(
-                    name, &type_name, &variants, &rec, weighted, Some(true), &limits,
+                    name,
+                    &type_name,
+                    &variants,
+                    &rec,
+                    weighted,
+                    Some(true),
+                    &limits,
                 );
                 quote!(match __value { #(#leaf_arms,)* #(#rec_arms,)* #(#never,)* })
             };

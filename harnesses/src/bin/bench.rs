@@ -238,21 +238,26 @@ struct HandTree;
 impl Gen for HandTree {
     type Value = DerivedTree;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<DerivedTree, Reject> {
-        derived::node(tape, derived::P_STRUCT, derived::Limits::DEFAULT, |tape, branch| {
-            let child = RecursiveOption::new(HandTree.map(Box::new));
-            let value = tape.span(FIELD.indexed(0), |t| ints::<u8>(0..=10).generate(t))?;
-            let left = if branch {
-                tape.span(FIELD.indexed(1), |t| child.generate(t))?
-            } else {
-                None
-            };
-            let right = if branch {
-                tape.span(FIELD.indexed(2), |t| child.generate(t))?
-            } else {
-                None
-            };
-            Ok(DerivedTree { value, left, right })
-        })
+        derived::node(
+            tape,
+            derived::P_STRUCT,
+            derived::Limits::DEFAULT,
+            |tape, branch| {
+                let child = RecursiveOption::new(HandTree.map(Box::new));
+                let value = tape.span(FIELD.indexed(0), |t| ints::<u8>(0..=10).generate(t))?;
+                let left = if branch {
+                    tape.span(FIELD.indexed(1), |t| child.generate(t))?
+                } else {
+                    None
+                };
+                let right = if branch {
+                    tape.span(FIELD.indexed(2), |t| child.generate(t))?
+                } else {
+                    None
+                };
+                Ok(DerivedTree { value, left, right })
+            },
+        )
     }
 }
 
