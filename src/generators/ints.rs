@@ -147,7 +147,7 @@ impl<T: Int> Ints<T> {
 
 impl<T: Int> Gen for Ints<T> {
     type Value = T;
-    #[inline]
+    #[inline(always)]
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
         let span = self.hi - self.lo;
         let i = if span <= u64::MAX as u128 {

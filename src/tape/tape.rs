@@ -726,7 +726,7 @@ impl<'s> Tape<'s> {
 
     /// Runs `f` inside a span labelled `label`; the span is closed however `f` returns,
     /// together with any span `f` left open by returning early.
-    #[inline]
+    #[inline(always)]
     pub fn span<T>(
         &mut self,
         label: Label,
@@ -807,6 +807,26 @@ impl<'s> Tape<'s> {
         let biased = max > 255 && hint == Hint::Int;
         let mut count = 0;
         let mut ended = false;
+        // The elements below `min`: their coins are forced true, so only the indices are drawn
+        // (a loop of its own keeps the per-element tests out of it).
+        let forced = min.min(bound);
+        if biased {
+            while count < forced {
+                coins = print_step(coins, 1);
+                let index = src.int(max);
+                indices = print_step(indices, index);
+                each(index);
+                count += 1;
+            }
+        } else {
+            while count < forced {
+                coins = print_step(coins, 1);
+                let index = if max == 0 { 0 } else { src.pick(max, hint) };
+                indices = print_step(indices, index);
+                each(index);
+                count += 1;
+            }
+        }
         while count < bound {
             if biased && count >= min && src.pool_bits() < 32 {
                 // Steady state of coin-then-integer pairs: each coin finds the pool short and

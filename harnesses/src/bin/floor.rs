@@ -11,8 +11,9 @@
 //! Target: every row at most 1.3× the floor; a derived recursive type at most 1.2× the
 //! hand-written `Gen` per node.
 //!
-//! Usage: `floor [--rounds N] [--quick] [--only NAME]`. Progress on stderr, one JSON line per
-//! workload on stdout (`"bench": "floor"`).
+//! Usage: `floor [--rounds N] [--quick] [--only NAME] [--profile tapefuzz|floor]`. Progress
+//! on stderr, one JSON line per workload on stdout (`"bench": "floor"`). `--profile` runs one
+//! side only, one round, no output: for callgrind.
 
 use harnesses::bst::{DerivedTree, MAX_DEPTH, Tree, tree_gen};
 use harnesses::expr::{Expr, expr_gen};
@@ -22,7 +23,7 @@ use std::hint::black_box;
 use std::time::Instant;
 use tapefuzz::generators::{Boxed, Gen, GenExt, any, ints, just, option, vecs};
 use tapefuzz::one_of;
-use tapefuzz::tape::{RandomSource, Rng, Tape};
+use tapefuzz::tape::{Label, RandomSource, Reject, Rng, Tape};
 
 const TARGET: f64 = 1.3;
 const TARGET_DERIVED: f64 = 1.2;
@@ -153,8 +154,45 @@ fn bst_combinators(n: usize, seed: u64, floor: bool) -> Sample {
     }
 }
 
-/// The BST as a hand-written `Gen` (`harnesses::bst::TreeGen`).
+/// The BST as a user writes a `Gen` by hand: the floor's code with the tape for the RNG.
+struct HandTree;
+
+const HAS_LEFT: Label = Label::new("has_left");
+const HAS_RIGHT: Label = Label::new("has_right");
+
+fn hand_node(tape: &mut Tape<'_>, depth: usize) -> Result<Tree, Reject> {
+    let value = ints::<u8>(0..=10).generate(tape)?;
+    let left = if depth < MAX_DEPTH && tape.draw_bool(HAS_LEFT, 0.5)? {
+        Some(Box::new(hand_node(tape, depth + 1)?))
+    } else {
+        None
+    };
+    let right = if depth < MAX_DEPTH && tape.draw_bool(HAS_RIGHT, 0.5)? {
+        Some(Box::new(hand_node(tape, depth + 1)?))
+    } else {
+        None
+    };
+    Ok(Tree { value, left, right })
+}
+
+impl Gen for HandTree {
+    type Value = Tree;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Tree, Reject> {
+        hand_node(tape, 0)
+    }
+}
+
 fn bst_hand_gen(n: usize, seed: u64, floor: bool) -> Sample {
+    if floor {
+        floor_loop(n, seed, |rng| floor_tree(rng, 0), tree_nodes)
+    } else {
+        tapefuzz_loop(&HandTree, n, seed, tree_nodes)
+    }
+}
+
+/// The harnesses' RLCheck generator (`harnesses::bst::TreeGen`: spans per node and child,
+/// and the bounds check its strict twin shares).
+fn bst_harness_gen(n: usize, seed: u64, floor: bool) -> Sample {
     if floor {
         floor_loop(n, seed, |rng| floor_tree(rng, 0), tree_nodes)
     } else {
@@ -258,7 +296,7 @@ fn expr_one_of(n: usize, seed: u64, floor: bool) -> Sample {
 
 fn derived_tree(n: usize, seed: u64, hand: bool) -> Sample {
     if hand {
-        tapefuzz_loop(&tree_gen(), n, seed, tree_nodes)
+        tapefuzz_loop(&HandTree, n, seed, tree_nodes)
     } else {
         tapefuzz_loop(&any::<DerivedTree>(), n, seed, DerivedTree::nodes)
     }
@@ -270,7 +308,7 @@ type Workload = fn(usize, u64, bool) -> Sample;
 
 /// Name, values per round, the workload (`true`: the floor), the unit of size, whether the
 /// ratio is per unit of size (the two sides' distributions differ) and the target.
-const WORKLOADS: [(&str, usize, Workload, &str, bool, f64); 7] = [
+const WORKLOADS: [(&str, usize, Workload, &str, bool, f64); 8] = [
     ("vec_mean43", 200_000, vec_mean43, "elements", false, TARGET),
     (
         "vec_uniform_flat_map",
@@ -292,6 +330,14 @@ const WORKLOADS: [(&str, usize, Workload, &str, bool, f64); 7] = [
         "bst_hand_gen",
         500_000,
         bst_hand_gen,
+        "nodes",
+        false,
+        TARGET,
+    ),
+    (
+        "bst_harness_gen",
+        500_000,
+        bst_harness_gen,
         "nodes",
         false,
         TARGET,
@@ -337,7 +383,7 @@ fn round2(x: f64) -> f64 {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: floor [--rounds N] [--quick] [--only NAME]");
+    eprintln!("usage: floor [--rounds N] [--quick] [--only NAME] [--profile tapefuzz|floor]");
     std::process::exit(2)
 }
 
@@ -345,6 +391,7 @@ fn main() {
     let mut rounds = 5usize;
     let mut scale = 1usize;
     let mut only: Option<String> = None;
+    let mut profile: Option<bool> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -357,6 +404,13 @@ fn main() {
             }
             "--quick" => scale = 10,
             "--only" => only = Some(args.next().unwrap_or_else(|| usage())),
+            "--profile" => {
+                profile = match args.next().as_deref() {
+                    Some("tapefuzz") => Some(false),
+                    Some("floor") => Some(true),
+                    _ => usage(),
+                }
+            }
             _ => usage(),
         }
     }
@@ -366,6 +420,10 @@ fn main() {
             continue;
         }
         let n = (n / scale).max(1);
+        if let Some(floor) = profile {
+            black_box(work(n, run_seed, floor));
+            continue;
+        }
         // Warm-up: allocator, caches, branch predictors.
         black_box(work((n / 20).max(1), run_seed ^ 0xffff, false));
         black_box(work((n / 20).max(1), run_seed ^ 0xffff, true));
