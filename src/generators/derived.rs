@@ -204,6 +204,7 @@ pub fn node<T>(
         let p = match (open, frame.depth) {
             (false, _) => 0.0,
             (true, 0) => 1.0,
+            (true, _) if p_inner >= 1.0 => 1.0,
             // Spend what is left: the sizes follow the budget drawn at the root.
             (true, _) => p_inner.max(frame.remaining as f64 / frame.budget as f64),
         };

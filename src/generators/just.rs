@@ -20,6 +20,7 @@ pub fn just<T: Clone>(value: T) -> Just<T> {
 
 impl<T: Clone> Gen for Just<T> {
     type Value = T;
+    #[inline]
     fn generate(&self, _: &mut Tape<'_>) -> Result<T, Reject> {
         Ok(self.0.clone())
     }

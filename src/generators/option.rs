@@ -18,6 +18,7 @@ pub fn option<G: Gen>(inner: G) -> Optional<G> {
 
 impl<G: Gen> Gen for Optional<G> {
     type Value = Option<G::Value>;
+    #[inline]
     fn generate(&self, tape: &mut Tape<'_>) -> Result<Option<G::Value>, Reject> {
         if tape.draw_bool(SOME, 0.5)? {
             tape.span(VALUE, |t| self.0.generate(t)).map(Some)

@@ -12,8 +12,9 @@ macro_rules! tuple {
     ($($g:ident $i:tt),+) => {
         impl<$($g: Gen),+> Gen for ($($g,)+) {
             type Value = ($($g::Value,)+);
+            #[inline]
             fn generate(&self, tape: &mut Tape<'_>) -> Result<Self::Value, Reject> {
-                Ok(($(tape.span(FIELD.indexed($i), |t| self.$i.generate(t))?,)+))
+                Ok(($(tape.span(const { FIELD.indexed($i) }, |t| self.$i.generate(t))?,)+))
             }
 
             fn reflect(&self, value: &Self::Value, out: &mut Reflection) -> Result<(), NoInverse> {

@@ -49,11 +49,13 @@ impl Label {
     }
 
     /// What the label marks.
+    #[inline]
     pub const fn kind(&self) -> Kind {
         self.kind
     }
 
     /// The same name, told apart by `index` (a tuple field, a union variant).
+    #[inline]
     pub const fn indexed(self, index: u64) -> Label {
         Label {
             name: self.name,
@@ -63,11 +65,13 @@ impl Label {
     }
 
     /// The label's name.
+    #[inline]
     pub const fn name(&self) -> &'static str {
         self.name
     }
 
     /// The label's stable hash.
+    #[inline]
     pub const fn hash(&self) -> u64 {
         self.hash
     }

@@ -120,6 +120,9 @@ pub struct Tape<'s> {
     path: u64,
     drawn: usize,
     max_choices: usize,
+    /// `max_choices` while the tape is on the random fast path with no capture on, else 0:
+    /// `draw` makes one comparison for the common case ([`Tape::fast_room`]).
+    fast_room: usize,
     /// Fingerprint lanes: even and odd draw positions.
     prints: [u64; 2],
     rejected_at: Option<usize>,
@@ -152,7 +155,7 @@ impl<'s> Tape<'s> {
             Origin::Context(_) => Vec::with_capacity(16),
             _ => Vec::new(),
         };
-        Tape {
+        let mut tape = Tape {
             origin,
             fast_depth: 0,
             recording: record,
@@ -164,13 +167,16 @@ impl<'s> Tape<'s> {
             path: ROOT_PATH,
             drawn: 0,
             max_choices: DEFAULT_MAX_CHOICES,
+            fast_room: 0,
             prints: PRINT_START,
             rejected_at: None,
             nodes: 0,
             trace: None,
             capture: None,
             suggested: None,
-        }
+        };
+        tape.fast_room = tape.fast_room();
+        tape
     }
 
     /// A recording tape over `source`.
@@ -270,7 +276,17 @@ impl<'s> Tape<'s> {
     /// Sets the size budget (number of choices before [`Reject::Overrun`]).
     pub fn with_max_choices(mut self, max: usize) -> Tape<'s> {
         self.max_choices = max;
+        self.fast_room = self.fast_room();
         self
+    }
+
+    /// What [`Tape`]'s `fast_room` field should hold now: the size budget on the random fast
+    /// path with no capture on, else 0 (every draw takes the general path).
+    fn fast_room(&self) -> usize {
+        match self.origin {
+            Origin::Fast(_) if self.capture.is_none() => self.max_choices,
+            _ => 0,
+        }
     }
 
     /// Draws an index in `0..=max` at the choice point `label`. A choice with one option
@@ -281,6 +297,13 @@ impl<'s> Tape<'s> {
     #[cfg_attr(not(fuzzing), inline(always))]
     #[cfg_attr(fuzzing, inline(never))]
     pub fn draw(&mut self, label: Label, max: u64, hint: Hint) -> Result<u64, Reject> {
+        if self.drawn < self.fast_room
+            && let Origin::Fast(src) = &mut self.origin
+        {
+            let index = if max == 0 { 0 } else { src.pick(max, hint) };
+            self.count_draw(index);
+            return Ok(index);
+        }
         if self.drawn >= self.max_choices {
             return Err(Reject::Overrun);
         }
@@ -913,12 +936,15 @@ impl<'s> Tape<'s> {
     /// capture already on is restarted.
     pub fn start_capture(&mut self) {
         self.capture = Some(Vec::new());
+        self.fast_room = self.fast_room();
     }
 
     /// Stops capturing and returns the indices chosen since [`Tape::start_capture`]
     /// (empty when no capture was on).
     pub fn take_capture(&mut self) -> Vec<u64> {
-        self.capture.take().unwrap_or_default()
+        let captured = self.capture.take().unwrap_or_default();
+        self.fast_room = self.fast_room();
+        captured
     }
 
     /// Number of open spans.

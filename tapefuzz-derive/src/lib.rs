@@ -588,7 +588,7 @@ fn build(path: TokenStream2, fields: &[Field], style: Style, branch: bool) -> To
             _ if f.recursive => {
                 let generator = field_generator(f);
                 let draw = quote! {
-                    __tape.span(#tf::tape::builtin::FIELD.indexed(#i), |__t| {
+                    __tape.span(const { #tf::tape::builtin::FIELD.indexed(#i) }, |__t| {
                         #tf::generators::Gen::generate(#generator, __t)
                     })?
                 };
@@ -599,7 +599,7 @@ fn build(path: TokenStream2, fields: &[Field], style: Style, branch: bool) -> To
                 }
             }
             _ => quote! {
-                __tape.span(#tf::tape::builtin::FIELD.indexed(#i), |__t| {
+                __tape.span(const { #tf::tape::builtin::FIELD.indexed(#i) }, |__t| {
                     #tf::generators::Gen::generate(&self.#slot, __t)
                 })?
             },
@@ -636,7 +636,7 @@ fn union(
         let id = &v.ident;
         let body = build(quote!(#name::#id), &v.fields, v.style, branch);
         let k = k as u64;
-        quote!(#k => __tape.span(#tf::tape::builtin::VARIANT.indexed(#k), |__tape| { #body }))
+        quote!(#k => __tape.span(const { #tf::tape::builtin::VARIANT.indexed(#k) }, |__tape| { #body }))
     });
     let last = chosen.len() as u64 - 1;
     let pick = if weighted {
