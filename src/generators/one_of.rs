@@ -26,7 +26,12 @@ impl<T> Gen for OneOf<T> {
     type Value = T;
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
         let i = tape.draw(VARIANT, (self.0.len() - 1) as u64, Hint::Uniform)?;
-        tape.span(CHOSEN.indexed(i), |t| self.0[i as usize].generate(t))
+        let variant = &self.0[i as usize];
+        if tape.is_fast() {
+            // No span to open: skip computing its label.
+            return variant.generate(tape);
+        }
+        tape.span(CHOSEN.indexed(i), |t| variant.generate(t))
     }
 
     fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {

@@ -48,7 +48,12 @@ impl<T> Gen for Weighted<T> {
         let total = *self.ends.last().expect("non-empty");
         let i = tape.draw(VARIANT, total - 1, Hint::Uniform)?;
         let v = self.ends.partition_point(|&end| end <= i);
-        tape.span(CHOSEN.indexed(v as u64), |t| self.variants[v].generate(t))
+        let variant = &self.variants[v];
+        if tape.is_fast() {
+            // No span to open: skip computing its label.
+            return variant.generate(tape);
+        }
+        tape.span(CHOSEN.indexed(v as u64), |t| variant.generate(t))
     }
 
     fn reflect(&self, value: &T, out: &mut Reflection) -> Result<(), NoInverse> {

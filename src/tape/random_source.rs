@@ -60,7 +60,9 @@ impl RandomSource {
     #[inline(always)]
     pub fn pick(&mut self, max: u64, hint: Hint) -> u64 {
         match hint {
-            Hint::Coin(p) => self.coin(coin_threshold(p)),
+            // `u < ceil(p·2³²)` is `u < p·2³²` for an integer `u`: the coin `coin_threshold`
+            // gives, without computing the ceiling (NaN and p <= 0: never; p >= 1: always).
+            Hint::Coin(p) => ((self.bits(32) as f64) < p * 4_294_967_296.0) as u64,
             Hint::Int if max > 255 => self.int(max),
             Hint::Length { p_more, .. } => self.length(max, p_more),
             _ => self.rng.below_or_eq(max),
@@ -203,6 +205,42 @@ mod tests {
         for p in ps {
             let want = (p * 4_294_967_296.0).ceil().clamp(0.0, 4_294_967_296.0) as u64;
             assert_eq!(coin_threshold(p), want, "p = {p}");
+        }
+    }
+
+    #[test]
+    fn a_coin_is_its_threshold() {
+        let mut ps = vec![
+            0.0,
+            1.0,
+            0.5,
+            1e-12,
+            1.0 - 1e-12,
+            -1.0,
+            2.0,
+            50.0 / 51.0,
+            f64::NAN,
+        ];
+        let mut rng = Rng::new(3);
+        ps.extend((0..2_000).map(|_| rng.next_u64() as f64 / u64::MAX as f64));
+        for (k, p) in ps.into_iter().enumerate() {
+            let (mut a, mut b) = (RandomSource::new(k as u64), RandomSource::new(k as u64));
+            for _ in 0..64 {
+                assert_eq!(
+                    a.pick(1, Hint::Coin(p)),
+                    b.coin(coin_threshold(p)),
+                    "p = {p}"
+                );
+            }
+        }
+        // At the edges of the threshold itself.
+        for t in [0u64, 1, 2, 1 << 31, (1 << 32) - 1, 1 << 32] {
+            let p = t as f64 / 4_294_967_296.0;
+            for u in [t.saturating_sub(1), t, t + 1] {
+                if u < (1 << 32) {
+                    assert_eq!((u as f64) < p * 4_294_967_296.0, u < coin_threshold(p));
+                }
+            }
         }
     }
 
