@@ -113,7 +113,7 @@ fn open_size(t: &OpenBst<i64>) -> usize {
 }
 
 #[test]
-fn the_same_tree_under_constrain_is_always_valid() {
+fn the_same_tree_under_constrain_is_nearly_always_valid_and_varied() {
     let (share, mean) = measure(
         "open_bst.constrain",
         constrained(Ordered),
@@ -130,7 +130,10 @@ fn the_same_tree_under_constrain_is_always_valid() {
         |t| harnesses::bst::keys(t).len(),
         harnesses::bst::is_bst,
     );
-    assert!(share > 0.99, "valid share {share:.3}");
-    // Not collapsed: at least half the hand-written generator's mean size (it is larger).
-    assert!(mean >= hand / 2.0, "mean {mean:.2} against {hand:.2}");
+    // Nearly every value valid: the exploring test cases that look for new shapes are the
+    // only ones rejected (a tree of more than 11 nodes has no strict keys in 0..=10).
+    assert!(share > 0.9, "valid share {share:.3}");
+    // Not collapsed on a few small shapes: more than twice the hand-written generator's
+    // mean size (a shape is visited until its values repeat, then another is found).
+    assert!(mean >= 2.0 * hand, "mean {mean:.2} against {hand:.2}");
 }

@@ -20,13 +20,15 @@
 //!   whole (at the decisions choice) says nothing about which choice to change, so it gets
 //!   no burst.
 //! - **Instantiation.** A tape that is valid (or fails the property) has a feasible
-//!   skeleton: its choices up to the solution span are kept and the next
-//!   [`SkeletonSearch::instantiations`] test cases redraw only the rest (ProSyT instantiates
-//!   each skeleton up to 1,500 times).
-//! - **Revisiting.** When the skeleton search has run as many test cases as one skeleton is
-//!   instantiated without finding one, a skeleton found before is instantiated again (round
-//!   robin), so a type with few feasible skeletons still yields valid values at full speed;
-//!   ProSyT stops there instead.
+//!   skeleton: its choices up to the solution span are kept and the next test cases redraw
+//!   only the rest. A visit lasts 16 times as many test cases as the skeleton search spends
+//!   per feasible skeleton it finds (a few dozen where most random skeletons are feasible,
+//!   up to [`SkeletonSearch::instantiations`], ProSyT's fixed 1,500, where they are rare),
+//!   and ends early at the first instantiation that repeats a value the search made before:
+//!   a small skeleton has few values, and the bug may need another shape.
+//! - **Revisiting.** When the skeleton search has run twice a visit's length without finding
+//!   a skeleton, a skeleton found before is visited again (round robin), so a type with few
+//!   feasible skeletons still yields valid values at full speed; ProSyT stops there instead.
 //! - **Corpus.** Saved valid tapes replayed before the search are skeletons too, and the
 //!   search hands its skeletons back for `corpus/` ([`crate::engine::Finish::keep`], as many
 //!   as the run keeps): a skeleton that took a minute to find is found once.

@@ -4,7 +4,7 @@ use super::SkeletonSearch;
 use super::source::PrefixThenRandom;
 use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat, Verdict};
 use crate::search::enumerate::{Branch, Next, PrefixSource, Tree};
-use crate::tape::{Kind, RandomSource, Recording, Rng, Status};
+use crate::tape::{HashesSet, Kind, RandomSource, Recording, Rng, Status};
 use std::collections::HashMap;
 
 /// What the next test case does.
@@ -23,6 +23,11 @@ const PROBE: u64 = 8;
 /// Every this many exploring test cases, one comes from the systematic enumeration of
 /// skeletons (until it is exhausted).
 const SYSTEMATIC: u64 = 4;
+
+/// A visit of a skeleton runs this many test cases per exploring test case a find costs
+/// (see `burst_len`): most test cases instantiate, and a new shape still comes every few
+/// dozen.
+const BURST_PER_FIND: u64 = 16;
 
 /// Nodes the tree of enumerated skeletons may hold (32 bytes each).
 const TREE_NODES: usize = 4_000_000;
@@ -70,6 +75,10 @@ pub struct ConstrainSearch {
     kind: Proposed,
     explored: u64,
     instantiated: u64,
+    /// Exploring test cases that were valid (a feasible skeleton found, new or not).
+    explored_valid: u64,
+    /// Fingerprints of the valid instantiations: one seen before ends its skeleton's visit.
+    values: HashesSet,
     /// Most skeletons to hand back for `corpus/`.
     keep: usize,
 }
@@ -97,6 +106,8 @@ impl ConstrainSearch {
             kind: Proposed::Fresh,
             explored: 0,
             instantiated: 0,
+            explored_valid: 0,
+            values: HashesSet::default(),
             keep: 0,
         }
     }
@@ -241,13 +252,25 @@ impl ConstrainSearch {
                 self.pool.len() - 1
             }
         };
-        if self.settings.instantiations > 1 {
+        self.explored_valid += 1;
+        let burst = self.burst_len();
+        if burst > 1 {
             self.mode = Mode::Instantiate {
                 index,
-                left: self.settings.instantiations - 1,
+                left: burst - 1,
             };
         }
         self.stalled = 0;
+    }
+
+    /// Test cases per visit of a feasible skeleton, the find included: [`BURST_PER_FIND`]
+    /// times what the skeleton search spends per feasible skeleton it finds, so that
+    /// exploring keeps a share of the run. Where random tapes are mostly feasible, that is a
+    /// few dozen and new shapes keep coming; where a feasible skeleton is rare, it grows to
+    /// [`SkeletonSearch::instantiations`] (ProSyT's fixed 1,500).
+    fn burst_len(&self) -> u64 {
+        let per_find = self.explored.div_ceil(self.explored_valid.max(1));
+        (BURST_PER_FIND * per_find).clamp(1, self.settings.instantiations.max(1))
     }
 }
 
@@ -273,8 +296,8 @@ impl Search for ConstrainSearch {
     fn propose(&mut self) -> Option<Proposal<'_>> {
         let seed = self.rng.next_u64();
         if let Mode::Explore = self.mode
-            && self.stalled >= self.settings.instantiations
             && !self.pool.is_empty()
+            && self.stalled >= 2 * self.burst_len()
         {
             // The skeleton search has stalled: instantiate a known skeleton again.
             let index = self.next_revisit % self.pool.len();
@@ -282,7 +305,7 @@ impl Search for ConstrainSearch {
             self.stalled = 0;
             self.mode = Mode::Instantiate {
                 index,
-                left: self.settings.instantiations,
+                left: self.burst_len(),
             };
         }
         match &mut self.mode {
@@ -328,7 +351,14 @@ impl Search for ConstrainSearch {
     fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
         let valid = matches!(outcome.status, Status::Valid | Status::Interesting);
         match (self.kind, outcome.recording) {
-            (Proposed::Instance, _) => self.instantiated += valid as u64,
+            (Proposed::Instance, _) => {
+                self.instantiated += valid as u64;
+                // A value this skeleton made before: its instantiations are running out of
+                // new values, so the search moves on to other shapes.
+                if valid && !self.values.insert(outcome.fingerprint) {
+                    self.mode = Mode::Explore;
+                }
+            }
             (Proposed::Fresh, _) if valid => return Verdict::Record,
             (Proposed::Fresh, _) => {}
             (Proposed::Systematic, Some(rec)) => {

@@ -8,8 +8,9 @@ use std::sync::Arc;
 /// Settings of the `constrain` strategy (see [`super`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SkeletonSearch {
-    /// Test cases per feasible skeleton, the first included (at least 1). Default 1,500,
-    /// ProSyT's setting.
+    /// Most test cases per visit of a feasible skeleton, the first included (at least 1).
+    /// Default 1,500, ProSyT's setting; a visit is shorter where feasible skeletons are
+    /// common, and ends at a repeated value (see [`super`]).
     pub instantiations: u64,
     /// Rejected test cases in a row before the skeleton search starts from a fresh random
     /// tape (default 32).

@@ -1,0 +1,148 @@
+//! `constrain` against a hand-written generator of valid trees, on the BST insertion mutants
+//! (`harnesses::bst::Bug`): tests and seconds to the first failure, medians over seeds.
+//! The quality test asserts every mutant is found; `table` (ignored) prints the benchmark
+//! (`cargo test --release -p harnesses --test constrain_bst table -- --ignored --nocapture`).
+
+use harnesses::bst::{Bug, Tree, check};
+use tapefuzz::engine::Config;
+use tapefuzz::generators::constrained::{Constrain, Num, constrained, nums};
+use tapefuzz::prelude::*;
+use tapefuzz::search::constrain::SkeletonSearch;
+
+/// The BST over `N: Num`, derived: keys in `0..=10` left open, the ordering solved.
+#[derive(Generate, Debug, Clone)]
+struct OpenBst<N: Num> {
+    #[generate(with = nums::<N>(0..=10))]
+    value: N,
+    left: Option<Box<OpenBst<N>>>,
+    right: Option<Box<OpenBst<N>>>,
+}
+
+struct Ordered;
+impl Constrain for Ordered {
+    type Value<N: Num> = OpenBst<N>;
+    fn generator<N: Num>(&self) -> impl Gen<Value = OpenBst<N>> {
+        any::<OpenBst<N>>()
+    }
+    fn valid<N: Num>(&self, t: &OpenBst<N>) -> bool {
+        fn within<N: Num>(t: &OpenBst<N>, lo: Option<N>, hi: Option<N>) -> bool {
+            lo.is_none_or(|l| t.value > l)
+                && hi.is_none_or(|h| t.value < h)
+                && t.left
+                    .as_deref()
+                    .is_none_or(|l| within(l, lo, Some(t.value)))
+                && t.right
+                    .as_deref()
+                    .is_none_or(|r| within(r, Some(t.value), hi))
+        }
+        within(t, None, None)
+    }
+}
+
+fn to_tree(t: &OpenBst<i64>) -> Tree {
+    Tree {
+        value: t.value as u8,
+        left: t.left.as_deref().map(|l| Box::new(to_tree(l))),
+        right: t.right.as_deref().map(|r| Box::new(to_tree(r))),
+    }
+}
+
+/// A valid tree by construction: up to 15 keys of `0..=10` inserted in order.
+fn inserted() -> impl Gen<Value = Tree> {
+    vecs(ints::<u8>(0..=10), 1..=15).map(|keys| {
+        let mut t = Tree {
+            value: keys[0],
+            left: None,
+            right: None,
+        };
+        for &k in &keys[1..] {
+            t = harnesses::bst::insert(t, k, None);
+        }
+        t
+    })
+}
+
+const BUGS: [Bug; 4] = [Bug::Duplicate, Bug::LoseRight, Bug::WrongSide, Bug::Crowded];
+
+/// A run of `tests` test cases with `seed`, no corpus and no shrinking: its seconds are the
+/// time to the first failure.
+fn unshrunk(name: &str, seed: u64, tests: u64) -> Property {
+    let mut c = Config::default();
+    c.seed = Some(seed);
+    c.tests = tests;
+    c.shrink.calls = 0;
+    c.reuse = false;
+    c.save = false;
+    Property::new(name).config(c)
+}
+
+/// Tests and seconds to the first failure (`None`: not found in `tests`).
+fn constrain_run(bug: Bug, seed: u64, tests: u64) -> Option<(u64, f64)> {
+    let r = unshrunk("constrain_bst", seed, tests)
+        .strategy(SkeletonSearch::default())
+        .run(
+            (constrained(Ordered), ints::<u8>(0..=10)),
+            move |(t, k): (OpenBst<i64>, u8)| check(&to_tree(&t), k, Some(bug)),
+        );
+    r.first_failure_test().map(|n| (n, r.seconds))
+}
+
+fn hand_run(bug: Bug, seed: u64, tests: u64) -> Option<(u64, f64)> {
+    let r = unshrunk("inserted_bst", seed, tests).run((inserted(), ints::<u8>(0..=10)), move |(t, k): (Tree, u8)| {
+            check(&t, k, Some(bug))
+        });
+    r.first_failure_test().map(|n| (n, r.seconds))
+}
+
+#[test]
+fn constrain_finds_every_insertion_mutant() {
+    for bug in BUGS {
+        assert!(
+            constrain_run(bug, 1, 200_000).is_some(),
+            "constrain missed {bug:?}"
+        );
+    }
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let m = xs.len() / 2;
+    if xs.len() % 2 == 1 { xs[m] } else { (xs[m - 1] + xs[m]) / 2.0 }
+}
+
+#[test]
+#[ignore]
+fn table() {
+    let seeds = 9u64;
+    for bug in BUGS {
+        let mut rows = Vec::new();
+        for (name, run) in [
+            ("constrain", constrain_run as fn(Bug, u64, u64) -> Option<(u64, f64)>),
+            ("inserted random", hand_run),
+        ] {
+            let (mut tests, mut secs, mut found) = (Vec::new(), Vec::new(), 0);
+            for seed in 1..=seeds {
+                match run(bug, seed, 1_000_000) {
+                    Some((n, s)) => {
+                        found += 1;
+                        tests.push(n as f64);
+                        secs.push(s);
+                    }
+                    None => {
+                        tests.push(1e6);
+                        secs.push(f64::INFINITY);
+                    }
+                }
+            }
+            rows.push((name, found, median(tests), median(secs)));
+        }
+        let ratio = rows[0].3 / rows[1].3;
+        for (name, found, t, s) in rows {
+            eprintln!(
+                "CBST {bug:?}\t{name}\t{found}/{seeds}\t{t:.0} tests\t{:.2} ms",
+                s * 1000.0
+            );
+        }
+        eprintln!("CBST {bug:?}\ttime ratio constrain / inserted: {ratio:.2}");
+    }
+}
