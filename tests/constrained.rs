@@ -195,3 +195,62 @@ fn a_fixed_tape_gives_a_fixed_value() {
     let v = g.generate(&mut tape).expect("valid");
     assert_eq!(v, vec![2, 4, 4, 9, 9, 9, 9, 9, 9, 10, 14]);
 }
+
+/// Every constrained value of a test case keeps its shape while `constrain` instantiates it:
+/// with two ordered lists in one input, both lengths hold from one test case to the next,
+/// and only the numbers change.
+#[test]
+fn constrain_holds_the_shape_of_every_constrained_value() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use tapefuzz::search::constrain::SkeletonSearch;
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let s = seen.clone();
+    let report = Property::new("constrained::two_shapes")
+        .no_corpus()
+        .seed(3)
+        .tests(3_000)
+        .strategy(SkeletonSearch::default())
+        .run(
+            (constrained(Ordered), constrained(Ordered)),
+            move |(a, b): (Vec<i64>, Vec<i64>)| {
+                s.borrow_mut().push((a.len(), b.len(), a, b));
+            },
+        );
+    assert!(report.passed(), "{report}");
+    let seen = seen.borrow();
+    let pairs = seen.windows(2);
+    // Consecutive test cases of one visit: the first list's length held and its numbers
+    // changed.
+    let (mut held, mut both) = (0, 0);
+    for w in pairs {
+        if w[0].0 == w[1].0 && w[0].2 != w[1].2 {
+            held += 1;
+            both += (w[0].1 == w[1].1) as usize;
+        }
+    }
+    assert!(held > 100, "instantiations seen: {held}");
+    assert!(
+        both * 10 >= held * 9,
+        "the second list's length held in {both} of {held} instantiations"
+    );
+}
+
+/// A failure found while instantiating a skeleton replays (from the indices the search
+/// drew) and shrinks to a valid minimal value.
+#[test]
+fn a_failure_found_by_instantiation_replays_and_shrinks() {
+    use tapefuzz::search::constrain::SkeletonSearch;
+    let report = Property::new("constrained::instance_failure")
+        .no_corpus()
+        .seed(5)
+        .tests(20_000)
+        .strategy(SkeletonSearch::default())
+        .run(
+            (constrained(Ordered), constrained(Ordered)),
+            |(a, b): (Vec<i64>, Vec<i64>)| a.is_sorted() && b.last().is_none_or(|&x| x < 9_000),
+        );
+    assert!(!report.passed(), "no failure found");
+    let value = report.value.clone().unwrap_or_default();
+    assert!(value.contains("9000"), "{report}");
+}

@@ -88,9 +88,10 @@ fn constrain_run(bug: Bug, seed: u64, tests: u64) -> Option<(u64, f64)> {
 }
 
 fn hand_run(bug: Bug, seed: u64, tests: u64) -> Option<(u64, f64)> {
-    let r = unshrunk("inserted_bst", seed, tests).run((inserted(), ints::<u8>(0..=10)), move |(t, k): (Tree, u8)| {
-            check(&t, k, Some(bug))
-        });
+    let r = unshrunk("inserted_bst", seed, tests).run(
+        (inserted(), ints::<u8>(0..=10)),
+        move |(t, k): (Tree, u8)| check(&t, k, Some(bug)),
+    );
     r.first_failure_test().map(|n| (n, r.seconds))
 }
 
@@ -107,7 +108,11 @@ fn constrain_finds_every_insertion_mutant() {
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     let m = xs.len() / 2;
-    if xs.len() % 2 == 1 { xs[m] } else { (xs[m - 1] + xs[m]) / 2.0 }
+    if xs.len() % 2 == 1 {
+        xs[m]
+    } else {
+        (xs[m - 1] + xs[m]) / 2.0
+    }
 }
 
 #[test]
@@ -117,7 +122,10 @@ fn table() {
     for bug in BUGS {
         let mut rows = Vec::new();
         for (name, run) in [
-            ("constrain", constrain_run as fn(Bug, u64, u64) -> Option<(u64, f64)>),
+            (
+                "constrain",
+                constrain_run as fn(Bug, u64, u64) -> Option<(u64, f64)>,
+            ),
             ("inserted random", hand_run),
         ] {
             let (mut tests, mut secs, mut found) = (Vec::new(), Vec::new(), 0);

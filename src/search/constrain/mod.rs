@@ -19,9 +19,11 @@
 //!   [`SkeletonSearch::backtracks`] tries otherwise. A skeleton the filter rejected as a
 //!   whole (at the decisions choice) says nothing about which choice to change, so it gets
 //!   no burst.
-//! - **Instantiation.** A tape that is valid (or fails the property) has a feasible
-//!   skeleton: its choices up to the solution span are kept and the next test cases redraw
-//!   only the rest. A visit lasts 16 times as many test cases as the skeleton search spends
+//! - **Instantiation.** A tape that is valid (or fails the property) has feasible
+//!   skeletons: the choices of each constrained value's skeleton span (and its decisions
+//!   choice) are kept, each replayed in its own value's skeleton, and the next test cases
+//!   redraw the rest — every solution, and whatever else the input draws. A property over
+//!   two constrained trees keeps both shapes. A visit lasts 16 times as many test cases as the skeleton search spends
 //!   per feasible skeleton it finds (a few dozen where most random skeletons are feasible,
 //!   up to [`SkeletonSearch::instantiations`], ProSyT's fixed 1,500, where they are rare),
 //!   and ends early at the first instantiation that repeats a value the search made before:
@@ -63,6 +65,7 @@
 //! assert!(report.stat("skeletons").unwrap() >= 2);
 //! ```
 
+mod held;
 mod search;
 mod settings;
 mod source;

@@ -1,6 +1,7 @@
 //! The search of the `constrain` strategy.
 
 use super::SkeletonSearch;
+use super::held::{HeldSource, Skeletons};
 use super::source::PrefixThenRandom;
 use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat, Verdict};
 use crate::search::enumerate::{Branch, Next, PrefixSource, Tree};
@@ -58,12 +59,13 @@ pub struct ConstrainSearch {
     deepest: usize,
     /// Exploring test cases since a skeleton was last found or revisited.
     stalled: u64,
-    /// Feasible skeletons: the unforced indices up to their solution span.
-    pool: Vec<Vec<u64>>,
+    /// Feasible skeletons, with the unforced indices of the valid tape each came from.
+    pool: Vec<(Skeletons, Vec<u64>)>,
     /// Where each skeleton (by hash) is in the pool.
     seen: HashMap<u64, usize>,
     next_revisit: usize,
     prefixed: PrefixThenRandom,
+    held: HeldSource,
     random: RandomSource,
     /// Skeletons enumerated smallest first, pruned where they were rejected (`None` once
     /// exhausted or full).
@@ -98,6 +100,7 @@ impl ConstrainSearch {
             seen: HashMap::new(),
             next_revisit: 0,
             prefixed: PrefixThenRandom::new(Vec::new(), 0),
+            held: HeldSource::new(Skeletons(Vec::new()), 0),
             random: RandomSource::new(0),
             tree: Some(Tree::new(TREE_NODES)),
             enumerated: PrefixSource::new(Vec::new(), None),
@@ -230,25 +233,17 @@ impl ConstrainSearch {
     fn found(&mut self, rec: &Recording) {
         self.burst = 0;
         self.backtrack.clear();
-        let Some(start) = rec
-            .spans
-            .iter()
-            .find(|s| s.label.kind() == Kind::Solution)
-            .map(|s| s.start)
-        else {
+        let Some(skeletons) = Skeletons::of(rec) else {
             return;
         };
-        let skeleton = Self::unforced_before(rec, start);
-        let hash = skeleton.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
-            (h ^ x).wrapping_mul(0x0100_0000_01b3)
-        });
+        let hash = skeletons.hash();
         let index = match self.seen.get(&hash) {
-            // The same skeleton again (a hash collision with another one is reinstantiated
-            // as that one: harmless).
+            // The same skeletons again (a hash collision with others is reinstantiated as
+            // those: harmless).
             Some(&i) => i,
             None => {
                 self.seen.insert(hash, self.pool.len());
-                self.pool.push(skeleton);
+                self.pool.push((skeletons, rec.indices()));
                 self.pool.len() - 1
             }
         };
@@ -311,13 +306,14 @@ impl Search for ConstrainSearch {
         match &mut self.mode {
             Mode::Instantiate { index, left } => {
                 *left -= 1;
-                let prefix = self.pool[*index].clone();
+                let skeletons = self.pool[*index].0.clone();
                 if *left == 0 {
                     self.mode = Mode::Explore;
                 }
+                // Not recorded: the held source keeps what it drew, to replay a failure.
                 self.kind = Proposed::Instance;
-                self.prefixed = PrefixThenRandom::new(prefix, seed);
-                Some(Proposal::new(&mut self.prefixed).recorded())
+                self.held = HeldSource::new(skeletons, seed);
+                Some(Proposal::new(&mut self.held))
             }
             Mode::Explore => {
                 self.explored += 1;
@@ -383,7 +379,11 @@ impl Search for ConstrainSearch {
     }
 
     fn replay(&self) -> Option<Replay> {
-        (self.kind == Proposed::Fresh).then_some(Replay::Seed(self.last_seed))
+        match self.kind {
+            Proposed::Fresh => Some(Replay::Seed(self.last_seed)),
+            Proposed::Instance => Some(Replay::Indices(self.held.drawn().to_vec())),
+            _ => None,
+        }
     }
 
     fn progress(&self) -> String {
@@ -395,13 +395,13 @@ impl Search for ConstrainSearch {
     }
 
     fn finish(&mut self) -> Finish {
-        // Every feasible skeleton, simplest instantiation (the prefix, then zeros), for
-        // `corpus/`: the next run starts from them.
+        // The valid tape of every feasible skeleton, for `corpus/`: the next run starts from
+        // them.
         let keep = self
             .pool
             .iter()
             .take(self.keep)
-            .map(|p| Replay::Indices(p.clone()))
+            .map(|(_, tape)| Replay::Indices(tape.clone()))
             .collect();
         Finish {
             keep,
