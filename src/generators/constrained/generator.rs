@@ -5,6 +5,7 @@ use super::session::{self, Session};
 use super::{Num, Open, order};
 use crate::generators::Gen;
 use crate::tape::{DrawContext, Hint, Reject, Source, Tape, builtin};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A type whose values have a validity filter: its generator and its filter, both written
@@ -54,6 +55,18 @@ pub struct Constrained<C> {
     spec: C,
     runs: u32,
     warned: AtomicBool,
+    /// The last skeleton's solved filter: `constrain` instantiates one skeleton many times
+    /// in a row, and the filter's symbolic runs are most of a value's cost.
+    last: Mutex<Option<Solved>>,
+}
+
+/// A skeleton (its shape choices and decisions seed) and the session its filter left.
+#[derive(Debug)]
+struct Solved {
+    shape: Vec<u64>,
+    seed: u64,
+    session: Session,
+    solved: bool,
 }
 
 /// A generator of the values of `spec` that its filter accepts, by constraint solving:
@@ -91,6 +104,7 @@ pub fn constrained<C: Constrain>(spec: C) -> Constrained<C> {
         spec,
         runs: DEFAULT_RUNS,
         warned: AtomicBool::new(false),
+        last: Mutex::new(None),
     }
 }
 
@@ -157,6 +171,30 @@ impl<C> Constrained<C> {
     }
 }
 
+impl<C: Constrain> Constrained<C> {
+    /// Runs the filter on `skeleton` depth-first over its decisions, within the budget of
+    /// runs: whether a run accepted it (`s` then holds that path's constraints).
+    fn solve(&self, skeleton: &C::Value<Open>, s: &mut Session) -> bool {
+        let mut budget = self.runs;
+        let mut first = true;
+        loop {
+            s.begin_run();
+            let (ok, back) = session::with(std::mem::take(s), || self.spec.valid(skeleton));
+            *s = back;
+            if s.aborted.is_some() || ok {
+                return ok;
+            }
+            if first {
+                budget = budget.saturating_add(4 * s.depth() as u32);
+                first = false;
+            }
+            if s.runs >= budget || !s.backtrack() {
+                return false;
+            }
+        }
+    }
+}
+
 impl<C: Constrain> Gen for Constrained<C> {
     type Value = C::Value<i64>;
 
@@ -170,24 +208,31 @@ impl<C: Constrain> Gen for Constrained<C> {
         tape.end_span();
         let skeleton = skeleton?;
 
-        // 2. The filter, depth-first over its decisions.
+        // 2. The filter, depth-first over its decisions: a function of the skeleton and the
+        //    seed, so the last skeleton's answer is reused.
         let seed = tape.draw(builtin::DECISIONS, 255, Hint::Uniform)?;
-        s.begin_filter(seed);
-        let mut budget = self.runs;
-        let mut first = true;
-        let solved = loop {
-            s.begin_run();
-            let (ok, back) = session::with(s, || self.spec.valid(&skeleton));
-            s = back;
-            if s.aborted.is_some() || ok {
-                break ok;
+        let cached = self.last.lock().ok().and_then(|last| {
+            last.as_ref()
+                .filter(|l| l.seed == seed && l.shape == shape)
+                .map(|l| (l.session.clone(), l.solved))
+        });
+        let solved = match cached {
+            Some((session, solved)) => {
+                s = session;
+                solved
             }
-            if first {
-                budget = budget.saturating_add(4 * s.depth() as u32);
-                first = false;
-            }
-            if s.runs >= budget || !s.backtrack() {
-                break false;
+            None => {
+                s.begin_filter(seed);
+                let solved = self.solve(&skeleton, &mut s);
+                if let Ok(mut last) = self.last.lock() {
+                    *last = Some(Solved {
+                        shape: shape.clone(),
+                        seed,
+                        session: s.clone(),
+                        solved,
+                    });
+                }
+                solved
             }
         };
         let fallback = s.aborted;

@@ -28,7 +28,7 @@ struct Decision {
 pub(crate) type Abort = &'static str;
 
 /// The state of one constrained value being built.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Session {
     pub(crate) store: Store,
     /// Each variable's range as drawn (index = variable; [`ZERO`] first).
