@@ -67,12 +67,14 @@ const BUGS: [Bug; 4] = [Bug::Duplicate, Bug::LoseRight, Bug::WrongSide, Bug::Cro
 /// A run of `tests` test cases with `seed`, no corpus and no shrinking: its seconds are the
 /// time to the first failure.
 fn unshrunk(name: &str, seed: u64, tests: u64) -> Property {
-    let mut c = Config::default();
-    c.seed = Some(seed);
-    c.tests = tests;
+    let mut c = Config {
+        seed: Some(seed),
+        tests,
+        reuse: false,
+        save: false,
+        ..Config::default()
+    };
     c.shrink.calls = 0;
-    c.reuse = false;
-    c.save = false;
     Property::new(name).config(c)
 }
 
