@@ -274,3 +274,62 @@ impl DerivedTree {
         within(self, None, None)
     }
 }
+
+/// The tree's shape over `N: Num`, derived, for `constrain`
+/// (`tapefuzz::generators::constrained`): keys in `0..=10` left open while the skeleton is
+/// drawn, then solved by [`OrderedBst`]'s filter (the strict ordering).
+#[derive(Generate, Debug, Clone)]
+pub struct OpenBst<N: tapefuzz::generators::constrained::Num> {
+    /// The key.
+    #[generate(with = tapefuzz::generators::constrained::nums::<N>(0..=10))]
+    pub value: N,
+    /// The left subtree.
+    pub left: Option<Box<OpenBst<N>>>,
+    /// The right subtree.
+    pub right: Option<Box<OpenBst<N>>>,
+}
+
+impl OpenBst<i64> {
+    /// Nodes.
+    pub fn nodes(&self) -> usize {
+        1 + self.left.as_deref().map_or(0, OpenBst::nodes)
+            + self.right.as_deref().map_or(0, OpenBst::nodes)
+    }
+
+    /// The same tree as a [`Tree`] (keys are in `0..=10`).
+    pub fn to_tree(&self) -> Tree {
+        Tree {
+            value: self.value as u8,
+            left: self.left.as_deref().map(|l| Box::new(l.to_tree())),
+            right: self.right.as_deref().map(|r| Box::new(r.to_tree())),
+        }
+    }
+}
+
+/// The strict BST ordering of [`OpenBst`] as a `constrain` filter.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderedBst;
+
+impl tapefuzz::generators::constrained::Constrain for OrderedBst {
+    type Value<N: tapefuzz::generators::constrained::Num> = OpenBst<N>;
+    fn generator<N: tapefuzz::generators::constrained::Num>(&self) -> impl Gen<Value = OpenBst<N>> {
+        any::<OpenBst<N>>()
+    }
+    fn valid<N: tapefuzz::generators::constrained::Num>(&self, t: &OpenBst<N>) -> bool {
+        fn within<N: tapefuzz::generators::constrained::Num>(
+            t: &OpenBst<N>,
+            lo: Option<N>,
+            hi: Option<N>,
+        ) -> bool {
+            lo.is_none_or(|l| t.value > l)
+                && hi.is_none_or(|h| t.value < h)
+                && t.left
+                    .as_deref()
+                    .is_none_or(|l| within(l, lo, Some(t.value)))
+                && t.right
+                    .as_deref()
+                    .is_none_or(|r| within(r, Some(t.value), hi))
+        }
+        within(t, None, None)
+    }
+}

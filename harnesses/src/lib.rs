@@ -18,6 +18,7 @@ pub mod stateful;
 pub mod stlc;
 pub mod systemf;
 pub mod tcas;
+pub mod timing;
 pub mod xml;
 
 pub use registry::{Target, corpora_dir, find, fuzz_test, property_for, targets};

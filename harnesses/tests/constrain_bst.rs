@@ -3,49 +3,12 @@
 //! The quality test asserts every mutant is found; `table` (ignored) prints the benchmark
 //! (`cargo test --release -p harnesses --test constrain_bst table -- --ignored --nocapture`).
 
-use harnesses::bst::{Bug, Tree, check};
+use harnesses::bst::{Bug, OpenBst, OrderedBst, Tree, check};
+use harnesses::timing::median;
 use tapefuzz::engine::Config;
-use tapefuzz::generators::constrained::{Constrain, Num, constrained, nums};
+use tapefuzz::generators::constrained::constrained;
 use tapefuzz::prelude::*;
 use tapefuzz::search::constrain::SkeletonSearch;
-
-/// The BST over `N: Num`, derived: keys in `0..=10` left open, the ordering solved.
-#[derive(Generate, Debug, Clone)]
-struct OpenBst<N: Num> {
-    #[generate(with = nums::<N>(0..=10))]
-    value: N,
-    left: Option<Box<OpenBst<N>>>,
-    right: Option<Box<OpenBst<N>>>,
-}
-
-struct Ordered;
-impl Constrain for Ordered {
-    type Value<N: Num> = OpenBst<N>;
-    fn generator<N: Num>(&self) -> impl Gen<Value = OpenBst<N>> {
-        any::<OpenBst<N>>()
-    }
-    fn valid<N: Num>(&self, t: &OpenBst<N>) -> bool {
-        fn within<N: Num>(t: &OpenBst<N>, lo: Option<N>, hi: Option<N>) -> bool {
-            lo.is_none_or(|l| t.value > l)
-                && hi.is_none_or(|h| t.value < h)
-                && t.left
-                    .as_deref()
-                    .is_none_or(|l| within(l, lo, Some(t.value)))
-                && t.right
-                    .as_deref()
-                    .is_none_or(|r| within(r, Some(t.value), hi))
-        }
-        within(t, None, None)
-    }
-}
-
-fn to_tree(t: &OpenBst<i64>) -> Tree {
-    Tree {
-        value: t.value as u8,
-        left: t.left.as_deref().map(|l| Box::new(to_tree(l))),
-        right: t.right.as_deref().map(|r| Box::new(to_tree(r))),
-    }
-}
 
 /// A valid tree by construction: up to 15 keys of `0..=10` inserted in order.
 fn inserted() -> impl Gen<Value = Tree> {
@@ -83,8 +46,8 @@ fn constrain_run(bug: Bug, seed: u64, tests: u64) -> Option<(u64, f64)> {
     let r = unshrunk("constrain_bst", seed, tests)
         .strategy(SkeletonSearch::default())
         .run(
-            (constrained(Ordered), ints::<u8>(0..=10)),
-            move |(t, k): (OpenBst<i64>, u8)| check(&to_tree(&t), k, Some(bug)),
+            (constrained(OrderedBst), ints::<u8>(0..=10)),
+            move |(t, k): (OpenBst<i64>, u8)| check(&t.to_tree(), k, Some(bug)),
         );
     r.first_failure_test().map(|n| (n, r.seconds))
 }
@@ -104,16 +67,6 @@ fn constrain_finds_every_insertion_mutant() {
             constrain_run(bug, 1, 200_000).is_some(),
             "constrain missed {bug:?}"
         );
-    }
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let m = xs.len() / 2;
-    if xs.len() % 2 == 1 {
-        xs[m]
-    } else {
-        (xs[m - 1] + xs[m]) / 2.0
     }
 }
 
@@ -144,7 +97,7 @@ fn table() {
                     }
                 }
             }
-            rows.push((name, found, median(tests), median(secs)));
+            rows.push((name, found, median(&tests), median(&secs)));
         }
         let ratio = rows[0].3 / rows[1].3;
         for (name, found, t, s) in rows {

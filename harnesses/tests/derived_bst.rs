@@ -4,12 +4,12 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use tapefuzz::generators::constrained::{Constrain, Num, constrained, nums};
+use tapefuzz::generators::constrained::{Constrain, constrained};
 use tapefuzz::prelude::*;
 use tapefuzz::search::constrain::SkeletonSearch;
 use tapefuzz::search::rl::Learn;
 
-use harnesses::bst::DerivedTree;
+use harnesses::bst::{DerivedTree, OpenBst, OrderedBst};
 
 /// Valid share and mean size of the valid values of a run.
 fn measure<G, T>(
@@ -77,49 +77,14 @@ fn a_derived_bst_under_rl_is_mostly_valid_and_as_large_as_the_hand_written_one()
     );
 }
 
-/// The same tree over `N: Num` for `constrain`, derived too: keys left open, the ordering
-/// solved.
-#[derive(Generate, Debug, Clone)]
-struct OpenBst<N: Num> {
-    #[generate(with = nums::<N>(0..=10))]
-    value: N,
-    left: Option<Box<OpenBst<N>>>,
-    right: Option<Box<OpenBst<N>>>,
-}
-
-struct Ordered;
-impl Constrain for Ordered {
-    type Value<N: Num> = OpenBst<N>;
-    fn generator<N: Num>(&self) -> impl Gen<Value = OpenBst<N>> {
-        any::<OpenBst<N>>()
-    }
-    fn valid<N: Num>(&self, t: &OpenBst<N>) -> bool {
-        fn within<N: Num>(t: &OpenBst<N>, lo: Option<N>, hi: Option<N>) -> bool {
-            lo.is_none_or(|l| t.value > l)
-                && hi.is_none_or(|h| t.value < h)
-                && t.left
-                    .as_deref()
-                    .is_none_or(|l| within(l, lo, Some(t.value)))
-                && t.right
-                    .as_deref()
-                    .is_none_or(|r| within(r, Some(t.value), hi))
-        }
-        within(t, None, None)
-    }
-}
-
-fn open_size(t: &OpenBst<i64>) -> usize {
-    1 + t.left.as_deref().map_or(0, open_size) + t.right.as_deref().map_or(0, open_size)
-}
-
 #[test]
 fn the_same_tree_under_constrain_is_nearly_always_valid_and_varied() {
     let (share, mean) = measure(
         "open_bst.constrain",
-        constrained(Ordered),
+        constrained(OrderedBst),
         SkeletonSearch::default(),
-        open_size,
-        |t| Ordered.valid(t),
+        OpenBst::nodes,
+        |t| OrderedBst.valid(t),
     );
     // Against the hand-written generator of strict BSTs (it rejects a key out of its bounds
     // as soon as it is drawn), under random generation.

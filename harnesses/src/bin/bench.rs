@@ -16,6 +16,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use harnesses::bst::{DerivedTree, Tree, tree_gen};
 use harnesses::peers::{arbitrary_tree, proptest_tree};
+use harnesses::timing::{Sample, median, round2, timed};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
@@ -38,26 +39,6 @@ const TARGET_DERIVE: f64 = 1.2;
 const VEC_BUF: usize = 1024;
 /// Bytes per `arbitrary` tree: at most 31 nodes × 3 bytes.
 const TREE_BUF: usize = 128;
-
-/// One timed round of one tool: ns per value and mean size (elements or nodes).
-#[derive(Clone, Copy, Debug)]
-struct Sample {
-    ns: f64,
-    mean_len: f64,
-}
-
-fn timed(n: usize, mut one: impl FnMut(u64) -> usize) -> Sample {
-    let start = Instant::now();
-    let mut total = 0usize;
-    for i in 0..n {
-        total += one(i as u64);
-    }
-    let ns = start.elapsed().as_nanos() as f64 / n as f64;
-    Sample {
-        ns,
-        mean_len: total as f64 / n as f64,
-    }
-}
 
 fn proptest_runner(seed: u64) -> TestRunner {
     let mut bytes = [0u8; 32];
@@ -328,15 +309,15 @@ fn derive_bench(rounds: usize, scale: usize, run_seed: u64) {
                  hand-written {:>8.1} ns/value (mean {unit} {:.2})",
                 r + 1,
                 a.ns,
-                a.mean_len,
+                a.size,
                 b.ns,
-                b.mean_len
+                b.size
             );
             d.push(a);
             h.push(b);
         }
         let med = |s: &[Sample]| median(&s.iter().map(|x| x.ns).collect::<Vec<_>>());
-        let mean = |s: &[Sample]| s.iter().map(|x| x.mean_len).sum::<f64>() / s.len() as f64;
+        let mean = |s: &[Sample]| s.iter().map(|x| x.size).sum::<f64>() / s.len() as f64;
         let (dn, hn) = (med(&d), med(&h));
         let (dl, hl) = (mean(&d), mean(&h));
         let ratio = dn / hn;
@@ -351,7 +332,7 @@ fn derive_bench(rounds: usize, scale: usize, run_seed: u64) {
             "hand_written_ns": round2(hn),
             "ratio": round4(ratio),
             "len_unit": unit,
-            "mean_len": { "derived": round2(dl), "hand_written": round2(hl) },
+            "size": { "derived": round2(dl), "hand_written": round2(hl) },
             "ratio_per_len": round4(per_len),
             "target": TARGET_DERIVE,
             // Equivalent generators compare per value; the BST (different distributions)
@@ -483,21 +464,6 @@ struct Workload {
     tools: [Bench; 3],
 }
 
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let m = v.len() / 2;
-    if v.len() % 2 == 1 {
-        v[m]
-    } else {
-        (v[m - 1] + v[m]) / 2.0
-    }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
 fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
 }
@@ -567,7 +533,7 @@ fn main() {
                     TOOLS[k],
                     s.ns,
                     w.unit,
-                    s.mean_len
+                    s.size
                 );
                 samples[k].push(s);
             }
@@ -578,7 +544,7 @@ fn main() {
             .collect();
         let len: Vec<f64> = samples
             .iter()
-            .map(|s| s.iter().map(|x| x.mean_len).sum::<f64>() / s.len() as f64)
+            .map(|s| s.iter().map(|x| x.size).sum::<f64>() / s.len() as f64)
             .collect();
         let ratio_arbitrary = ns[0] / ns[1];
         let ratio_proptest = ns[0] / ns[2];
@@ -599,7 +565,7 @@ fn main() {
             "pass_arbitrary": pass_arbitrary,
             "pass_proptest": pass_proptest,
             "len_unit": w.unit,
-            "mean_len": {
+            "size": {
                 "tapefuzz": round2(len[0]),
                 "arbitrary": round2(len[1]),
                 "proptest": round2(len[2]),

@@ -17,35 +17,16 @@
 
 use harnesses::bst::{DerivedTree, MAX_DEPTH, Tree, tree_gen};
 use harnesses::expr::{Expr, expr_gen};
+use harnesses::timing::{Sample, median, round2, timed};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::hint::black_box;
-use std::time::Instant;
 use tapefuzz::generators::{Boxed, Gen, GenExt, any, ints, just, option, vecs};
 use tapefuzz::one_of;
 use tapefuzz::tape::{Label, RandomSource, Reject, Rng, Tape};
 
 const TARGET: f64 = 1.3;
 const TARGET_DERIVED: f64 = 1.2;
-
-/// One timed round: ns per value and the mean size (elements or nodes).
-#[derive(Clone, Copy, Debug)]
-struct Sample {
-    ns: f64,
-    size: f64,
-}
-
-fn timed(n: usize, mut one: impl FnMut(u64) -> usize) -> Sample {
-    let start = Instant::now();
-    let mut total = 0usize;
-    for i in 0..n {
-        total += one(i as u64);
-    }
-    Sample {
-        ns: start.elapsed().as_nanos() as f64 / n as f64,
-        size: total as f64 / n as f64,
-    }
-}
 
 /// `n` values of `g`, each from a fresh random tape as the engine draws a test case.
 fn tapefuzz_loop<G: Gen>(g: &G, n: usize, seed: u64, size: impl Fn(&G::Value) -> usize) -> Sample {
@@ -368,20 +349,6 @@ const WORKLOADS: [(&str, usize, Workload, &str, bool, f64); 8] = [
     ),
 ];
 
-fn median(xs: &mut [f64]) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let m = xs.len() / 2;
-    if xs.len() % 2 == 1 {
-        xs[m]
-    } else {
-        (xs[m - 1] + xs[m]) / 2.0
-    }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
 fn usage() -> ! {
     eprintln!("usage: floor [--rounds N] [--quick] [--only NAME] [--profile tapefuzz|floor]");
     std::process::exit(2)
@@ -444,8 +411,8 @@ fn main() {
             fl.push(b);
         }
         let per = |s: &Sample| if per_unit { s.ns / s.size } else { s.ns };
-        let tf_ns = median(&mut tf.iter().map(per).collect::<Vec<_>>());
-        let fl_ns = median(&mut fl.iter().map(per).collect::<Vec<_>>());
+        let tf_ns = median(&tf.iter().map(per).collect::<Vec<_>>());
+        let fl_ns = median(&fl.iter().map(per).collect::<Vec<_>>());
         let mean = |s: &[Sample]| s.iter().map(|s| s.size).sum::<f64>() / s.len() as f64;
         let ratio = tf_ns / fl_ns;
         println!(
