@@ -254,3 +254,29 @@ fn a_failure_found_by_instantiation_replays_and_shrinks() {
     let value = report.value.clone().unwrap_or_default();
     assert!(value.contains("9000"), "{report}");
 }
+
+/// Plain integers inside a skeleton (a list of small `ints` beside the constrained number):
+/// the collection's fast loop on a random tape keeps them in the skeleton's capture, so the
+/// concrete value replays the same shape and every value is valid.
+#[test]
+fn plain_collections_inside_a_skeleton_are_captured() {
+    struct Tagged;
+    impl Constrain for Tagged {
+        type Value<N: Num> = (Vec<u8>, N);
+        fn generator<N: Num>(&self) -> impl Gen<Value = (Vec<u8>, N)> {
+            (vecs(ints::<u8>(0..=9), 0..=5), nums::<N>(0..=10))
+        }
+        fn valid<N: Num>(&self, (_, n): &(Vec<u8>, N)) -> bool {
+            *n > N::constant(5)
+        }
+    }
+    let report = Property::new("constrained::tagged")
+        .no_corpus()
+        .seed(2)
+        .tests(300)
+        .run(constrained(Tagged), |(tags, n): (Vec<u8>, i64)| {
+            n > 5 && tags.iter().all(|&t| t <= 9)
+        });
+    assert!(report.passed(), "{report}");
+    assert_eq!(report.valid, 300, "{report}");
+}

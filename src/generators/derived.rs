@@ -96,10 +96,10 @@ pub struct Limits {
     /// The largest budget: the root draws its budget uniformly in `0..=size`, and a value has
     /// at most `size` branch nodes. 0 makes every value a leaf.
     pub size: u64,
-    /// At most this many nodes nest: a node this deep is a leaf. 0 or 1 makes every value a
-    /// leaf (the root is at depth 0 and branches only when `depth > 0`; its children are at
-    /// depth 1). Deep limits are the user's to choose: each level is a stack frame of the
-    /// generator and of the property's own recursion.
+    /// At most this many branch nodes nest: a node this deep is a leaf. The root is at depth
+    /// 0, so 0 makes every value a leaf and 1 a root whose children are leaves. Deep limits
+    /// are the user's to choose: each level is a stack frame of the generator and of the
+    /// property's own recursion.
     pub depth: u32,
 }
 

@@ -812,6 +812,10 @@ impl<'s> Tape<'s> {
         hint: Hint,
         mut each: impl FnMut(u64),
     ) -> Option<Result<(), Reject>> {
+        if self.capture.is_some() {
+            // The general path writes every index to the capture.
+            return None;
+        }
         let Origin::Fast(shared) = &mut self.origin else {
             return None;
         };

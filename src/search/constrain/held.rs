@@ -14,12 +14,20 @@ impl Skeletons {
     /// that is not constrained).
     pub(crate) fn of(rec: &Recording) -> Option<Skeletons> {
         let mut parts = Vec::new();
-        let mut covered = 0;
+        // Outermost: no enclosing span is a skeleton too (as `HeldSource` counts them).
+        let nested = |mut parent: Option<usize>| {
+            while let Some(p) = parent {
+                if rec.spans[p].label.kind() == Kind::Skeleton {
+                    return true;
+                }
+                parent = rec.spans[p].parent;
+            }
+            false
+        };
         for span in &rec.spans {
-            if span.label.kind() != Kind::Skeleton || span.start < covered {
+            if span.label.kind() != Kind::Skeleton || nested(span.parent) {
                 continue;
             }
-            covered = span.end;
             let mut part: Vec<u64> = rec.choices[span.start..span.end.min(rec.choices.len())]
                 .iter()
                 .filter(|c| !c.forced)

@@ -230,7 +230,10 @@ impl ConstrainSearch {
         }
     }
 
-    fn found(&mut self, rec: &Recording) {
+    /// A valid tape `rec`: its skeletons join the pool (once) and a visit of them starts.
+    /// `explored`: the skeleton search found it (it counts towards the cost of a find); a
+    /// saved tape replayed before the search gets a full visit instead.
+    fn found(&mut self, rec: &Recording, explored: bool) {
         self.burst = 0;
         self.backtrack.clear();
         let Some(skeletons) = Skeletons::of(rec) else {
@@ -247,8 +250,12 @@ impl ConstrainSearch {
                 self.pool.len() - 1
             }
         };
-        self.explored_valid += 1;
-        let burst = self.burst_len();
+        let burst = if explored {
+            self.explored_valid += 1;
+            self.burst_len()
+        } else {
+            self.settings.instantiations
+        };
         if burst > 1 {
             self.mode = Mode::Instantiate {
                 index,
@@ -284,7 +291,7 @@ impl Search for ConstrainSearch {
         if matches!(outcome.status, Status::Valid | Status::Interesting)
             && let Some(rec) = outcome.recording
         {
-            self.found(rec);
+            self.found(rec, false);
         }
     }
 
@@ -360,11 +367,11 @@ impl Search for ConstrainSearch {
             (Proposed::Systematic, Some(rec)) => {
                 self.enumerated_run(rec, outcome.status);
                 if valid {
-                    self.found(rec);
+                    self.found(rec, true);
                 }
             }
             (Proposed::Systematic, None) => {}
-            (Proposed::Probe, Some(rec)) if valid => self.found(rec),
+            (Proposed::Probe, Some(rec)) if valid => self.found(rec, true),
             (Proposed::Probe, Some(rec)) if outcome.status == Status::Invalid => self.rejected(rec),
             (Proposed::Probe, _) => {
                 self.burst = 0;
@@ -375,7 +382,7 @@ impl Search for ConstrainSearch {
     }
 
     fn recorded(&mut self, recording: Recording) {
-        self.found(&recording);
+        self.found(&recording, true);
     }
 
     fn replay(&self) -> Option<Replay> {
