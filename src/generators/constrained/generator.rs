@@ -57,16 +57,17 @@ pub struct Constrained<C> {
     warned: AtomicBool,
     /// The last skeleton's solved filter: `constrain` instantiates one skeleton many times
     /// in a row, and the filter's symbolic runs are most of a value's cost.
-    last: Mutex<Option<Solved>>,
+    last: Mutex<Solved>,
 }
 
-/// A skeleton (its shape choices and decisions seed) and the session its filter left.
-#[derive(Debug)]
+/// The last skeleton (its shape choices and decisions seed) and, once it came twice in a
+/// row, the session its filter left: a random run, where every skeleton is new, pays only
+/// for the key (copied into a reused buffer), not for a copy of every session.
+#[derive(Debug, Default)]
 struct Solved {
     shape: Vec<u64>,
     seed: u64,
-    session: Session,
-    solved: bool,
+    session: Option<(Session, bool)>,
 }
 
 /// A generator of the values of `spec` that its filter accepts, by constraint solving:
@@ -104,7 +105,7 @@ pub fn constrained<C: Constrain>(spec: C) -> Constrained<C> {
         spec,
         runs: DEFAULT_RUNS,
         warned: AtomicBool::new(false),
-        last: Mutex::new(None),
+        last: Mutex::new(Solved::default()),
     }
 }
 
@@ -211,11 +212,10 @@ impl<C: Constrain> Gen for Constrained<C> {
         // 2. The filter, depth-first over its decisions: a function of the skeleton and the
         //    seed, so the last skeleton's answer is reused.
         let seed = tape.draw(builtin::DECISIONS, 255, Hint::Uniform)?;
-        let cached = self.last.lock().ok().and_then(|last| {
-            last.as_ref()
-                .filter(|l| l.seed == seed && l.shape == shape)
-                .map(|l| (l.session.clone(), l.solved))
-        });
+        let (cached, again) = match self.last.lock() {
+            Ok(last) if last.seed == seed && last.shape == shape => (last.session.clone(), true),
+            _ => (None, false),
+        };
         let solved = match cached {
             Some((session, solved)) => {
                 s = session;
@@ -225,12 +225,14 @@ impl<C: Constrain> Gen for Constrained<C> {
                 s.begin_filter(seed);
                 let solved = self.solve(&skeleton, &mut s);
                 if let Ok(mut last) = self.last.lock() {
-                    *last = Some(Solved {
-                        shape: shape.clone(),
-                        seed,
-                        session: s.clone(),
-                        solved,
-                    });
+                    if again {
+                        last.session = Some((s.clone(), solved));
+                    } else {
+                        last.shape.clear();
+                        last.shape.extend_from_slice(&shape);
+                        last.seed = seed;
+                        last.session = None;
+                    }
                 }
                 solved
             }

@@ -2,6 +2,7 @@
 //! everything else is drawn afresh.
 
 use crate::tape::{DrawContext, Kind, Label, RandomSource, Recording, Source};
+use std::rc::Rc;
 
 /// The shapes of one feasible test case: for each constrained value in it, in draw order,
 /// the unforced indices of its skeleton span followed by its decisions choice.
@@ -67,7 +68,7 @@ impl Skeletons {
 /// Past a skeleton's recorded indices (a generator that draws more than before), random.
 #[derive(Debug)]
 pub(crate) struct HeldSource {
-    skeletons: Skeletons,
+    skeletons: Rc<Skeletons>,
     random: RandomSource,
     /// Open spans.
     depth: usize,
@@ -84,7 +85,7 @@ pub(crate) struct HeldSource {
 }
 
 impl HeldSource {
-    pub(crate) fn new(skeletons: Skeletons, seed: u64) -> HeldSource {
+    pub(crate) fn new(skeletons: Rc<Skeletons>, seed: u64) -> HeldSource {
         HeldSource {
             skeletons,
             random: RandomSource::new(seed),
@@ -96,6 +97,17 @@ impl HeldSource {
             decision_due: false,
             drawn: Vec::new(),
         }
+    }
+
+    /// Starts another test case over `skeletons` with `seed`, keeping the buffer of drawn
+    /// indices (one instantiation after another allocates nothing).
+    pub(crate) fn restart(&mut self, skeletons: Rc<Skeletons>, seed: u64) {
+        let mut drawn = std::mem::take(&mut self.drawn);
+        drawn.clear();
+        *self = HeldSource {
+            drawn,
+            ..HeldSource::new(skeletons, seed)
+        };
     }
 
     /// The indices given so far, in order.

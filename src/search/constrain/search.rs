@@ -7,6 +7,7 @@ use crate::engine::{Finish, Observation, Proposal, Replay, Search, Start, Stat, 
 use crate::search::enumerate::{Branch, Next, PrefixSource, Tree};
 use crate::tape::{HashesSet, Kind, RandomSource, Recording, Rng, Status};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// What the next test case does.
 #[derive(Debug)]
@@ -60,7 +61,7 @@ pub struct ConstrainSearch {
     /// Exploring test cases since a skeleton was last found or revisited.
     stalled: u64,
     /// Feasible skeletons, with the unforced indices of the valid tape each came from.
-    pool: Vec<(Skeletons, Vec<u64>)>,
+    pool: Vec<(Rc<Skeletons>, Vec<u64>)>,
     /// Where each skeleton (by hash) is in the pool.
     seen: HashMap<u64, usize>,
     next_revisit: usize,
@@ -100,7 +101,7 @@ impl ConstrainSearch {
             seen: HashMap::new(),
             next_revisit: 0,
             prefixed: PrefixThenRandom::new(Vec::new(), 0),
-            held: HeldSource::new(Skeletons(Vec::new()), 0),
+            held: HeldSource::new(Rc::new(Skeletons(Vec::new())), 0),
             random: RandomSource::new(0),
             tree: Some(Tree::new(TREE_NODES)),
             enumerated: PrefixSource::new(Vec::new(), None),
@@ -246,7 +247,7 @@ impl ConstrainSearch {
             Some(&i) => i,
             None => {
                 self.seen.insert(hash, self.pool.len());
-                self.pool.push((skeletons, rec.indices()));
+                self.pool.push((Rc::new(skeletons), rec.indices()));
                 self.pool.len() - 1
             }
         };
@@ -313,13 +314,13 @@ impl Search for ConstrainSearch {
         match &mut self.mode {
             Mode::Instantiate { index, left } => {
                 *left -= 1;
-                let skeletons = self.pool[*index].0.clone();
+                let skeletons = Rc::clone(&self.pool[*index].0);
                 if *left == 0 {
                     self.mode = Mode::Explore;
                 }
                 // Not recorded: the held source keeps what it drew, to replay a failure.
                 self.kind = Proposed::Instance;
-                self.held = HeldSource::new(skeletons, seed);
+                self.held.restart(skeletons, seed);
                 Some(Proposal::new(&mut self.held))
             }
             Mode::Explore => {
