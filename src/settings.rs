@@ -5,7 +5,7 @@
 //! `TAPEFUZZ_*` variable of one's own scripts is not tapefuzz's business.
 
 use crate::engine::{Config, Strategy};
-use crate::env::{self, ConfigError, Env};
+use crate::env::{self, ConfigError, Env, Var};
 use crate::search::registry;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,15 +29,61 @@ pub struct Settings {
 /// ([`env::CORE`]), every strategy's ([`registry::vars`]) and the others ([`env::OTHER`]);
 /// sorted, each once. The protocol's own ([`env::PROTOCOL`]) are not among them.
 pub fn known_vars() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = env::CORE
-        .iter()
-        .copied()
-        .chain(registry::vars())
-        .chain(env::OTHER.iter().copied())
+    let mut v: Vec<&'static str> = reference()
+        .into_iter()
+        .flat_map(|(_, vars)| vars.into_iter().map(|v| v.name))
         .collect();
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// Every variable a user may set, documented, in groups: `"run"` (the engine's and the
+/// property layer's, [`env::CORE`]), then each strategy with variables of its own under
+/// its name (a list shared by two strategies, as `enumerate` and `patterns` share theirs,
+/// comes once, under both names joined by `, `), then `"other"` ([`env::OTHER`]). The
+/// guide's configuration reference is this, rendered ([`render_reference`]).
+pub fn reference() -> Vec<(String, Vec<&'static Var>)> {
+    let mut groups: Vec<(String, Vec<&'static Var>)> =
+        vec![("run".into(), env::CORE.iter().collect())];
+    for e in registry::STRATEGIES.iter().filter(|e| !e.vars.is_empty()) {
+        match groups
+            .iter_mut()
+            .find(|(_, v)| std::ptr::eq(v[0], &e.vars[0]))
+        {
+            Some((name, _)) => {
+                name.push_str(", ");
+                name.push_str(e.name);
+            }
+            None => groups.push((e.name.into(), e.vars.iter().collect())),
+        }
+    }
+    groups.push(("other".into(), env::OTHER.iter().collect()));
+    groups
+}
+
+/// [`reference`] as Markdown: a heading and a table (variable, values, default, what it
+/// does) per group. Deterministic, so a test can hold a document to it.
+pub fn render_reference() -> String {
+    let mut out = String::new();
+    for (group, vars) in reference() {
+        let title = match group.as_str() {
+            "run" => "Every run".to_string(),
+            "other" => "Fuzzing and explain".to_string(),
+            g => format!("`--strategy {}`", g.replace(", ", "` and `")),
+        };
+        out.push_str(&format!(
+            "### {title}\n\n| variable | values | default | what it does |\n|---|---|---|---|\n"
+        ));
+        for v in vars {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} |\n",
+                v.name, v.values, v.default, v.meaning
+            ));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The known variable a misspelt `name` most likely meant: the nearest by edit distance

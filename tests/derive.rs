@@ -534,7 +534,7 @@ fn type_attributes_bound_reflection() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The README's example.
+// The guide's example (guide/src/derive.md).
 
 #[derive(Generate, Debug, Clone)]
 enum Expr {

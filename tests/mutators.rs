@@ -176,7 +176,7 @@ fn the_unmutated_value_is_index_zero() {
 
 mod common;
 
-/// The README's example of pickers and mutators, as it is there.
+/// The guide's example of pickers and mutators (guide/src/pickers.md), as it is there.
 #[test]
 fn readme_example() {
     use tapefuzz::generators::mutators::{

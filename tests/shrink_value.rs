@@ -888,7 +888,7 @@ fn an_explicit_example_the_generator_cannot_reflect_is_reported_as_given() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The README's example, as it is there.
+// The guide's example (guide/src/shrinking.md), as it is there.
 
 #[test]
 fn readme_shrink_a_value() {

@@ -2,7 +2,7 @@
 //! and [`crate::property::Property::strategy_named`] look names up in.
 
 use crate::engine::Strategy;
-use crate::env::{ConfigError, Env};
+use crate::env::{ConfigError, Env, Var};
 use std::sync::Arc;
 
 /// One strategy the registry knows.
@@ -13,7 +13,7 @@ pub struct Registered {
     /// One line about it.
     pub about: &'static str,
     /// The environment variables its settings read.
-    pub vars: &'static [&'static str],
+    pub vars: &'static [Var],
     /// Its settings: the defaults with its variables of the environment applied.
     pub from_env: fn(&Env) -> Result<Arc<dyn Strategy>, ConfigError>,
 }
@@ -116,8 +116,8 @@ pub fn from_env(env: &Env) -> Result<Arc<dyn Strategy>, ConfigError> {
 }
 
 /// Every strategy's variables.
-pub fn vars() -> impl Iterator<Item = &'static str> {
-    STRATEGIES.iter().flat_map(|e| e.vars.iter().copied())
+pub fn vars() -> impl Iterator<Item = &'static Var> {
+    STRATEGIES.iter().flat_map(|e| e.vars.iter())
 }
 
 #[cfg(test)]

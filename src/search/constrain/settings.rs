@@ -2,7 +2,7 @@
 
 use super::ConstrainSearch;
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env};
+use crate::env::{ConfigError, Env, Var};
 use std::sync::Arc;
 
 /// Settings of the `constrain` strategy (see [`super`]).
@@ -27,7 +27,20 @@ impl Default for SkeletonSearch {
 }
 
 /// The variables of [`SkeletonSearch::with_env`].
-pub(crate) const VARS: &[&str] = &["TAPEFUZZ_INSTANTIATIONS", "TAPEFUZZ_BACKTRACKS"];
+pub(crate) const VARS: &[Var] = &[
+    Var {
+        name: "TAPEFUZZ_INSTANTIATIONS",
+        values: "1 to 10^9",
+        default: "1500",
+        meaning: "Most test cases per skeleton (a shape with its integers open); a skeleton is left earlier when its values repeat or finding another is cheap.",
+    },
+    Var {
+        name: "TAPEFUZZ_BACKTRACKS",
+        values: "0 to 10^6",
+        default: "32",
+        meaning: "Randomised backtracking steps after a rejection inside a skeleton.",
+    },
+];
 
 impl SkeletonSearch {
     /// These settings with the variables of `env` applied: `TAPEFUZZ_INSTANTIATIONS` (test

@@ -2,7 +2,7 @@
 
 use super::CoverSearch;
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env};
+use crate::env::{ConfigError, Env, Var};
 use std::sync::Arc;
 
 /// Settings of the `cover` strategy. [`Cover::default`] documents the defaults.
@@ -49,7 +49,20 @@ impl Default for Cover {
 }
 
 /// The variables of [`Cover::with_env`].
-pub(crate) const VARS: &[&str] = &["TAPEFUZZ_COVER_STRENGTH", "TAPEFUZZ_COVER_MAX_STRENGTH"];
+pub(crate) const VARS: &[Var] = &[
+    Var {
+        name: "TAPEFUZZ_COVER_STRENGTH",
+        values: "1 to 6",
+        default: "2",
+        meaning: "The strength of the first covering array: every combination of this many leading choices is run.",
+    },
+    Var {
+        name: "TAPEFUZZ_COVER_MAX_STRENGTH",
+        values: "1 to 6",
+        default: "3",
+        meaning: "The strength of the last array (strengths grow one by one); then the search goes on at random.",
+    },
+];
 
 impl Cover {
     /// These settings with `TAPEFUZZ_COVER_STRENGTH` (first strength, 1 to 6) and

@@ -2,7 +2,7 @@
 
 use super::EnumerateSearch;
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env};
+use crate::env::{ConfigError, Env, Var};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -85,11 +85,31 @@ impl Default for Enumerate {
 }
 
 /// The variables of [`Enumerate::with_env`].
-pub(crate) const VARS: &[&str] = &[
-    "TAPEFUZZ_ENUMERATE_SIZE",
-    "TAPEFUZZ_ENUMERATE_NODES",
-    "TAPEFUZZ_PATTERNS",
-    "TAPEFUZZ_PATTERN_SCALE",
+pub(crate) const VARS: &[Var] = &[
+    Var {
+        name: "TAPEFUZZ_ENUMERATE_SIZE",
+        values: "a whole number",
+        default: "unset: until the budget ends",
+        meaning: "The largest tape size (sum of its indices) enumerated; a run that finds nothing proves there is no counterexample that small.",
+    },
+    Var {
+        name: "TAPEFUZZ_ENUMERATE_NODES",
+        values: "a whole number, at least 1",
+        default: "16000000",
+        meaning: "The limit of the tree of tapes run so far (32 bytes a node).",
+    },
+    Var {
+        name: "TAPEFUZZ_PATTERNS",
+        values: "`none`, `portfolio`, or `t:f:seconds[:random]`, comma-separated",
+        default: "`portfolio` (for `patterns`)",
+        meaning: "The constructor-pattern configurations of `--strategy patterns`.",
+    },
+    Var {
+        name: "TAPEFUZZ_PATTERN_SCALE",
+        values: "a positive number",
+        default: "1",
+        meaning: "A factor on every pattern's time budget.",
+    },
 ];
 
 impl Enumerate {

@@ -2,22 +2,77 @@
 
 use super::{Abstraction, Learn, LearnSearch, Learners, Update};
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env};
+use crate::env::{ConfigError, Env, Var};
 use std::sync::Arc;
 
 /// The variables of [`Learn::with_env`].
-pub(crate) const VARS: &[&str] = &[
-    "TAPEFUZZ_RL_EPSILON",
-    "TAPEFUZZ_RL_WINDOW",
-    "TAPEFUZZ_RL_STATE",
-    "TAPEFUZZ_RL_RECENT",
-    "TAPEFUZZ_RL_LEARNERS",
-    "TAPEFUZZ_RL_UNIQUE",
-    "TAPEFUZZ_RL_VALID",
-    "TAPEFUZZ_RL_INVALID",
-    "TAPEFUZZ_RL_DECAY",
-    "TAPEFUZZ_RL_BONUS",
-    "TAPEFUZZ_RL_BOOTSTRAP",
+pub(crate) const VARS: &[Var] = &[
+    Var {
+        name: "TAPEFUZZ_RL_EPSILON",
+        values: "a number in 0..=1",
+        default: "0.25",
+        meaning: "Probability of an exploring (random) choice instead of the learned best one.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_WINDOW",
+        values: "0 to 64",
+        default: "5",
+        meaning: "How many recent tokens (choices, span labels) a learner's state keeps.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_STATE",
+        values: "`tree`, `sequence` or `none`",
+        default: "`tree`",
+        meaning: "The state: the enclosing spans and their own choices, the last choices in order, or nothing.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_RECENT",
+        values: "0 to 64",
+        default: "0",
+        meaning: "With `tree`, also the last this many choices of the test case, wherever drawn.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_LEARNERS",
+        values: "`label` or `point`",
+        default: "`label`",
+        meaning: "One learner per choice-point label, or per choice point.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_UNIQUE",
+        values: "a number",
+        default: "20",
+        meaning: "Reward of a valid test case not seen before.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_VALID",
+        values: "a number",
+        default: "0",
+        meaning: "Reward of a valid test case seen before.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_INVALID",
+        values: "a number",
+        default: "-1",
+        meaning: "Reward of a rejected test case.",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_DECAY",
+        values: "a number in 0..=1; 0: plain averages",
+        default: "0",
+        meaning: "Step size of the value updates (recent rewards weigh more).",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_BONUS",
+        values: "a number, not negative",
+        default: "0",
+        meaning: "Count-based exploration bonus: the greedy choice maximises Q + bonus / sqrt(n + 1).",
+    },
+    Var {
+        name: "TAPEFUZZ_RL_BOOTSTRAP",
+        values: "`0` or `1`",
+        default: "0",
+        meaning: "Teach the learners the valid tapes of `corpus/` before the campaign.",
+    },
 ];
 
 impl Learn {
