@@ -1,8 +1,15 @@
 //! tapefuzz: property-based testing and fuzzing over one choice tape.
 //!
+//! ```toml
+//! [dev-dependencies]
+//! tapefuzz = { path = "../tapefuzz" }   # a clone of the repository (not on crates.io yet)
+//! ```
+//!
 //! Every generator draws all its decisions from one [`tape::Tape`]. Random generation,
 //! byte-mutating fuzzers, shrinking, replay and saved corpora all work on that same tape, so
-//! any input found by any strategy is saved as bytes every other strategy can replay.
+//! any input found by any strategy is saved as bytes every other strategy can replay. The
+//! manual is the guide, an mdBook in the repository's `guide/` folder (`mdbook build guide`
+//! writes it to `target/guide/`); this page is the API reference.
 //!
 //! # Quick start
 //!
@@ -54,6 +61,8 @@
 //! |---|---|
 //! | write a property | [`prelude`], [`property!`], [`check`](serve::check), [`assume!`], [`ensure!`] |
 //! | configure a run: tests, seconds, seed, corpus folder, explicit examples | [`Property`](property::Property) (and [`engine::Config`] for every knob) |
+//! | derive the generator of your own struct or enum | [`Generate`](generators::Generate) (`#[derive(Generate)]`, its attributes), [`generators::derived`] (how recursive types are bounded) |
+//! | test a system with a state: action sequences against a model, concurrent runs, monkey testing | [`stateful`]: [`StateMachine`](stateful::StateMachine), [`stateful()`](stateful::stateful), [`check_test`](serve::check_test) |
 //! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map`; Synthia's pickers ([`markov`](generators::markov), [`grammar`](generators::grammar), [`knit`](generators::knit)…: [`generators::pickers`]) and mutators ([`mutated`](generators::mutated): [`generators::mutators`]) |
 //! | steer the search (targeted PBT, RL, greybox) | [`search`]: strategies by name with `TAPEFUZZ_STRATEGY=random\|sa\|rl\|greybox…` ([`search::registry`]); [`target`](property::target) / [`minimize`](property::minimize) for a utility to climb |
 //! | every small input, or every combination of options | [`search::enumerate`] (smallest tapes first, "no counterexample of size ≤ n"; constructor patterns), [`search::cover`] (covering arrays over configuration-like inputs), [`covering`] (the arrays themselves) |

@@ -62,7 +62,7 @@ pub fn reference() -> Vec<(String, Vec<&'static Var>)> {
     groups
 }
 
-/// [`reference`] as Markdown: a heading and a table (variable, values, default, what it
+/// [`reference()`] as Markdown: a heading and a table (variable, values, default, what it
 /// does) per group. Deterministic, so a test can hold a document to it.
 pub fn render_reference() -> String {
     let mut out = String::new();
