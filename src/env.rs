@@ -15,7 +15,7 @@ use std::str::FromStr;
 /// (`guide/src/configuration.md`, checked by `tests/guide.rs`) is generated from the code
 /// that reads the variables ([`crate::settings::reference`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Var {
+pub struct Variable {
     /// The variable's name, `TAPEFUZZ_…`.
     pub name: &'static str,
     /// What a valid value looks like.
@@ -28,80 +28,80 @@ pub struct Var {
 
 /// Variables the engine reads ([`crate::engine::Config::with_env`]) and the property layer
 /// (`TAPEFUZZ_CORPORA`, `TAPEFUZZ_STRATEGY`).
-pub const CORE: &[Var] = &[
-    Var {
+pub const CORE: &[Variable] = &[
+    Variable {
         name: "TAPEFUZZ_TESTS",
         values: "a whole number",
         default: "256 (`cargo tapefuzz run`: 10,000)",
         meaning: "Most test cases of the search phase, valid and rejected; 0 replays saved tapes only.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_VALID_TESTS",
         values: "a whole number",
         default: "unset: only `TAPEFUZZ_TESTS` counts",
         meaning: "Most valid test cases; the test budget becomes 10 times this unless `TAPEFUZZ_TESTS` is set.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SECONDS",
         values: "seconds, not negative",
         default: "unset: no time budget",
         meaning: "A time budget for the search phase; with it the test budget is unbounded unless also set.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SEED",
         values: "a whole number",
         default: "a fresh seed, printed on stderr",
         meaning: "The run's seed: the same seed gives the same test cases.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_TIMEOUT_MS",
         values: "milliseconds, at least 1",
         default: "unset: no timeout",
         meaning: "A test case running longer fails as a hang; a watchdog ends a run whose test case never returns.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SHRINK_CALLS",
         values: "a whole number",
         default: "20000",
         meaning: "Most calls of the property while shrinking one failure; 0 reports the failure as found.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SHRINK_SECONDS",
         values: "seconds, not negative",
         default: "60",
         meaning: "Most time spent shrinking one failure.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_KEEP",
         values: "a whole number",
         default: "0",
         meaning: "Most tapes a search adds to `corpus/` in one run (rl's unique valid tapes, greybox's new coverage).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_STATS",
         values: "`1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off`",
         default: "off",
         meaning: "Print the run's statistics on stderr at its end: counts, events, sizes, the time split.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_OBSERVABILITY",
         values: "a file, or a folder (for its `testcases.jsonl`); empty: off",
         default: "off",
         meaning: "Append one JSON line per test case in Hypothesis's observability format.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_MAX_REJECT_SHARE",
         values: "a number in 0..=1",
         default: "0.9",
         meaning: "Warn when more than this share of the generated test cases was invalid (1 never warns).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_STRATEGY",
         values: "a strategy's name: `random`, `sa`, `rl`, `greybox`, `enumerate`, `patterns`, `cover`, `constrain`, `swarm`",
         default: "`random` (or the property's own `Property::strategy`)",
         meaning: "The search that proposes test cases.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_CORPORA",
         values: "a folder (made when missing)",
         default: "`corpora/` in the crate's folder",
@@ -111,26 +111,26 @@ pub const CORE: &[Var] = &[
 
 /// Variables a user may set that are read elsewhere: the libFuzzer glue's tape-level
 /// features, and what `cargo tapefuzz explain` asks about a part ([`crate::serve`]).
-pub const OTHER: &[Var] = &[
-    Var {
+pub const OTHER: &[Variable] = &[
+    Variable {
         name: "TAPEFUZZ_FEATURES",
         values: "`1` or `0`",
         default: "off",
         meaning: "Under libFuzzer, also report each valid input's tape features as counters of their own (read once, at start-up).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_EXPLAIN_PATH",
         values: "a path into a value, such as `.1[0].x`",
         default: "unset: explain the whole value",
         meaning: "The part whose provenance `cargo tapefuzz explain` shows (`--path`).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_EXPLAIN_DOT",
         values: "a file",
         default: "unset",
         meaning: "Where `explain --path` writes the provenance graph in Graphviz's DOT (`--dot`).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_EXPLAIN_SVG",
         values: "a file",
         default: "unset",

@@ -5,7 +5,7 @@
 //! `TAPEFUZZ_*` variable of one's own scripts is not tapefuzz's business.
 
 use crate::engine::{Config, Strategy};
-use crate::env::{self, ConfigError, Env, Var};
+use crate::env::{self, ConfigError, Env, Variable};
 use crate::search::registry;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -43,8 +43,8 @@ pub fn known_vars() -> Vec<&'static str> {
 /// its name (a list shared by two strategies, as `enumerate` and `patterns` share theirs,
 /// comes once, under both names joined by `, `), then `"other"` ([`env::OTHER`]). The
 /// guide's configuration reference is this, rendered ([`render_reference`]).
-pub fn reference() -> Vec<(String, Vec<&'static Var>)> {
-    let mut groups: Vec<(String, Vec<&'static Var>)> =
+pub fn reference() -> Vec<(String, Vec<&'static Variable>)> {
+    let mut groups: Vec<(String, Vec<&'static Variable>)> =
         vec![("run".into(), env::CORE.iter().collect())];
     for e in registry::STRATEGIES.iter().filter(|e| !e.vars.is_empty()) {
         match groups

@@ -2,7 +2,7 @@
 //! and [`crate::property::Property::strategy_named`] look names up in.
 
 use crate::engine::Strategy;
-use crate::env::{ConfigError, Env, Var};
+use crate::env::{ConfigError, Env, Variable};
 use std::sync::Arc;
 
 /// One strategy the registry knows.
@@ -13,7 +13,7 @@ pub struct Registered {
     /// One line about it.
     pub about: &'static str,
     /// The environment variables its settings read.
-    pub vars: &'static [Var],
+    pub vars: &'static [Variable],
     /// Its settings: the defaults with its variables of the environment applied.
     pub from_env: fn(&Env) -> Result<Arc<dyn Strategy>, ConfigError>,
 }
@@ -116,7 +116,7 @@ pub fn from_env(env: &Env) -> Result<Arc<dyn Strategy>, ConfigError> {
 }
 
 /// Every strategy's variables.
-pub fn vars() -> impl Iterator<Item = &'static Var> {
+pub fn vars() -> impl Iterator<Item = &'static Variable> {
     STRATEGIES.iter().flat_map(|e| e.vars.iter())
 }
 

@@ -2,7 +2,7 @@
 
 use super::ConstrainSearch;
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env, Var};
+use crate::env::{ConfigError, Env, Variable};
 use std::sync::Arc;
 
 /// Settings of the `constrain` strategy (see [`super`]).
@@ -27,14 +27,14 @@ impl Default for SkeletonSearch {
 }
 
 /// The variables of [`SkeletonSearch::with_env`].
-pub(crate) const VARS: &[Var] = &[
-    Var {
+pub(crate) const VARS: &[Variable] = &[
+    Variable {
         name: "TAPEFUZZ_INSTANTIATIONS",
         values: "1 to 10^9",
         default: "1500",
         meaning: "Most test cases per skeleton (a shape with its integers open); a skeleton is left earlier when its values repeat or finding another is cheap.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_BACKTRACKS",
         values: "0 to 10^6",
         default: "32",

@@ -2,7 +2,7 @@
 
 use super::CoverSearch;
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env, Var};
+use crate::env::{ConfigError, Env, Variable};
 use std::sync::Arc;
 
 /// Settings of the `cover` strategy. [`Cover::default`] documents the defaults.
@@ -49,14 +49,14 @@ impl Default for Cover {
 }
 
 /// The variables of [`Cover::with_env`].
-pub(crate) const VARS: &[Var] = &[
-    Var {
+pub(crate) const VARS: &[Variable] = &[
+    Variable {
         name: "TAPEFUZZ_COVER_STRENGTH",
         values: "1 to 6",
         default: "2",
         meaning: "The strength of the first covering array: every combination of this many leading choices is run.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_COVER_MAX_STRENGTH",
         values: "1 to 6",
         default: "3",

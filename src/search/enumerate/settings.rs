@@ -2,7 +2,7 @@
 
 use super::EnumerateSearch;
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env, Var};
+use crate::env::{ConfigError, Env, Variable};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -85,26 +85,26 @@ impl Default for Enumerate {
 }
 
 /// The variables of [`Enumerate::with_env`].
-pub(crate) const VARS: &[Var] = &[
-    Var {
+pub(crate) const VARS: &[Variable] = &[
+    Variable {
         name: "TAPEFUZZ_ENUMERATE_SIZE",
         values: "a whole number",
         default: "unset: until the budget ends",
         meaning: "The largest tape size (sum of its indices) enumerated; a run that finds nothing proves there is no counterexample that small.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_ENUMERATE_NODES",
         values: "a whole number, at least 1",
         default: "16000000",
         meaning: "The limit of the tree of tapes run so far (32 bytes a node).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_PATTERNS",
         values: "`none`, `portfolio`, or `t:f:seconds[:random]`, comma-separated",
         default: "`portfolio` (for `patterns`)",
         meaning: "The constructor-pattern configurations of `--strategy patterns`.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_PATTERN_SCALE",
         values: "a positive number",
         default: "1",

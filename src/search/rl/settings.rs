@@ -2,72 +2,72 @@
 
 use super::{Abstraction, Learn, LearnSearch, Learners, Update};
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env, Var};
+use crate::env::{ConfigError, Env, Variable};
 use std::sync::Arc;
 
 /// The variables of [`Learn::with_env`].
-pub(crate) const VARS: &[Var] = &[
-    Var {
+pub(crate) const VARS: &[Variable] = &[
+    Variable {
         name: "TAPEFUZZ_RL_EPSILON",
         values: "a number in 0..=1",
         default: "0.25",
         meaning: "Probability of an exploring (random) choice instead of the learned best one.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_WINDOW",
         values: "0 to 64",
         default: "5",
         meaning: "How many recent tokens (choices, span labels) a learner's state keeps.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_STATE",
         values: "`tree`, `sequence` or `none`",
         default: "`tree`",
         meaning: "The state: the enclosing spans and their own choices, the last choices in order, or nothing.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_RECENT",
         values: "0 to 64",
         default: "0",
         meaning: "With `tree`, also the last this many choices of the test case, wherever drawn.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_LEARNERS",
         values: "`label` or `point`",
         default: "`label`",
         meaning: "One learner per choice-point label, or per choice point.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_UNIQUE",
         values: "a number",
         default: "20",
         meaning: "Reward of a valid test case not seen before.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_VALID",
         values: "a number",
         default: "0",
         meaning: "Reward of a valid test case seen before.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_INVALID",
         values: "a number",
         default: "-1",
         meaning: "Reward of a rejected test case.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_DECAY",
         values: "a number in 0..=1; 0: plain averages",
         default: "0",
         meaning: "Step size of the value updates (recent rewards weigh more).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_BONUS",
         values: "a number, not negative",
         default: "0",
         meaning: "Count-based exploration bonus: the greedy choice maximises Q + bonus / sqrt(n + 1).",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_RL_BOOTSTRAP",
         values: "`0` or `1`",
         default: "0",

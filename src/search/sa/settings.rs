@@ -2,7 +2,7 @@
 
 use super::AnnealSearch;
 use crate::engine::{Search, Strategy};
-use crate::env::{ConfigError, Env, Var};
+use crate::env::{ConfigError, Env, Variable};
 use crate::mutate::Neighbourhood;
 use std::sync::Arc;
 
@@ -48,50 +48,50 @@ impl Default for Anneal {
 }
 
 /// The variables of [`Anneal::with_env`].
-pub(crate) const VARS: &[Var] = &[
-    Var {
+pub(crate) const VARS: &[Variable] = &[
+    Variable {
         name: "TAPEFUZZ_SA_T0",
         values: "a number, not negative",
         default: "0.3",
         meaning: "The starting temperature; it falls linearly over each cycle.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SA_CYCLE",
         values: "a whole number",
         default: "10000",
         meaning: "Steps in one cooling cycle.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SA_RESTART",
         values: "a whole number; 0: never",
         default: "2000",
         meaning: "Restart from a fresh input after this many steps without a new best utility.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SA_RESIZE",
         values: "a number, not negative",
         default: "0.2",
         meaning: "Per list element: probability (times the temperature) of inserting or deleting one.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SA_MODIFY",
         values: "a number, not negative",
         default: "0.1",
         meaning: "Per list element: probability (times the temperature) that it is modified.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SA_FIELD",
         values: "a number, not negative",
         default: "0.5",
         meaning: "Per choice outside any list element: probability (times the temperature) that it is modified.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SA_LEAF",
         values: "a number, not negative",
         default: "0.5",
         meaning: "Per choice inside a modified element: probability that it is modified.",
     },
-    Var {
+    Variable {
         name: "TAPEFUZZ_SA_WINDOW",
         values: "a number, not negative",
         default: "0.05",
