@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 /// One `TAPEFUZZ_*` variable with what it takes and what it does: the lists of this module
 /// and of each strategy are made of them, so the configuration reference of the guide
-/// (`guide/src/configuration.md`, checked by `tests/guide.rs`) is generated from the code
+/// (`guide/src/configuration.md`, checked by `tests/docs.rs`) is generated from the code
 /// that reads the variables ([`crate::settings::reference`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variable {
@@ -32,7 +32,7 @@ pub const CORE: &[Variable] = &[
     Variable {
         name: "TAPEFUZZ_TESTS",
         values: "a whole number",
-        default: "256 (`cargo tapefuzz run`: 10,000)",
+        default: "256 (`cargo tapefuzz run`: 10,000, over this variable and `.tests(n)` unless `--tests` is given)",
         meaning: "Most test cases of the search phase, valid and rejected; 0 replays saved tapes only.",
     },
     Variable {
@@ -56,7 +56,7 @@ pub const CORE: &[Variable] = &[
     Variable {
         name: "TAPEFUZZ_TIMEOUT_MS",
         values: "milliseconds, at least 1",
-        default: "unset: no timeout",
+        default: "unset: no timeout (`cargo tapefuzz run --seconds S` and `ci`: S + 10 s)",
         meaning: "A test case running longer fails as a hang; a watchdog ends a run whose test case never returns.",
     },
     Variable {
@@ -74,8 +74,8 @@ pub const CORE: &[Variable] = &[
     Variable {
         name: "TAPEFUZZ_KEEP",
         values: "a whole number",
-        default: "0",
-        meaning: "Most tapes a search adds to `corpus/` in one run (rl's unique valid tapes, greybox's new coverage).",
+        default: "0 (`cargo tapefuzz ci`: 8)",
+        meaning: "Most tapes a search adds to `corpus/` in one run: rl's unique valid tapes, constrain's skeletons (greybox keeps up to 100 whatever this says).",
     },
     Variable {
         name: "TAPEFUZZ_STATS",
@@ -98,7 +98,7 @@ pub const CORE: &[Variable] = &[
     Variable {
         name: "TAPEFUZZ_STRATEGY",
         values: "a strategy's name: `random`, `sa`, `rl`, `greybox`, `enumerate`, `patterns`, `cover`, `constrain`, `swarm`",
-        default: "`random` (or the property's own `Property::strategy`)",
+        default: "`random` (or the property's own `Property::strategy`; `cargo tapefuzz ci`: `rl`)",
         meaning: "The search that proposes test cases.",
     },
     Variable {

@@ -101,7 +101,7 @@ pub(crate) const VARS: &[Variable] = &[
     Variable {
         name: "TAPEFUZZ_PATTERNS",
         values: "`none`, `portfolio`, or `t:f:seconds[:random]`, comma-separated",
-        default: "`portfolio` (for `patterns`)",
+        default: "`none` for `enumerate` (a value makes it `patterns`); `portfolio` for `patterns` (which reads `none` as `portfolio`)",
         meaning: "The constructor-pattern configurations of `--strategy patterns`.",
     },
     Variable {

@@ -58,7 +58,7 @@ pub(crate) const VARS: &[Variable] = &[
     Variable {
         name: "TAPEFUZZ_SA_CYCLE",
         values: "a whole number",
-        default: "10000",
+        default: "the test budget (10000 under a time budget)",
         meaning: "Steps in one cooling cycle.",
     },
     Variable {
