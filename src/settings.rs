@@ -189,6 +189,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_reference_names_every_strategy_and_every_variable_once() {
+        let strategy = env::CORE
+            .iter()
+            .find(|v| v.name == "TAPEFUZZ_STRATEGY")
+            .unwrap();
+        for e in registry::STRATEGIES {
+            assert!(
+                strategy.values.contains(&format!("`{}`", e.name)),
+                "{} is not among TAPEFUZZ_STRATEGY's values",
+                e.name
+            );
+        }
+        let names: Vec<&str> = reference()
+            .into_iter()
+            .flat_map(|(_, v)| v.into_iter().map(|v| v.name))
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(
+            sorted.len(),
+            names.len(),
+            "a variable comes twice: {names:?}"
+        );
+        let text = render_reference();
+        assert!(
+            text.contains("### `--strategy enumerate` and `patterns`"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn corpora_must_be_a_folder() {
         let file = Env::from_pairs([("TAPEFUZZ_CORPORA", "/dev/null")]);
         let Err(e) = Settings::from(&file) else {
