@@ -9,17 +9,25 @@ use std::time::{Duration, Instant};
 use tapefuzz::prelude::*;
 
 /// A property that holds, 1 ms per test case; runs only when the test below spawns it
-/// (`KILLED_TEST_MODE`: `long` runs until killed, `short` runs 10 test cases).
+/// (`KILLED_TEST_MODE`: `long` runs until killed — its 50th test case marks `KILLED_TEST_MARK`
+/// and sleeps, so the kill lands inside a test case, never between two —, `short` runs 10
+/// test cases).
 #[test]
 fn healthy_property() {
     let Some(mode) = std::env::var_os("KILLED_TEST_MODE") else {
         return;
     };
-    let tests = if mode == "long" { 1_000_000_000 } else { 10 };
+    let long = mode == "long";
+    let mark = std::env::var_os("KILLED_TEST_MARK");
+    let calls = std::sync::atomic::AtomicU64::new(0);
     Property::new("healthy")
-        .tests(tests)
+        .tests(if long { 1_000_000_000 } else { 10 })
         .check(vecs(ints::<u8>(..), 0..=5), |v: Vec<u8>| {
             std::thread::sleep(Duration::from_millis(1));
+            if long && calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 49 {
+                std::fs::write(mark.as_ref().expect("a mark file"), b"").unwrap();
+                std::thread::sleep(Duration::from_secs(600));
+            }
             std::hint::black_box(v);
         });
 }
@@ -28,6 +36,7 @@ fn spawn(dir: &Path, mode: &str) -> Child {
     Command::new(std::env::current_exe().unwrap())
         .args(["healthy_property", "--exact", "--nocapture"])
         .env("KILLED_TEST_MODE", mode)
+        .env("KILLED_TEST_MARK", dir.with_extension("mark"))
         .env("TAPEFUZZ_CORPORA", dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -53,14 +62,15 @@ fn a_run_killed_from_outside_is_not_a_failure_next_time() {
         let dir =
             std::env::temp_dir().join(format!("tapefuzz-killed-{}-{signal}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        // 1. A long healthy run, killed once it is testing (its record is on disk).
+        let mark = dir.with_extension("mark");
+        let _ = std::fs::remove_file(&mark);
+        // 1. A long healthy run, killed inside a test case (its record is on disk).
         let mut long = spawn(&dir, "long");
         let started = Instant::now();
-        while flight_records(&dir) == 0 && started.elapsed() < Duration::from_secs(60) {
+        while !mark.exists() && started.elapsed() < Duration::from_secs(60) {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert_eq!(flight_records(&dir), 1, "the run's record is on disk");
-        std::thread::sleep(Duration::from_millis(300));
         let status = Command::new("kill")
             .args([format!("-{signal}"), long.id().to_string()])
             .status()
@@ -81,5 +91,6 @@ fn a_run_killed_from_outside_is_not_a_failure_next_time() {
             "nothing saved: {out}"
         );
         let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_file(&mark);
     }
 }
