@@ -18,6 +18,8 @@ pub const FLAGS: &[Flag] = &[
     Flag::Seed,
     Flag::Stats,
     Flag::SecondsPerTarget,
+    Flag::Shard,
+    Flag::Jobs,
     Flag::Junit,
     Flag::Keep,
     Flag::Corpora,

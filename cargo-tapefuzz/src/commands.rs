@@ -367,6 +367,45 @@ pub fn replay(args: &Args) -> Result<i32, String> {
     )
 }
 
+/// `cmin <property>`: the property's `corpus/` cut down to the entries that cover its tape
+/// features (smallest first; a failing entry always stays; `regressions/` untouched). One
+/// JSON line on stdout: entries, kept, removed, failing, features.
+pub fn cmin(args: &Args) -> Result<i32, String> {
+    no_more(args, 1, "cmin takes one property")?;
+    let found = property(args, Build::Plain)?;
+    let request = Request {
+        command: Asked::Cmin,
+        property: Some(&found),
+        args: Vec::new(),
+        env: settings(args),
+        mode: Mode::Blackbox,
+        part: PartRequest::default(),
+    };
+    let answer = drive::drive(&found.binary, &request, false)?;
+    for line in &answer.lines {
+        if let Some(e) = drive::error(line) {
+            return Err(e.to_string());
+        }
+        if line["type"] == "cmin" {
+            eprintln!(
+                "cargo-tapefuzz: cmin {}: kept {} of {} corpus entries ({} tape features; {} failing kept), removed {}",
+                found.name,
+                line["kept"],
+                line["entries"],
+                line["features"],
+                line["failing"],
+                line["removed"]
+            );
+            println!("{line}");
+            return Ok(0);
+        }
+    }
+    Err(format!(
+        "the test binary gave no answer for {} ({})",
+        found.name, answer.status
+    ))
+}
+
 /// How this tool shows the answers of a command on tape files.
 fn show(found: &Found, json_to_stderr: bool) -> tapefuzz::serve::Show<'_> {
     tapefuzz::serve::Show {
@@ -439,7 +478,8 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
         .join(format!("{}-{stamp}", std::process::id()));
     std::fs::create_dir_all(&artifacts)
         .map_err(|e| format!("cannot create {}: {e}", artifacts.display()))?;
-    let mut flags = vec![format!("-artifact_prefix={}/", artifacts.display())];
+    let jobs = args.jobs.unwrap_or(1);
+    let mut flags = Vec::new();
     if let Some(s) = args.seconds {
         flags.push(format!("-max_total_time={}", s.ceil().max(1.0) as u64));
     }
@@ -447,29 +487,69 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     let mut env = settings(args);
     env.retain(|(k, _)| k != "TAPEFUZZ_SECONDS");
     eprintln!(
-        "cargo-tapefuzz: fuzzing {} with libFuzzer (crashes go to {})",
+        "cargo-tapefuzz: fuzzing {} with libFuzzer{} (crashes go to {})",
         found.name,
+        if jobs > 1 {
+            format!(", {jobs} processes on one corpus")
+        } else {
+            String::new()
+        },
         artifacts.display()
     );
-    let request = Request {
-        command: Asked::Fuzz,
-        property: Some(&found),
-        args: flags,
-        env,
-        mode: Mode::Blackbox,
-        part: PartRequest::default(),
+    // One libFuzzer process per job, each in a test binary of its own, all on the property's
+    // one corpus folder (libFuzzer reloads it: what one finds, the others mutate), each with
+    // its own crash folder (`job-<k>/`, so two never write the same crash file at once).
+    let job = |k: usize| -> Result<drive::Answer, String> {
+        let folder = if jobs == 1 {
+            artifacts.clone()
+        } else {
+            artifacts.join(format!("job-{k}"))
+        };
+        std::fs::create_dir_all(&folder)
+            .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        let mut own = vec![format!("-artifact_prefix={}/", folder.display())];
+        own.extend(flags.iter().cloned());
+        let request = Request {
+            command: Asked::Fuzz,
+            property: Some(&found),
+            args: own,
+            env: env.clone(),
+            mode: Mode::Blackbox,
+            part: PartRequest::default(),
+        };
+        drive::drive(&found.binary, &request, false)
     };
-    let answer = drive::drive(&found.binary, &request, false)?;
-    for line in &answer.lines {
-        if let Some(e) = drive::error(line) {
-            return Err(e.to_string());
+    let answers: Vec<Result<drive::Answer, String>> = if jobs == 1 {
+        vec![job(0)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..jobs).map(|k| scope.spawn(move || job(k))).collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("a fuzzing job panicked".into()))
+                })
+                .collect()
+        })
+    };
+    let mut ended_badly = None;
+    for answer in answers {
+        let answer = answer?;
+        for line in &answer.lines {
+            if let Some(e) = drive::error(line) {
+                return Err(e.to_string());
+            }
+        }
+        if !answer.status.success() {
+            ended_badly = Some(answer.status);
         }
     }
     let new = crashes(&artifacts);
     if new.is_empty() {
-        let _ = std::fs::remove_dir(&artifacts);
-        if !answer.status.success() {
-            return Err(format!("libFuzzer ended with {}", answer.status));
+        remove_empty_folders(&artifacts);
+        if let Some(status) = ended_badly {
+            return Err(format!("libFuzzer ended with {status}"));
         }
         eprintln!("cargo-tapefuzz: no crash");
         return Ok(0);
@@ -518,22 +598,37 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     Ok(1)
 }
 
+/// The crash files libFuzzer left in `dir` and in its jobs' folders (`job-<k>/`).
 fn crashes(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-                        ["crash-", "timeout-", "oom-", "leak-"]
-                            .iter()
-                            .any(|k| n.starts_with(k))
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut v = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for path in std::fs::read_dir(&d)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+        {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() && name.starts_with("job-") {
+                dirs.push(path);
+            } else if ["crash-", "timeout-", "oom-", "leak-"]
+                .iter()
+                .any(|k| name.starts_with(k))
+            {
+                v.push(path);
+            }
+        }
+    }
     v.sort();
     v
+}
+
+/// Removes `dir` and its jobs' folders when they hold nothing.
+fn remove_empty_folders(dir: &std::path::Path) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let _ = std::fs::remove_dir(entry.path());
+    }
+    let _ = std::fs::remove_dir(dir);
 }
 
 /// `ci`: reuse, then a campaign per property (rl unless `--strategy`), within
@@ -555,6 +650,27 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     }
     if all.is_empty() {
         return Err("no properties found in the crate's tests".into());
+    }
+    if let Some((k, n)) = args.shard {
+        // By name, so every job of a matrix splits the same list the same way.
+        all.sort_by(|a, b| a.name.cmp(&b.name));
+        let total = all.len();
+        all = all
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| tapefuzz::serve::in_shard(*i, (k, n)))
+            .map(|(_, f)| f)
+            .collect();
+        let names: Vec<&str> = all.iter().map(|f| f.name.as_str()).collect();
+        eprintln!(
+            "cargo-tapefuzz: shard {k}/{n}: {} of {total} properties: {}",
+            all.len(),
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        );
     }
     let seconds = args.seconds_per_target.unwrap_or(CI_SECONDS);
     if let Some(path) = &args.junit {
@@ -596,6 +712,74 @@ pub fn ci(args: &Args) -> Result<i32, String> {
         }
     }
     job.finish(args.junit.as_deref())
+}
+
+/// `merge DIR…`: every corpora folder given copied into `--corpora DEST` (default
+/// `corpora` in the current folder) — what is missing, nothing overwritten
+/// ([`crate::merge`]). One JSON line on stdout; exit status 1 when a name held other bytes
+/// on both sides or a file could not be copied, 2 when a folder is missing.
+pub fn merge(args: &Args) -> Result<i32, String> {
+    if args.positional.is_empty() {
+        return Err(
+            "merge takes the corpora folders to merge: cargo tapefuzz merge DIR… [--corpora DEST]"
+                .into(),
+        );
+    }
+    let dest = args
+        .corpora
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("corpora"));
+    let mut merged = crate::merge::Merged::default();
+    for source in &args.positional {
+        let source = std::path::Path::new(source);
+        if !source.is_dir() {
+            return Err(format!("{}: not a folder", source.display()));
+        }
+        let same = source
+            .canonicalize()
+            .ok()
+            .zip(dest.canonicalize().ok())
+            .is_some_and(|(a, b)| a == b);
+        if same {
+            return Err(format!(
+                "{}: the destination itself (choose another with --corpora DEST)",
+                source.display()
+            ));
+        }
+        crate::merge::merge(source, &dest, &mut merged);
+        eprintln!(
+            "cargo-tapefuzz: merged {} into {}: {} copied so far, {} already there",
+            source.display(),
+            dest.display(),
+            merged.copied,
+            merged.present
+        );
+    }
+    for c in &merged.conflicts {
+        eprintln!(
+            "cargo-tapefuzz: {} holds other bytes in a source: kept as it is (a damaged file?)",
+            c.display()
+        );
+    }
+    for e in &merged.errors {
+        eprintln!("cargo-tapefuzz: merge: {e}");
+    }
+    let paths =
+        |v: &[PathBuf]| -> Vec<String> { v.iter().map(|p| p.display().to_string()).collect() };
+    println!(
+        "{}",
+        serde_json::json!({
+            "type": "merge",
+            "into": dest.display().to_string(),
+            "copied": merged.copied,
+            "present": merged.present,
+            "conflicts": paths(&merged.conflicts),
+            "errors": merged.errors,
+        })
+    );
+    Ok(i32::from(
+        !merged.conflicts.is_empty() || !merged.errors.is_empty(),
+    ))
 }
 
 #[cfg(test)]

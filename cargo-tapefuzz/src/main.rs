@@ -9,9 +9,11 @@
 //!                                                      with --path, the provenance of a part
 //! cargo tapefuzz shrink <property> FILE                the minimal failing value (saves nothing)
 //! cargo tapefuzz import <property> FILE…               libFuzzer crashes → shrunk regressions
-//! cargo tapefuzz fuzz <property> [--seconds N] [-- libFuzzer flags]
+//! cargo tapefuzz fuzz <property> [--seconds N] [--jobs N] [-- libFuzzer flags]
 //! cargo tapefuzz greybox <property> [--seconds N] [--strategy S]
-//! cargo tapefuzz ci [--seconds-per-target N] [--strategy S] [--junit FILE] [--keep N]
+//! cargo tapefuzz ci [--seconds-per-target N] [--strategy S] [--junit FILE] [--keep N] [--shard K/N]
+//! cargo tapefuzz merge DIR… [--corpora DEST]           corpora of several jobs → one
+//! cargo tapefuzz cmin <property>                       corpus/ cut to what covers its tape features
 //! ```
 //!
 //! The mechanism: cargo builds the crate's test binaries (`cargo test --no-run`), and a test
@@ -29,10 +31,11 @@ mod args;
 mod build;
 mod commands;
 mod drive;
+mod merge;
 
 use std::ffi::OsString;
 
-const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci> [property] [files…] [flags]
+const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci|merge|cmin> [property] [files…] [flags]
   list                          the properties in the crate's test targets
   run <property|--all>          a campaign: --strategy S --seconds N --tests N --valid-tests N
                                 --seed N --stats
@@ -41,10 +44,15 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
                                 the provenance of that part, --dot F / --svg F its graph
   shrink <property> FILE        shrink a failing tape and print the minimal value
   import <property> FILE…       shrink libFuzzer crashes and save them to regressions/
-  fuzz <property>               libFuzzer on the property: --seconds N, -- libFuzzer flags
+  fuzz <property>               libFuzzer on the property: --seconds N, --jobs N (N processes
+                                on one corpus), -- libFuzzer flags
   greybox <property|--all>      the in-process coverage-guided engine: --seconds N --strategy S
   ci                            reuse, then a campaign per property: --seconds-per-target N
                                 --strategy S (default rl) --junit FILE --keep N
+                                --shard K/N (the K-th of N shares of the properties, by name)
+  merge DIR…                    copy the corpora folders DIR… (CI shards, other machines) into
+                                ./corpora or --corpora DEST: what is missing, nothing overwritten
+  cmin <property>               cut corpus/ down to the entries that cover its tape features
 common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR
 fuzz and greybox: --instrument all|workspace|CRATE,… (which crates get coverage; default all,
                                 dependencies included), --no-debug-assertions";
@@ -87,6 +95,12 @@ fn run(argv: &[String]) -> Result<i32, String> {
         return Ok(0);
     }
     let args = args::Args::parse(rest)?;
+    if args.jobs.is_some() && command != "fuzz" {
+        return Err(format!("--jobs is a flag of `fuzz`, not of `{command}`"));
+    }
+    if args.shard.is_some() && command != "ci" {
+        return Err(format!("--shard is a flag of `ci`, not of `{command}`"));
+    }
     match command.as_str() {
         "list" => commands::list(&args),
         "run" => commands::run(&args, build::Build::Plain),
@@ -97,6 +111,8 @@ fn run(argv: &[String]) -> Result<i32, String> {
         "import" => commands::files(&args, "import"),
         "fuzz" => commands::fuzz(&args),
         "ci" => commands::ci(&args),
+        "merge" => commands::merge(&args),
+        "cmin" => commands::cmin(&args),
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }
 }

@@ -54,6 +54,8 @@ pub enum Flag {
     Bug,
     /// `--jobs N` (at least 1).
     Jobs,
+    /// `--shard K/N` (`ci`): the K-th of N shares of the properties (1 ≤ K ≤ N).
+    Shard,
     /// `--utility-trace FILE`.
     UtilityTrace,
     /// `--manifest-path FILE`.
@@ -95,6 +97,7 @@ impl Flag {
             Flag::Svg => "--svg",
             Flag::Bug => "--bug",
             Flag::Jobs => "--jobs",
+            Flag::Shard => "--shard",
             Flag::UtilityTrace => "--utility-trace",
             Flag::ManifestPath => "--manifest-path",
             Flag::Package => "-p/--package",
@@ -127,6 +130,7 @@ impl Flag {
             "--svg" => Flag::Svg,
             "--bug" => Flag::Bug,
             "--jobs" => Flag::Jobs,
+            "--shard" => Flag::Shard,
             "--utility-trace" => Flag::UtilityTrace,
             "--manifest-path" => Flag::ManifestPath,
             "-p" | "--package" => Flag::Package,
@@ -183,6 +187,8 @@ pub struct Args {
     pub bug: Option<String>,
     /// `--jobs` (at least 1).
     pub jobs: Option<usize>,
+    /// `--shard K/N`: `(K, N)`, 1 ≤ K ≤ N.
+    pub shard: Option<(usize, usize)>,
     /// `--utility-trace`.
     pub utility_trace: Option<PathBuf>,
     /// `--manifest-path`.
@@ -222,12 +228,33 @@ fn seconds(flag: &str, raw: &str) -> Result<f64, String> {
     Ok(s)
 }
 
+/// `--shard`'s value `K/N`, 1 ≤ K ≤ N.
+fn shard(raw: &str) -> Result<(usize, usize), String> {
+    let parsed = raw
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
+        _ => Err(format!(
+            "flag --shard takes K/N with 1 <= K <= N (the K-th of N shares), got `{raw}`"
+        )),
+    }
+}
+
+/// Whether the `i`-th of a sorted list of properties belongs to shard `k` of `n` (1-based):
+/// round robin, so the shares differ by at most one property and every property is in
+/// exactly one of them, whatever the list.
+pub fn in_shard(i: usize, (k, n): (usize, usize)) -> bool {
+    i % n == k - 1
+}
+
 impl Args {
     /// Parses `argv` (everything after the command) for a tool that takes the flags `takes`.
     /// An argument that starts with `-` (and is longer than that) is a flag: one the tool
     /// does not take is an error listing those it does; a flag without its value, a number
-    /// that is not one, negative seconds, `--jobs 0`, an empty `--instrument` item or a
-    /// `--corpora` that is a file (`/dev/null`) are errors naming the flag. Everything else is a positional, in order.
+    /// that is not one, negative seconds, `--jobs 0`, a `--shard` that is not `K/N` with
+    /// 1 ≤ K ≤ N, an empty `--instrument` item or a `--corpora` that is a file (`/dev/null`)
+    /// are errors naming the flag. Everything else is a positional, in order.
     pub fn parse(argv: &[String], takes: &[Flag]) -> Result<Args, String> {
         let mut a = Args::default();
         let mut it = argv.iter();
@@ -296,6 +323,7 @@ impl Args {
                     }
                     a.jobs = Some(j);
                 }
+                Flag::Shard => a.shard = Some(shard(&text()?)?),
                 Flag::Instrument => {
                     let v = text()?;
                     if v.is_empty() || v.split(',').any(|n| n.trim().is_empty()) {
@@ -322,10 +350,34 @@ mod tests {
         Flag::Seed,
         Flag::Release,
         Flag::Jobs,
+        Flag::Shard,
         Flag::Instrument,
         Flag::Package,
         Flag::Passthrough,
     ];
+
+    #[test]
+    fn shards_parse_and_split_every_list_once() {
+        assert_eq!(parse("--shard 2/4").unwrap().shard, Some((2, 4)));
+        assert_eq!(parse("--shard 1/1").unwrap().shard, Some((1, 1)));
+        for bad in ["0/4", "5/4", "2", "a/b", "2/0", "-1/3"] {
+            let e = parse(&format!("--shard {bad}")).unwrap_err();
+            assert!(e.contains("--shard takes K/N"), "{bad}: {e}");
+        }
+        for n in 1..=5 {
+            for len in 0..12 {
+                let mut seen = vec![0; len];
+                for k in 1..=n {
+                    let share: Vec<usize> = (0..len).filter(|&i| in_shard(i, (k, n))).collect();
+                    assert!(share.len() <= len.div_ceil(n) && share.len() >= len / n);
+                    for i in share {
+                        seen[i] += 1;
+                    }
+                }
+                assert!(seen.iter().all(|&c| c == 1), "n {n} len {len}: {seen:?}");
+            }
+        }
+    }
 
     fn parse(s: &str) -> Result<Args, String> {
         let v: Vec<String> = s.split_whitespace().map(String::from).collect();

@@ -145,6 +145,20 @@ fn served(
             Ok(report)
         }
         Command::Fuzz => Ok(crate::fuzz::driver::fuzz(property, test, &request.files())),
+        Command::Cmin => {
+            let m = super::cmin::cmin(property, test)?;
+            answers.emit(&json!({
+                "type": "cmin",
+                "property": property.name(),
+                "entries": m.entries,
+                "kept": m.kept,
+                "removed": m.removed.len(),
+                "failing": m.failing,
+                "features": m.features,
+                "skipped": m.skipped,
+            }));
+            Ok(Report::default())
+        }
     }
 }
 

@@ -58,6 +58,7 @@
 mod answer;
 mod args;
 mod ci;
+mod cmin;
 mod commands;
 mod entry;
 mod explain;
@@ -67,7 +68,7 @@ mod request;
 mod show;
 
 pub use answer::{Imported, Replayed};
-pub use args::{Args, Flag};
+pub use args::{Args, Flag, in_shard};
 pub use ci::{CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, check_junit_path};
 pub use commands::{RUN_TESTS, answer};
 pub use entry::{check, check_test};

@@ -45,11 +45,13 @@ pub enum Command {
     Import,
     /// Run libFuzzer on the property.
     Fuzz,
+    /// Minimise the property's `corpus/` by tape features.
+    Cmin,
 }
 
 impl Command {
     /// Every command, by name.
-    pub const ALL: [(&'static str, Command); 7] = [
+    pub const ALL: [(&'static str, Command); 8] = [
         ("list", Command::List),
         ("run", Command::Run),
         ("replay", Command::Replay),
@@ -57,6 +59,7 @@ impl Command {
         ("shrink", Command::Shrink),
         ("import", Command::Import),
         ("fuzz", Command::Fuzz),
+        ("cmin", Command::Cmin),
     ];
 
     /// The command named `name`, if there is one.
