@@ -76,7 +76,7 @@
 //!
 //! From the command line, `cargo tapefuzz` (a cargo subcommand of this workspace: `cargo
 //! install --path cargo-tapefuzz`) drives the same properties in any crate: `cargo tapefuzz
-//! list | run | replay | explain | shrink | import | fuzz | greybox | ci`. It runs a
+//! list | run | replay | explain | shrink | import | fuzz | greybox | ci | merge | cmin`. It runs a
 //! property's own `#[test]` with a command in the environment ([`serve`]), so a
 //! property written once runs under `cargo test`, campaigns, the greybox engine and
 //! libFuzzer with one corpus.
