@@ -210,7 +210,13 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
             mode,
             part: PartRequest::default(),
         };
-        match campaign(found, &request) {
+        let jobs = args.jobs.unwrap_or(1);
+        let outcome = if jobs == 1 {
+            campaign(found, &request)
+        } else {
+            campaigns(found, &request, jobs, args.seed)
+        };
+        match outcome {
             Ok((passed, _, _)) => failed |= !passed,
             // Stopped from outside before its summary: said, and not an error.
             Err(e) if tapefuzz::engine::interrupted().is_some() => {
@@ -234,6 +240,60 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
         return Ok(2);
     }
     Ok(tapefuzz::serve::exit_status(failed))
+}
+
+/// `run --jobs N`: the campaign in N test processes at once on the property's one corpus
+/// folder, worker `k` with seed `seed + k` (a fresh seed when none is given) and its share of
+/// a test budget (a time budget is every worker's). Each prints its own summary line;
+/// passed when every worker passed, an error when one could not run.
+fn campaigns(
+    found: &Found,
+    request: &Request<'_>,
+    jobs: usize,
+    seed: Option<u64>,
+) -> Result<(bool, String, String), String> {
+    let base = seed.unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        t ^ (u64::from(std::process::id()) << 32)
+    });
+    eprintln!(
+        "cargo-tapefuzz: {} in {jobs} processes on one corpus, seeds {base}…{}",
+        found.name,
+        base.wrapping_add(jobs as u64 - 1)
+    );
+    let worker = |k: usize| {
+        let mut own = request.clone();
+        own.env.retain(|(key, _)| key != "TAPEFUZZ_SEED");
+        own.env.push((
+            "TAPEFUZZ_SEED".into(),
+            base.wrapping_add(k as u64).to_string(),
+        ));
+        for (key, value) in own.env.iter_mut() {
+            if (key == "TAPEFUZZ_TESTS" || key == "TAPEFUZZ_VALID_TESTS")
+                && let Ok(n) = value.parse::<u64>()
+            {
+                *value = n.div_ceil(jobs as u64).to_string();
+            }
+        }
+        campaign(found, &own)
+    };
+    let results: Vec<Result<(bool, String, String), String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs).map(|k| scope.spawn(move || worker(k))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("a worker panicked".into())))
+            .collect()
+    });
+    let mut passed = true;
+    let mut last = (String::new(), String::new());
+    for r in results {
+        let (p, line, report) = r?;
+        passed &= p;
+        last = (line, report);
+    }
+    Ok((passed, last.0, last.1))
 }
 
 /// A `run` request and its summary. When the process dies before it writes one (a test case

@@ -21,6 +21,7 @@ pub struct Found {
 }
 
 /// A command for one test binary.
+#[derive(Clone)]
 pub struct Request<'a> {
     /// The command.
     pub command: Asked,

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo tapefuzz list                                  the properties in the crate's tests
-//! cargo tapefuzz run <property|--all> [--strategy S] [--seconds N] [--tests N] [--seed N] [--stats]
+//! cargo tapefuzz run <property|--all> [--strategy S] [--seconds N] [--tests N] [--seed N] [--stats] [--jobs N]
 //! cargo tapefuzz replay <property> [FILE…]             regressions and corpus, or the files
 //! cargo tapefuzz explain <property> FILE [--path P [--dot F] [--svg F]]
 //!                                                      value, failure and span tree of a tape;
@@ -38,7 +38,7 @@ use std::ffi::OsString;
 const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci|merge|cmin> [property] [files…] [flags]
   list                          the properties in the crate's test targets
   run <property|--all>          a campaign: --strategy S --seconds N --tests N --valid-tests N
-                                --seed N --stats
+                                --seed N --stats --jobs N (N processes on one corpus)
   replay <property> [FILE…]     replay regressions and corpus, or the given tape files
   explain <property> FILE       a tape's value, failure and span tree; --path P (`.1[0].x`):
                                 the provenance of that part, --dot F / --svg F its graph
@@ -95,8 +95,10 @@ fn run(argv: &[String]) -> Result<i32, String> {
         return Ok(0);
     }
     let args = args::Args::parse(rest)?;
-    if args.jobs.is_some() && command != "fuzz" {
-        return Err(format!("--jobs is a flag of `fuzz`, not of `{command}`"));
+    if args.jobs.is_some() && !matches!(command.as_str(), "fuzz" | "run") {
+        return Err(format!(
+            "--jobs is a flag of `fuzz` and `run`, not of `{command}`"
+        ));
     }
     if args.shard.is_some() && command != "ci" {
         return Err(format!("--shard is a flag of `ci`, not of `{command}`"));

@@ -2,7 +2,8 @@
 //! tapefuzz ci --shard K/4` in four processes at once, each on a corpora folder of its own;
 //! every property ran in exactly one shard, `merge` unites the four folders with no conflict
 //! and nothing lost, `cargo test` then fails first on every regression a shard saved, and
-//! `cmin` cuts a merged corpus down without losing a tape feature or a failing entry. The
+//! `cmin` cuts a merged corpus down without losing a tape feature or a failing entry, and
+//! `run --jobs 2` runs one property in two processes on that corpus. The
 //! wall time of the four shards against one job over all eight is printed (BENCHMARKS.md).
 
 use std::path::{Path, PathBuf};
@@ -248,6 +249,32 @@ fn four_shards_at_once_merge_into_one_corpus() {
     let line2: serde_json::Value = serde_json::from_str(text(&twice).0.trim()).unwrap();
     assert_eq!(line2["removed"].as_u64(), Some(0), "{}", text(&twice).0);
     assert_eq!(line2["features"], line["features"]);
+
+    // `run --jobs 2`: two processes on the one corpus, seeds 1 and 2, the budget shared.
+    let jobs = tapefuzz(
+        &dir,
+        &[
+            "run",
+            "props::p0",
+            "--jobs",
+            "2",
+            "--tests",
+            "100",
+            "--seed",
+            "1",
+        ],
+    )
+    .output()
+    .unwrap();
+    let (out, err) = text(&jobs);
+    assert_eq!(jobs.status.code(), Some(0), "{err}");
+    let mut seeds: Vec<u64> = out
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["seed"].as_u64())
+        .collect();
+    seeds.sort_unstable();
+    assert_eq!(seeds, [1, 2], "{out}");
 
     // Flags that are not a command's are refused.
     let wrong = tapefuzz(&dir, &["run", "props::p0", "--shard", "1/2"])
