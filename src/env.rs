@@ -147,6 +147,7 @@ pub const PROTOCOL: &[&str] = &[
     "TAPEFUZZ_OUT",
     "TAPEFUZZ_ARGS",
     "TAPEFUZZ_MODE",
+    "TAPEFUZZ_STANDALONE",
 ];
 
 /// The path in the variable `name` as the operating system gives it (not trimmed, not

@@ -14,6 +14,7 @@
 //! cargo tapefuzz ci [--seconds-per-target N] [--strategy S] [--junit FILE] [--keep N] [--shard K/N]
 //! cargo tapefuzz merge DIR… [--corpora DEST]           corpora of several jobs → one
 //! cargo tapefuzz cmin <property>                       corpus/ cut to what covers its tape features
+//! cargo tapefuzz build-fuzzers [OUT]                   standalone fuzzers for OSS-Fuzz / ClusterFuzzLite
 //! ```
 //!
 //! The mechanism: cargo builds the crate's test binaries (`cargo test --no-run`), and a test
@@ -32,10 +33,12 @@ mod build;
 mod commands;
 mod drive;
 mod merge;
+mod standalone;
+mod zip;
 
 use std::ffi::OsString;
 
-const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci|merge|cmin> [property] [files…] [flags]
+const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|import|fuzz|greybox|ci|merge|cmin|build-fuzzers> [property] [files…] [flags]
   list                          the properties in the crate's test targets
   run <property|--all>          a campaign: --strategy S --seconds N --tests N --valid-tests N
                                 --seed N --stats --jobs N (N processes on one corpus)
@@ -53,12 +56,18 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
   merge DIR…                    copy the corpora folders DIR… (CI shards, other machines) into
                                 ./corpora or --corpora DEST: what is missing, nothing overwritten
   cmin <property>               cut corpus/ down to the entries that cover its tape features
+  build-fuzzers [OUT]           every property as a standalone libFuzzer binary in OUT (default
+                                $OUT, as OSS-Fuzz sets it), with <name>_seed_corpus.zip
 common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR
 fuzz and greybox: --instrument all|workspace|CRATE,… (which crates get coverage; default all,
                                 dependencies included), --no-debug-assertions";
 
 fn main() {
     let argv: Vec<OsString> = std::env::args_os().collect();
+    // A copy of this executable left by `build-fuzzers` runs its property's fuzzer.
+    if let Some(code) = standalone::launch(&argv) {
+        std::process::exit(code);
+    }
     if let Some(build) = std::env::var_os(build::WRAP_VAR) {
         std::process::exit(build::wrap(&build.to_string_lossy(), &argv[1..]));
     }
@@ -115,6 +124,7 @@ fn run(argv: &[String]) -> Result<i32, String> {
         "ci" => commands::ci(&args),
         "merge" => commands::merge(&args),
         "cmin" => commands::cmin(&args),
+        "build-fuzzers" => standalone::build_fuzzers(&args),
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }
 }

@@ -22,16 +22,32 @@ use crate::property::{Property, Report, Test};
 use crate::tape::{DrawContext, Source, Status, Tape, encoding};
 use std::path::PathBuf;
 
+/// Set by a standalone fuzzer of `cargo tapefuzz build-fuzzers` (OSS-Fuzz, ClusterFuzzLite)
+/// to its own path, which libFuzzer's children then start: libFuzzer gets exactly the
+/// folders it was given, as a fuzzing service
+/// expects (its corpus first, `-merge=1`'s output first), and the property's own `corpus/`
+/// folder, a path of the machine that built the binary, is left out.
+pub const STANDALONE_VAR: &str = "TAPEFUZZ_STANDALONE";
+
 /// Runs libFuzzer on `property` with the arguments `args` (libFuzzer's flags and corpus
-/// folders; the property's `corpus/` folder is added first when it has one). Does not
-/// return.
+/// folders; the property's `corpus/` folder is added first when it has one, unless
+/// [`STANDALONE_VAR`] is set). Does not return.
 pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
     let mut argv: Vec<String> = vec![
         std::env::current_exe()
             .map(|p| p.display().to_string())
             .unwrap_or_else(|_| "tapefuzz".into()),
     ];
-    if let Some(corpus) = property.open_corpus_migrated(test) {
+    // A standalone fuzzer's launcher is what libFuzzer's `-fork`/`-jobs` children must start.
+    let standalone = std::env::var_os(STANDALONE_VAR).filter(|v| !v.is_empty());
+    if let Some(launcher) = &standalone {
+        argv[0] = PathBuf::from(launcher).display().to_string();
+    }
+    let standalone = standalone.is_some();
+    if let Some(corpus) = (!standalone)
+        .then(|| property.open_corpus_migrated(test))
+        .flatten()
+    {
         match corpus.ensure_folders() {
             Ok(dir) => argv.push(dir.display().to_string()),
             Err(e) => fail(&format!("cannot create the corpus folder: {e}")),
