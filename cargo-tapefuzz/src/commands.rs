@@ -745,33 +745,55 @@ pub fn ci(args: &Args) -> Result<i32, String> {
     if args.keep.is_none() {
         env.push(("TAPEFUZZ_KEEP".into(), CI_KEEP.to_string()));
     }
-    let mut job = CiJob::new("cargo-tapefuzz");
+    let job = std::sync::Mutex::new(CiJob::new("cargo-tapefuzz"));
     tapefuzz::serve::stop_cleanly_on_signals();
-    for found in &all {
-        if tapefuzz::engine::interrupted().is_some() {
-            break;
-        }
-        job.starting(&found.name, &strategy, seconds, "");
-        let request = Request {
-            command: Asked::Run,
-            property: Some(found),
-            args: Vec::new(),
-            env: env.clone(),
-            mode: Mode::Blackbox,
-            part: PartRequest::default(),
-        };
-        let started = std::time::Instant::now();
-        match campaign(found, &request) {
-            Ok((passed, line, report)) => job.ran(&found.name, &line, passed, &report),
-            // Stopped from outside before its summary: said, not counted as a failure.
-            Err(e) if tapefuzz::engine::interrupted().is_some() => {
-                eprintln!("cargo-tapefuzz: {e}");
-                break;
+    // `--jobs N`: N properties at a time, each in a test process of its own (the corpora
+    // folder is shared: every file of a store is named by its content).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let worker = || {
+        loop {
+            if tapefuzz::engine::interrupted().is_some() {
+                return;
             }
-            Err(e) => job.broke(&found.name, &e, started.elapsed().as_secs_f64()),
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(found) = all.get(i) else {
+                return;
+            };
+            let lock = || job.lock().unwrap_or_else(|e| e.into_inner());
+            lock().starting(&found.name, &strategy, seconds, "");
+            let request = Request {
+                command: Asked::Run,
+                property: Some(found),
+                args: Vec::new(),
+                env: env.clone(),
+                mode: Mode::Blackbox,
+                part: PartRequest::default(),
+            };
+            let started = std::time::Instant::now();
+            match campaign(found, &request) {
+                Ok((passed, line, report)) => lock().ran(&found.name, &line, passed, &report),
+                // Stopped from outside before its summary: said, not counted as a failure.
+                Err(e) if tapefuzz::engine::interrupted().is_some() => {
+                    eprintln!("cargo-tapefuzz: {e}");
+                    return;
+                }
+                Err(e) => lock().broke(&found.name, &e, started.elapsed().as_secs_f64()),
+            }
         }
+    };
+    let jobs = args.jobs.unwrap_or(1).min(all.len()).max(1);
+    if jobs == 1 {
+        worker();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(worker);
+            }
+        });
     }
-    job.finish(args.junit.as_deref())
+    job.into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .finish(args.junit.as_deref())
 }
 
 /// `merge DIR…`: every corpora folder given copied into `--corpora DEST` (default

@@ -11,7 +11,7 @@
 //! cargo tapefuzz import <property> FILE…               libFuzzer crashes → shrunk regressions
 //! cargo tapefuzz fuzz <property> [--seconds N] [--jobs N] [-- libFuzzer flags]
 //! cargo tapefuzz greybox <property> [--seconds N] [--strategy S]
-//! cargo tapefuzz ci [--seconds-per-target N] [--strategy S] [--junit FILE] [--keep N] [--shard K/N]
+//! cargo tapefuzz ci [--seconds-per-target N] [--strategy S] [--junit FILE] [--keep N] [--shard K/N] [--jobs N]
 //! cargo tapefuzz merge DIR… [--corpora DEST]           corpora of several jobs → one
 //! cargo tapefuzz cmin <property>                       corpus/ cut to what covers its tape features
 //! cargo tapefuzz build-fuzzers [OUT]                   standalone fuzzers for OSS-Fuzz / ClusterFuzzLite
@@ -53,6 +53,7 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
   ci                            reuse, then a campaign per property: --seconds-per-target N
                                 --strategy S (default rl) --junit FILE --keep N
                                 --shard K/N (the K-th of N shares of the properties, by name)
+                                --jobs N (N properties at a time)
   merge DIR…                    copy the corpora folders DIR… (CI shards, other machines) into
                                 ./corpora or --corpora DEST: what is missing, nothing overwritten
   cmin <property>               cut corpus/ down to the entries that cover its tape features
@@ -104,9 +105,9 @@ fn run(argv: &[String]) -> Result<i32, String> {
         return Ok(0);
     }
     let args = args::Args::parse(rest)?;
-    if args.jobs.is_some() && !matches!(command.as_str(), "fuzz" | "run") {
+    if args.jobs.is_some() && !matches!(command.as_str(), "fuzz" | "run" | "ci") {
         return Err(format!(
-            "--jobs is a flag of `fuzz` and `run`, not of `{command}`"
+            "--jobs is a flag of `fuzz`, `run` and `ci`, not of `{command}`"
         ));
     }
     if args.shard.is_some() && command != "ci" {

@@ -150,6 +150,15 @@ fn four_shards_at_once_merge_into_one_corpus() {
     assert_eq!(one.status.code(), Some(1), "{}", text(&one).1);
     assert_eq!(targets(&text(&one).0).len(), 8, "{}", text(&one).0);
 
+    // One job with two workers (`--jobs 2`): two properties at a time.
+    let started = Instant::now();
+    let two = ci(None, "two").arg("--jobs").arg("2").output().unwrap();
+    let two_seconds = started.elapsed().as_secs_f64();
+    assert_eq!(two.status.code(), Some(1), "{}", text(&two).1);
+    let mut both = targets(&text(&two).0);
+    both.sort();
+    assert_eq!(both.len(), 8, "{}", text(&two).0);
+
     // Four shards at once.
     let started = Instant::now();
     let children: Vec<_> = (1..=4)
@@ -165,7 +174,7 @@ fn four_shards_at_once_merge_into_one_corpus() {
         .collect();
     let shard_seconds = started.elapsed().as_secs_f64();
     eprintln!(
-        "SHARDS\t8 properties, 1 s each: one job {one_seconds:.1} s, 4 shards at once on {} cores {shard_seconds:.1} s",
+        "SHARDS\t8 properties, 1 s each: one job {one_seconds:.1} s, one job --jobs 2 {two_seconds:.1} s, 4 shards at once on {} cores {shard_seconds:.1} s",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     let mut ran: Vec<String> = Vec::new();
