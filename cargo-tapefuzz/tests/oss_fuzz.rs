@@ -9,16 +9,12 @@
 //! folder of its own with no variable set; the planted bug is found within a minute; and the
 //! crate's own corpora are untouched.
 
+mod common;
+
+use common::{files, workspace};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the workspace root")
-        .to_path_buf()
-}
 
 const PROPS: &str = r#"use tapefuzz::prelude::*;
 
@@ -44,21 +40,7 @@ tapefuzz::property! {
 "#;
 
 fn scratch_crate(root: &Path) -> PathBuf {
-    let dir = root.join("src/project");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::create_dir_all(dir.join("tests")).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), "").unwrap();
-    std::fs::write(dir.join("tests/props.rs"), PROPS).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"project\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\ntapefuzz = {{ path = {:?} }}\n\n[workspace]\n",
-            workspace().display().to_string()
-        ),
-    )
-    .unwrap();
-    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let dir = common::props_crate(&root.join("src/project"), "project", PROPS);
     // A saved corpus entry each: the seed corpora are made of them.
     for p in ["sorted_stays_sorted", "utf8_lengths_agree", "header_fits"] {
         let c = dir.join(format!("corpora/props.{p}/corpus"));
@@ -70,23 +52,6 @@ fn scratch_crate(root: &Path) -> PathBuf {
         .unwrap();
     }
     dir
-}
-
-fn listing(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.clone(), std::fs::read(&p).unwrap_or_default()));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// A fuzzer of `$OUT`, run the way a service runs it: no variable but `PATH`, from `cwd`.
@@ -108,7 +73,7 @@ fn build_fuzzers_leaves_what_a_fuzzing_service_runs() {
     let (out, work) = (root.join("out"), root.join("work"));
     std::fs::create_dir_all(&out).unwrap();
     std::fs::create_dir_all(&work).unwrap();
-    let corpora_before = listing(&project.join("corpora"));
+    let corpora_before = files(&project.join("corpora"));
 
     // The build, as a service's build.sh makes it: only its variables.
     let mut build = Command::new(env!("CARGO_BIN_EXE_cargo-tapefuzz"));
@@ -220,6 +185,6 @@ fn build_fuzzers_leaves_what_a_fuzzing_service_runs() {
     eprintln!("OSS-FUZZ\tplanted bug found in {seconds:.2} s");
 
     // Nothing was written into the crate's own corpora by the fuzzers.
-    assert_eq!(listing(&project.join("corpora")), corpora_before);
+    assert_eq!(files(&project.join("corpora")), corpora_before);
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -6,16 +6,12 @@
 //! `run --jobs 2` runs one property in two processes on that corpus. The
 //! wall time of the four shards against one job over all eight is printed (BENCHMARKS.md).
 
+mod common;
+
+use common::{files, workspace};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the workspace root")
-        .to_path_buf()
-}
 
 /// Eight properties: `p0`…`p7`; the odd ones fail on a value of 100 or more.
 const PROPS: &str = r#"use tapefuzz::prelude::*;
@@ -38,22 +34,7 @@ tapefuzz::property! {
 
 fn scratch_crate() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tapefuzz-shards-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::create_dir_all(dir.join("tests")).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), "").unwrap();
-    std::fs::write(dir.join("tests/props.rs"), PROPS).unwrap();
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"sharded\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
-             [dependencies]\ntapefuzz = {{ path = {:?} }}\n\n[workspace]\n",
-            workspace().display().to_string()
-        ),
-    )
-    .unwrap();
-    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    dir
+    common::props_crate(&dir, "sharded", PROPS)
 }
 
 fn command(dir: &Path, program: &str, args: &[&str]) -> Command {
@@ -93,29 +74,6 @@ fn targets(stdout: &str) -> Vec<String> {
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter_map(|v| v["target"].as_str().map(String::from))
         .collect()
-}
-
-/// Every file under `dir`, relative to it, with its bytes.
-fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                if e.file_name() != ".inflight" {
-                    stack.push(p);
-                }
-            } else {
-                out.push((
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]
