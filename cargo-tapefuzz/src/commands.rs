@@ -85,7 +85,7 @@ fn settings(args: &Args) -> Vec<(String, String)> {
 
 /// The environment that gives `list` the corpora folder of `--corpora`, so the folders it
 /// prints are the ones the other commands use.
-fn corpora_env(args: &Args) -> Vec<(String, String)> {
+pub(crate) fn corpora_env(args: &Args) -> Vec<(String, String)> {
     settings(args)
         .into_iter()
         .filter(|(k, _)| k == "TAPEFUZZ_CORPORA")
@@ -286,14 +286,31 @@ fn campaigns(
             .map(|h| h.join().unwrap_or_else(|_| Err("a worker panicked".into())))
             .collect()
     });
+    // Every worker's outcome counts: one that failed is a failure even when another could
+    // not finish.
     let mut passed = true;
-    let mut last = (String::new(), String::new());
+    let mut last = None;
+    let mut error = None;
     for r in results {
-        let (p, line, report) = r?;
-        passed &= p;
-        last = (line, report);
+        match r {
+            Ok((p, line, report)) => {
+                passed &= p;
+                last = Some((line, report));
+            }
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
     }
-    Ok((passed, last.0, last.1))
+    match (last, error) {
+        (Some((line, report)), None) => Ok((passed, line, report)),
+        (Some((line, report)), Some(e)) if !passed => {
+            eprintln!("cargo-tapefuzz: {e}");
+            Ok((false, line, report))
+        }
+        (_, Some(e)) => Err(e),
+        (None, None) => Err("no worker ran".into()),
+    }
 }
 
 /// A `run` request and its summary. When the process dies before it writes one (a test case
@@ -448,12 +465,13 @@ pub fn cmin(args: &Args) -> Result<i32, String> {
         }
         if line["type"] == "cmin" {
             eprintln!(
-                "cargo-tapefuzz: cmin {}: kept {} of {} corpus entries ({} tape features; {} failing kept), removed {}",
+                "cargo-tapefuzz: cmin {}: kept {} of {} corpus entries ({} tape features; {} failing and {} rejected kept), removed {}",
                 found.name,
                 line["kept"],
                 line["entries"],
                 line["features"],
                 line["failing"],
+                line["invalid"],
                 line["removed"]
             );
             println!("{line}");
@@ -577,8 +595,16 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
             mode: Mode::Blackbox,
             part: PartRequest::default(),
         };
-        drive::drive(&found.binary, &request, false)
+        let answer = drive::drive(&found.binary, &request, false);
+        // A crash ends this job: the others stop too, so it is imported now.
+        if jobs > 1 && !crashes(&folder).is_empty() {
+            drive::STOP_ALL.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        answer
     };
+    // Ctrl-C reaches every libFuzzer process (one process group) and ends them; this one
+    // stays to import what they found.
+    tapefuzz::serve::stop_cleanly_on_signals();
     let answers: Vec<Result<drive::Answer, String>> = if jobs == 1 {
         vec![job(0)]
     } else {
@@ -593,21 +619,37 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
                 .collect()
         })
     };
+    // The stop was for the jobs: the import below runs test binaries of its own.
+    drive::STOP_ALL.store(false, std::sync::atomic::Ordering::Relaxed);
+    // Every job's outcome is read before anything is said: a job that could not run does
+    // not hide the crashes of another.
     let mut ended_badly = None;
+    let mut error = None;
     for answer in answers {
-        let answer = answer?;
-        for line in &answer.lines {
-            if let Some(e) = drive::error(line) {
-                return Err(e.to_string());
+        match answer {
+            Ok(answer) => {
+                if let Some(e) = answer.lines.iter().find_map(drive::error) {
+                    error.get_or_insert(e.to_string());
+                }
+                if !answer.status.success() {
+                    ended_badly = Some(answer.status);
+                }
             }
-        }
-        if !answer.status.success() {
-            ended_badly = Some(answer.status);
+            Err(e) => {
+                error.get_or_insert(e);
+            }
         }
     }
     let new = crashes(&artifacts);
     if new.is_empty() {
         remove_empty_folders(&artifacts);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if tapefuzz::engine::interrupted().is_some() {
+            eprintln!("cargo-tapefuzz: stopped, no crash");
+            return Ok(tapefuzz::serve::exit_status(false));
+        }
         if let Some(status) = ended_badly {
             return Err(format!("libFuzzer ended with {status}"));
         }
@@ -811,23 +853,25 @@ pub fn merge(args: &Args) -> Result<i32, String> {
         .corpora
         .clone()
         .unwrap_or_else(|| PathBuf::from("corpora"));
+    // Every source checked before anything is copied: one inside another would copy itself.
+    let full_dest = PathBuf::from(drive::absolute(&dest.display().to_string()));
+    let full_dest = full_dest.canonicalize().unwrap_or(full_dest);
+    for source in &args.positional {
+        let path = std::path::Path::new(source);
+        if !path.is_dir() {
+            return Err(format!("{source}: not a folder"));
+        }
+        let full = path.canonicalize().map_err(|e| format!("{source}: {e}"))?;
+        if full_dest.starts_with(&full) || full.starts_with(&full_dest) {
+            return Err(format!(
+                "{source} and the destination {} hold one another (choose another with --corpora DEST)",
+                dest.display()
+            ));
+        }
+    }
     let mut merged = crate::merge::Merged::default();
     for source in &args.positional {
         let source = std::path::Path::new(source);
-        if !source.is_dir() {
-            return Err(format!("{}: not a folder", source.display()));
-        }
-        let same = source
-            .canonicalize()
-            .ok()
-            .zip(dest.canonicalize().ok())
-            .is_some_and(|(a, b)| a == b);
-        if same {
-            return Err(format!(
-                "{}: the destination itself (choose another with --corpora DEST)",
-                source.display()
-            ));
-        }
         crate::merge::merge(source, &dest, &mut merged);
         eprintln!(
             "cargo-tapefuzz: merged {} into {}: {} copied so far, {} already there",

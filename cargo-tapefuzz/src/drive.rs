@@ -45,12 +45,19 @@ pub struct Answer {
     pub status: ExitStatus,
 }
 
+/// Set when every running test binary should stop (a `fuzz --jobs` job found a crash: the
+/// others are asked to end, so the crashes are imported without waiting for their budget).
+pub static STOP_ALL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn out_file() -> PathBuf {
+    // Several children at once (`--jobs`): a counter keeps their files apart.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     std::env::temp_dir().join(format!(
-        "cargo-tapefuzz-{}-{nanos}.jsonl",
+        "cargo-tapefuzz-{}-{n}-{nanos}.jsonl",
         std::process::id()
     ))
 }
@@ -223,7 +230,7 @@ pub fn absolute(path: &str) -> String {
 fn wait_forwarding_sigterm(cmd: &mut Command) -> std::io::Result<ExitStatus> {
     let mut child = cmd.spawn()?;
     #[cfg(unix)]
-    let mut forwarded = false;
+    let (mut forwarded, mut stopped) = (false, false);
     loop {
         if let Some(status) = child.try_wait()? {
             return Ok(status);
@@ -234,6 +241,14 @@ fn wait_forwarding_sigterm(cmd: &mut Command) -> std::io::Result<ExitStatus> {
             // SAFETY: kill(2) on our own child's pid, which has not been reaped yet.
             unsafe {
                 libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+            }
+        }
+        #[cfg(unix)]
+        if !stopped && STOP_ALL.load(std::sync::atomic::Ordering::Relaxed) {
+            stopped = true;
+            // SAFETY: as above. libFuzzer ends on SIGINT, writing what it found.
+            unsafe {
+                libc::kill(child.id() as libc::pid_t, libc::SIGINT);
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(20));

@@ -1,8 +1,11 @@
 //! `merge`: the corpora folders of several jobs (CI shards, machines, branches) copied into
 //! one. Every file of a store is named by its content (`corpus/<sha1>`,
-//! `regressions/<sha1>.txt`), so a merge is a copy of what is missing: nothing is ever
-//! overwritten, and a name that holds other bytes on each side (only a damaged file can) is
-//! reported and left as it is in the destination.
+//! `regressions/<sha1>.txt`, named by its tape), so a merge is a copy of what is missing:
+//! nothing is ever overwritten. A regression whose tape the destination holds is present
+//! even when its text differs (the failure's message names a line that moved); a property
+//! folder saved in another encoding (`FORMAT`) is not mixed in (run the property on both
+//! sides first: a run migrates its folder); any other name that holds other bytes on each
+//! side (only a damaged file can) is reported and left as it is in the destination.
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +50,9 @@ pub fn merge(source: &Path, dest: &Path, out: &mut Merged) {
             };
             let rel = rel.join(&name);
             if kind.is_dir() {
+                if text == "corpus" && !same_format(source, dest, &rel) {
+                    continue;
+                }
                 stack.push(rel);
             } else if kind.is_file() {
                 copy_one(&source.join(&rel), &dest.join(&rel), out);
@@ -55,8 +61,27 @@ pub fn merge(source: &Path, dest: &Path, out: &mut Merged) {
     }
 }
 
-/// Copies one file unless `to` exists: the same bytes count as present, other bytes as a
-/// conflict.
+/// Whether the property folder holding `corpus` (relative to both roots) has one encoding
+/// on both sides, or a side without a `FORMAT` yet: where they differ its `corpus/` entries
+/// are not copied (the `FORMAT` file itself is the conflict reported).
+fn same_format(source: &Path, dest: &Path, corpus: &Path) -> bool {
+    let format = |root: &Path| std::fs::read(root.join(corpus).with_file_name("FORMAT")).ok();
+    match (format(source), format(dest)) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The tape of a regression file's text, if it is one.
+fn regression_tape(bytes: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    tapefuzz::corpus::Regression::parse(text)
+        .ok()
+        .map(|r| r.tape)
+}
+
+/// Copies one file unless `to` exists: the same bytes (for a regression, the same tape)
+/// count as present, other bytes as a conflict.
 fn copy_one(from: &Path, to: &Path, out: &mut Merged) {
     let bytes = match std::fs::read(from) {
         Ok(b) => b,
@@ -65,8 +90,15 @@ fn copy_one(from: &Path, to: &Path, out: &mut Merged) {
             return;
         }
     };
+    let regression = to.parent().and_then(|p| p.file_name()) == Some("regressions".as_ref());
     match std::fs::read(to) {
         Ok(there) if there == bytes => out.present += 1,
+        Ok(there)
+            if regression
+                && regression_tape(&there).is_some_and(|t| Some(t) == regression_tape(&bytes)) =>
+        {
+            out.present += 1
+        }
         Ok(_) => out.conflicts.push(to.to_path_buf()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let made = to
@@ -105,12 +137,45 @@ mod tests {
         write(&b, "p/corpus/bbb", b"2");
         write(&b, "q/corpus/ccc", b"3");
         write(&dest, "p/corpus/bbb", b"damaged");
+        // The same regression tape with another message: present, not a conflict.
+        let reg = |failure: &str| {
+            tapefuzz::corpus::Regression {
+                property: "p".into(),
+                generator: 0,
+                value: Some("[1]".into()),
+                failure: Some(failure.into()),
+                isolate: false,
+                tape: vec![1, 0, 1],
+                encoding: tapefuzz::tape::ENCODING_VERSION,
+            }
+            .to_text()
+        };
+        write(
+            &a,
+            "p/regressions/same.txt",
+            reg("panicked at src/lib.rs:10:5").as_bytes(),
+        );
+        write(
+            &dest,
+            "p/regressions/same.txt",
+            reg("panicked at src/lib.rs:12:5").as_bytes(),
+        );
+        // Another encoding: neither FORMAT nor entries are mixed in.
+        write(&b, "old/FORMAT", b"tapefuzz corpus 2\n");
+        write(&b, "old/corpus/eee", b"4");
+        write(&dest, "old/FORMAT", b"tapefuzz corpus 3\n");
         let mut m = Merged::default();
         merge(&a, &dest, &mut m);
         merge(&b, &dest, &mut m);
         assert_eq!(m.copied, 3, "{m:?}"); // aaa and r1 from a, ccc from b
-        assert_eq!(m.present, 1, "{m:?}");
-        assert_eq!(m.conflicts, [dest.join("p/corpus/bbb")]);
+        assert_eq!(m.present, 2, "{m:?}"); // same.txt, and aaa again
+        let mut conflicts = m.conflicts.clone();
+        conflicts.sort();
+        assert_eq!(
+            conflicts,
+            [dest.join("old/FORMAT"), dest.join("p/corpus/bbb")]
+        );
+        assert!(!dest.join("old/corpus/eee").exists());
         assert!(m.errors.is_empty(), "{m:?}");
         assert_eq!(
             std::fs::read(dest.join("p/corpus/bbb")).unwrap(),

@@ -90,10 +90,17 @@ pub fn launch(argv: &[OsString]) -> Option<i32> {
         return None;
     }
     let folder = exe.parent()?.join(FOLDER);
-    let text = std::fs::read_to_string(folder.join(format!("{name}.launch"))).ok()?;
     let fail = |why: String| -> Option<i32> {
         eprintln!("{name}: {why}");
         Some(2)
+    };
+    let file = folder.join(format!("{name}.launch"));
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        // Beside a build's folder but without its file: a fuzzer whose file was lost, not
+        // `cargo-tapefuzz` under another name.
+        Err(e) if folder.is_dir() => return fail(format!("cannot read {}: {e}", file.display())),
+        Err(_) => return None,
     };
     let launch = match Launch::from_json(&text) {
         Ok(l) => l,
@@ -160,11 +167,34 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
     let folder = out.join(FOLDER);
     std::fs::create_dir_all(&folder)
         .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-    let me = std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?;
+    // One copy of this executable; each fuzzer a hard link to it (a copy where links fail).
+    let launcher = folder.join("launcher");
+    copy(
+        &std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?,
+        &launcher,
+    )?;
     // The properties, from the plain build; then only the test targets that hold some are
     // built again instrumented (another would lack the coverage callbacks).
     let binaries = build::test_binaries(args)?;
-    let mut found = drive::list(&binaries, &[])?;
+    let mut found = drive::list(&binaries, &crate::commands::corpora_env(args))?;
+    // Two properties whose names make one fuzzer name would overwrite each other.
+    let mut names: Vec<(String, &str)> = Vec::new();
+    for f in &found {
+        let name = fuzzer_name(&f.name);
+        if name == FOLDER {
+            return Err(format!(
+                "property `{}` would be the fuzzer `{name}`, the name of the folder beside the fuzzers: rename it",
+                f.name
+            ));
+        }
+        if let Some((_, other)) = names.iter().find(|(n, _)| *n == name) {
+            return Err(format!(
+                "properties `{other}` and `{}` would both be the fuzzer `{name}`: rename one",
+                f.name
+            ));
+        }
+        names.push((name, &f.name));
+    }
     if found.is_empty() {
         return Err("no properties found in the crate's tests".into());
     }
@@ -210,11 +240,25 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
         let text = launch.to_json();
         tapefuzz::corpus::write_atomic(&folder.join(format!("{name}.launch")), text.as_bytes())
             .map_err(|e| e.to_string())?;
-        copy(&me, &out.join(&name))?;
-        let seeds = seed_files(f.corpus.as_deref().map(Path::new));
-        let zip = crate::zip::stored(&seeds)?;
+        link(&launcher, &out.join(&name))?;
+        let mut seeds = seed_files(f.corpus.as_deref().map(Path::new));
+        if seeds.len() > MAX_SEEDS {
+            eprintln!(
+                "cargo-tapefuzz: {}: {} seed inputs, the first {MAX_SEEDS} (smallest first) go in its zip (`cargo tapefuzz cmin` cuts a corpus down)",
+                f.name,
+                seeds.len()
+            );
+            seeds.sort_by_key(|(_, b)| b.len());
+            seeds.truncate(MAX_SEEDS);
+        }
         let zip_path = out.join(format!("{name}_seed_corpus.zip"));
-        tapefuzz::corpus::write_atomic(&zip_path, &zip).map_err(|e| e.to_string())?;
+        // No seeds, no zip: an empty archive makes `unzip` (and a service's runner) fail.
+        if seeds.is_empty() {
+            let _ = std::fs::remove_file(&zip_path);
+        } else {
+            let zip = crate::zip::stored(&seeds)?;
+            tapefuzz::corpus::write_atomic(&zip_path, &zip).map_err(|e| e.to_string())?;
+        }
         eprintln!(
             "cargo-tapefuzz: {} → {} ({} seed inputs)",
             f.name,
@@ -227,12 +271,27 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
                 "type": "fuzzer",
                 "property": f.name,
                 "fuzzer": out.join(&name).display().to_string(),
-                "seed_corpus": zip_path.display().to_string(),
+                "seed_corpus": (!seeds.is_empty()).then(|| zip_path.display().to_string()),
                 "seeds": seeds.len(),
             })
         );
     }
     Ok(0)
+}
+
+/// Most seed inputs in one zip (a zip without zip64 counts entries in 16 bits, and 65,535
+/// means "see zip64" to some readers).
+const MAX_SEEDS: usize = 65_534;
+
+/// `to` (replaced) as a hard link to `from`, or a copy where links fail (another file
+/// system). A standalone fuzzer knows itself by the name it was started under, which a hard
+/// link keeps (a symbolic one would not).
+fn link(from: &Path, to: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_file(to);
+    if std::fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    copy(from, to)
 }
 
 /// Copies `from` to `to` (replacing it), executable.
@@ -251,6 +310,16 @@ fn seed_files(corpus: Option<&Path>) -> Vec<(String, Vec<u8>)> {
     let Some(dir) = corpus else {
         return out;
     };
+    // `corpus/` entries of a folder saved by an older encoding are not tapes of today's:
+    // a run (any `cargo test`) migrates them first.
+    let old = std::fs::read_to_string(dir.join("FORMAT"))
+        .is_ok_and(|f| f.starts_with("tapefuzz corpus 2"));
+    if old {
+        eprintln!(
+            "cargo-tapefuzz: {}: saved with an older encoding; run its property once to migrate it, its entries are left out of the seeds",
+            dir.display()
+        );
+    }
     let read = |sub: &str| -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join(sub))
             .into_iter()
@@ -267,7 +336,7 @@ fn seed_files(corpus: Option<&Path>) -> Vec<(String, Vec<u8>)> {
         v.sort();
         v
     };
-    for p in read("corpus") {
+    for p in read("corpus").into_iter().filter(|_| !old) {
         if let Ok(bytes) = std::fs::read(&p) {
             out.push((file_name(&p), bytes));
         }

@@ -186,5 +186,39 @@ fn build_fuzzers_leaves_what_a_fuzzing_service_runs() {
 
     // Nothing was written into the crate's own corpora by the fuzzers.
     assert_eq!(files(&project.join("corpora")), corpora_before);
+
+    // The same bug under `cargo tapefuzz fuzz --jobs 2` (the same instrumented build): the
+    // job that finds it stops the other, and the crash is shrunk into `regressions/` at once.
+    let started = Instant::now();
+    let jobs = Command::new(env!("CARGO_BIN_EXE_cargo-tapefuzz"))
+        .args([
+            "tapefuzz",
+            "fuzz",
+            "props::header_fits",
+            "--jobs",
+            "2",
+            "--seconds",
+            "120",
+        ])
+        .current_dir(&project)
+        .env(
+            "CARGO_TARGET_DIR",
+            workspace().join("target").join("oss-fuzz-test"),
+        )
+        .env_remove("TAPEFUZZ_SEED")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&jobs.stderr);
+    assert_eq!(jobs.status.code(), Some(1), "{err}");
+    assert!(err.contains("2 processes on one corpus"), "{err}");
+    assert!(
+        started.elapsed().as_secs() < 100,
+        "the other job was not stopped: {err}"
+    );
+    let regressions = project.join("corpora/props.header_fits/regressions");
+    assert!(
+        std::fs::read_dir(&regressions).is_ok_and(|r| r.count() >= 1),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -5,9 +5,13 @@
 //! and depths were reached, and whether the input was valid ([`crate::fuzz::tape_features`]).
 //!
 //! Entries are taken smallest first (then by name, so the result does not depend on the
-//! order of the folder); one is kept when it adds a feature no kept entry has. An entry on
-//! which the property fails is always kept (a corpus entry that fails is a bug found, not a
-//! duplicate), and `regressions/` is never touched.
+//! order of the folder); a valid one is kept when it adds a feature no kept entry has (the
+//! features are hashed into libFuzzer's 4,096 counters, as the fuzzer itself sees them, so
+//! two can share one). An entry on which the property fails is always kept (a bug found, not
+//! a duplicate), so is one the property rejects (its features are not those of a valid
+//! input), and `regressions/` is never touched. Each entry runs in this process: one that
+//! crashes or hangs it stops the command, whose last line on stderr names it (`cargo
+//! tapefuzz replay` finds such entries first).
 
 use super::explain::explain_bytes;
 use crate::corpus::Folder;
@@ -27,6 +31,8 @@ pub(super) struct Minimised {
     pub(super) removed: Vec<PathBuf>,
     /// Of the kept, entries on which the property fails.
     pub(super) failing: usize,
+    /// Of the kept, entries the property rejects (or that overrun the size budget).
+    pub(super) invalid: usize,
     /// Distinct tape features of the kept entries (the same as of all entries).
     pub(super) features: usize,
     /// Entries in an older encoding, left as they are (a run migrates them first).
@@ -54,13 +60,18 @@ pub(super) fn cmin(property: &Property, test: &dyn Test) -> Result<Minimised, St
             out.skipped += 1;
             continue;
         }
+        eprintln!("tapefuzz: cmin: {}", entry.path.display());
         let (explained, rec) = explain_bytes(test, &entry.bytes);
         let mut new = false;
-        crate::fuzz::tape_features(&rec, &mut |f| new |= covered.insert(f));
+        let valid = explained.status == Status::Valid;
+        if valid {
+            crate::fuzz::tape_features(&rec, &mut |f| new |= covered.insert(f));
+        }
         let fails = explained.status == Status::Interesting;
-        if new || fails {
+        if new || !valid {
             out.kept += 1;
             out.failing += usize::from(fails);
+            out.invalid += usize::from(!valid && !fails);
         } else {
             std::fs::remove_file(&entry.path)
                 .map_err(|e| format!("cannot remove {}: {e}", entry.path.display()))?;

@@ -154,6 +154,7 @@ fn served(
                 "kept": m.kept,
                 "removed": m.removed.len(),
                 "failing": m.failing,
+                "invalid": m.invalid,
                 "features": m.features,
                 "skipped": m.skipped,
             }));
