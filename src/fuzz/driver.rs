@@ -39,9 +39,9 @@ pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
             .unwrap_or_else(|_| "tapefuzz".into()),
     ];
     // A standalone fuzzer's launcher is what libFuzzer's `-fork`/`-jobs` children must start.
-    let standalone = std::env::var_os(STANDALONE_VAR).filter(|v| !v.is_empty());
+    let standalone = crate::env::path_var(STANDALONE_VAR);
     if let Some(launcher) = &standalone {
-        argv[0] = PathBuf::from(launcher).display().to_string();
+        argv[0] = launcher.display().to_string();
     }
     let standalone = standalone.is_some();
     if let Some(corpus) = (!standalone)
