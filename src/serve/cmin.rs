@@ -60,7 +60,11 @@ pub(super) fn cmin(property: &Property, test: &dyn Test) -> Result<Minimised, St
             out.skipped += 1;
             continue;
         }
-        eprintln!("tapefuzz: cmin: {}", entry.path.display());
+        // Before it runs: an entry that kills the process is the last one named.
+        property
+            .config_ref()
+            .reporter
+            .note(&format!("cmin: {}", entry.path.display()));
         let (explained, rec) = explain_bytes(test, &entry.bytes);
         let mut new = false;
         let valid = explained.status == Status::Valid;
