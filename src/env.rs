@@ -148,6 +148,7 @@ pub const PROTOCOL: &[&str] = &[
     "TAPEFUZZ_ARGS",
     "TAPEFUZZ_MODE",
     "TAPEFUZZ_STANDALONE",
+    "TAPEFUZZ_STANDALONE_PID",
 ];
 
 /// The path in the variable `name` as the operating system gives it (not trimmed, not

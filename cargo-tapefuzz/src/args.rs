@@ -28,6 +28,7 @@ pub const FLAGS: &[Flag] = &[
     Flag::Svg,
     Flag::Instrument,
     Flag::NoDebugAssertions,
+    Flag::Sanitizer,
     Flag::Passthrough,
 ];
 

@@ -270,6 +270,9 @@ pub const INSTRUMENT_VAR: &str = "CARGO_TAPEFUZZ_INSTRUMENT";
 /// The variable that turns debug assertions and overflow checks off in instrumented crates
 /// (`--no-debug-assertions`; on by default, as under cargo-fuzz).
 pub const NO_ASSERT_VAR: &str = "CARGO_TAPEFUZZ_NO_DEBUG_ASSERTIONS";
+/// The sanitizer every crate compiled for the target gets (`--sanitizer address`); unset:
+/// none.
+pub const SANITIZER_VAR: &str = "CARGO_TAPEFUZZ_SANITIZER";
 /// The workspace root, for `--instrument workspace`.
 const ROOT_VAR: &str = "CARGO_TAPEFUZZ_WORKSPACE_ROOT";
 /// Where the stub object lives ([`stub_object`]).
@@ -440,8 +443,10 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<PathBu
     // The flags and the wrapper's rules count too: a new cargo-tapefuzz that instruments
     // differently builds afresh.
     let flags = sancov_flags(build.name(), None, !args.no_debug_assertions).join(" ");
+    let sanitizer = sanitizer(args)?;
     let h = fnv(spec
         .bytes()
+        .chain(sanitizer.unwrap_or("").bytes())
         .chain([0, args.no_debug_assertions as u8, 0])
         .chain(reach.iter().flat_map(|r| r.bytes()))
         .chain(flags.bytes())
@@ -471,10 +476,40 @@ fn instrument_env(cmd: &mut Command, args: &Args, build: Build) -> Result<PathBu
     if args.no_debug_assertions {
         cmd.env(NO_ASSERT_VAR, "1");
     }
+    match sanitizer {
+        Some(s) => cmd.env(SANITIZER_VAR, s),
+        None => cmd.env_remove(SANITIZER_VAR),
+    };
     if let Some(reach) = reach {
         cmd.env(REACH_VAR, reach);
     }
     Ok(target.join(folder))
+}
+
+/// The sanitizer `args` ask for (`None`: none), checked against the toolchain: rustc's
+/// `-Zsanitizer` needs a nightly compiler, and an error says how to get one.
+fn sanitizer(args: &Args) -> Result<Option<&str>, String> {
+    let Some(s) = args.sanitizer.as_deref().filter(|s| *s != "none") else {
+        return Ok(None);
+    };
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(&rustc)
+        .arg("-vV")
+        .output()
+        .map_err(|e| format!("cannot run rustc -vV: {e}"))?;
+    let version = String::from_utf8_lossy(&out.stdout);
+    let release = version
+        .lines()
+        .find_map(|l| l.strip_prefix("release: "))
+        .unwrap_or("");
+    if !(release.contains("nightly") || release.contains("dev")) {
+        return Err(format!(
+            "the {s} sanitizer needs nightly Rust (rustc's -Zsanitizer), and rustc is {release}: \
+             run `cargo +nightly tapefuzz …` (OSS-Fuzz's and ClusterFuzzLite's Rust image has \
+             nightly as its default toolchain), or build without a sanitizer (`--sanitizer none`)"
+        ));
+    }
+    Ok(Some(s))
 }
 
 /// What rustc is asked to build, read off its arguments.
@@ -761,6 +796,17 @@ pub fn wrap(build: &str, args: &[std::ffi::OsString]) -> i32 {
     };
     cmd.args(rest);
     let assertions = std::env::var_os(NO_ASSERT_VAR).is_none();
+    // A sanitizer goes into every crate of the target, as under `cargo fuzz -s address`:
+    // tapefuzz's own included (its `cfg(tapefuzz_asan)` leaves the allocator to the
+    // sanitizer's runtime).
+    if unit.for_target
+        && let Some(s) = std::env::var(SANITIZER_VAR).ok().filter(|s| !s.is_empty())
+    {
+        cmd.arg(format!("-Zsanitizer={s}"));
+        if unit.name == "tapefuzz" && s == "address" {
+            cmd.args(["--cfg", "tapefuzz_asan"]);
+        }
+    }
     if instrument {
         cmd.args(sancov_flags(build, target_of(rest).as_deref(), assertions));
     } else if assertions && unit.is_test_harness() && !NEVER.contains(&unit.name.as_str()) {

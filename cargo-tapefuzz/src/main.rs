@@ -9,12 +9,12 @@
 //!                                                      with --path, the provenance of a part
 //! cargo tapefuzz shrink <property> FILE                the minimal failing value (saves nothing)
 //! cargo tapefuzz import <property> FILE…               libFuzzer crashes → shrunk regressions
-//! cargo tapefuzz fuzz <property> [--seconds N] [--jobs N] [-- libFuzzer flags]
+//! cargo tapefuzz fuzz <property> [--seconds N] [--jobs N] [--sanitizer address] [-- libFuzzer flags]
 //! cargo tapefuzz greybox <property> [--seconds N] [--strategy S]
 //! cargo tapefuzz ci [--seconds-per-target N] [--strategy S] [--junit FILE] [--keep N] [--shard K/N] [--jobs N]
 //! cargo tapefuzz merge DIR… [--corpora DEST]           corpora of several jobs → one
 //! cargo tapefuzz cmin <property>                       corpus/ cut to what covers its tape features
-//! cargo tapefuzz build-fuzzers [OUT]                   standalone fuzzers for OSS-Fuzz / ClusterFuzzLite
+//! cargo tapefuzz build-fuzzers [OUT] [--sanitizer S]   standalone fuzzers for OSS-Fuzz / ClusterFuzzLite
 //! ```
 //!
 //! The mechanism: cargo builds the crate's test binaries (`cargo test --no-run`), and a test
@@ -58,17 +58,16 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
                                 ./corpora or --corpora DEST: what is missing, nothing overwritten
   cmin <property>               cut corpus/ down to the entries that cover its tape features
   build-fuzzers [OUT]           every property as a standalone libFuzzer binary in OUT (default
-                                $OUT, as OSS-Fuzz sets it), with <name>_seed_corpus.zip
+                                $OUT, as OSS-Fuzz sets it), with <name>_seed_corpus.zip;
+                                --sanitizer address|none (default $SANITIZER, else none)
 common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR
 fuzz and greybox: --instrument all|workspace|CRATE,… (which crates get coverage; default all,
-                                dependencies included), --no-debug-assertions";
+                                dependencies included), --no-debug-assertions
+fuzz and build-fuzzers: --sanitizer address (AddressSanitizer: nightly Rust, `cargo +nightly
+                                tapefuzz …`) or none (the default)";
 
 fn main() {
     let argv: Vec<OsString> = std::env::args_os().collect();
-    // A copy of this executable left by `build-fuzzers` runs its property's fuzzer.
-    if let Some(code) = standalone::launch(&argv) {
-        std::process::exit(code);
-    }
     if let Some(build) = std::env::var_os(build::WRAP_VAR) {
         std::process::exit(build::wrap(&build.to_string_lossy(), &argv[1..]));
     }
@@ -108,6 +107,11 @@ fn run(argv: &[String]) -> Result<i32, String> {
     if args.jobs.is_some() && !matches!(command.as_str(), "fuzz" | "run" | "ci") {
         return Err(format!(
             "--jobs is a flag of `fuzz`, `run` and `ci`, not of `{command}`"
+        ));
+    }
+    if args.sanitizer.is_some() && !matches!(command.as_str(), "fuzz" | "build-fuzzers") {
+        return Err(format!(
+            "--sanitizer is a flag of `fuzz` and `build-fuzzers`, not of `{command}`"
         ));
     }
     if args.shard.is_some() && command != "ci" {

@@ -1,67 +1,23 @@
 //! Standalone fuzzers for fuzzing services (OSS-Fuzz, ClusterFuzzLite): `cargo tapefuzz
 //! build-fuzzers [OUT]` leaves in `OUT` (default `$OUT`, which those services set) one
 //! executable per property, named after it (`x1::roundtrip` → `x1_roundtrip`), with its
-//! `<name>_seed_corpus.zip`; the instrumented test binaries they run live in `OUT/tapefuzz/`.
+//! `<name>_seed_corpus.zip`.
 //!
-//! Each executable is a copy of `cargo-tapefuzz` itself beside a launch file
-//! (`OUT/tapefuzz/<name>.launch`: the test binary, its test, the property). Started under
-//! any name but its own, with that file beside it, `cargo-tapefuzz` becomes the launcher: it
-//! replaces itself with the test binary running that one test, asked to fuzz the property
-//! with exactly the arguments it was given (libFuzzer's flags, corpus folders, inputs to
-//! run) — no environment variable to set, any working folder. The property's own `corpus/`
-//! folder (a path of the machine that built it) is left out
-//! ([`tapefuzz::fuzz::driver::STANDALONE_VAR`]), and libFuzzer's `-fork`/`-jobs` children
-//! start the launcher again.
+//! Each executable is the property's instrumented test binary itself (a hard link to one copy
+//! per test binary, a copy where links fail), so what a service checks in the file —
+//! libFuzzer's entry point, the sanitizer's calls under `$SANITIZER=address` — is in it. Its
+//! launch file (`OUT/tapefuzz/<name>.launch`: the test and the property) tells the test
+//! binary, before its `main`, that it is that property's fuzzer
+//! ([`tapefuzz::serve::Launch`]): it takes libFuzzer's flags, corpus folders and inputs, from
+//! any working folder, with no variable to set. The property's own `corpus/` folder (a path
+//! of the machine that built it) is left out ([`tapefuzz::fuzz::driver::STANDALONE_VAR`]),
+//! and libFuzzer's `-fork`/`-jobs` children start the fuzzer again.
 
 use crate::args::Args;
 use crate::build::{self, Build};
 use crate::drive;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-
-/// The folder beside the executables that holds the test binaries and launch files.
-const FOLDER: &str = "tapefuzz";
-
-/// OSS-Fuzz and ClusterFuzzLite take an executable of `$OUT` for a fuzzer when its bytes
-/// hold libFuzzer's entry point's name: the launcher holds it (and runs a test binary that
-/// defines it).
-static ENTRY_POINT_NAME: &[u8] = b"LLVMFuzzerTestOneInput";
-
-/// What a standalone fuzzer runs.
-#[derive(Debug, PartialEq)]
-struct Launch {
-    /// The test binary's file name in [`FOLDER`].
-    binary: String,
-    /// The libtest name of the property's test.
-    test: String,
-    /// The property.
-    property: String,
-}
-
-impl Launch {
-    fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&serde_json::json!({
-            "binary": self.binary,
-            "test": self.test,
-            "property": self.property,
-        }))
-        .expect("strings serialize")
-    }
-
-    fn from_json(text: &str) -> Result<Launch, String> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let field = |k: &str| {
-            v[k].as_str()
-                .map(String::from)
-                .ok_or_else(|| format!("no `{k}`"))
-        };
-        Ok(Launch {
-            binary: field("binary")?,
-            test: field("test")?,
-            property: field("property")?,
-        })
-    }
-}
+use tapefuzz::serve::{LAUNCH_FOLDER, Launch, SANITIZERS};
 
 /// The name of a property's fuzzer: its name with every character but letters, digits and
 /// `_` as `_` (`x1::roundtrip` → `x1__roundtrip` would be ugly: `::` is one `_`).
@@ -79,70 +35,20 @@ pub fn fuzzer_name(property: &str) -> String {
         .collect()
 }
 
-/// When this process is a standalone fuzzer (see the module's docs), runs the property and
-/// returns its exit status (on Unix it never returns: the test binary replaces it); `None`
-/// when it is `cargo-tapefuzz` itself.
-pub fn launch(argv: &[OsString]) -> Option<i32> {
-    std::hint::black_box(ENTRY_POINT_NAME);
-    let exe = std::env::current_exe().ok()?;
-    let name = exe.file_name()?.to_str()?.to_string();
-    if name.starts_with("cargo-tapefuzz") {
-        return None;
+/// The sanitizer of a `build-fuzzers` run: `--sanitizer`, else `$SANITIZER` (which the
+/// services set), else none. A value the build cannot make is an error naming it.
+fn sanitizer(args: &Args) -> Result<Option<String>, String> {
+    if let Some(s) = &args.sanitizer {
+        return Ok(Some(s.clone()));
     }
-    let folder = exe.parent()?.join(FOLDER);
-    let fail = |why: String| -> Option<i32> {
-        eprintln!("{name}: {why}");
-        Some(2)
-    };
-    let file = folder.join(format!("{name}.launch"));
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        // Beside a build's folder but without its file: a fuzzer whose file was lost, not
-        // `cargo-tapefuzz` under another name.
-        Err(e) if folder.is_dir() => return fail(format!("cannot read {}: {e}", file.display())),
-        Err(_) => return None,
-    };
-    let launch = match Launch::from_json(&text) {
-        Ok(l) => l,
-        Err(e) => return fail(format!("its launch file is damaged: {e}")),
-    };
-    let mut args = Vec::new();
-    for a in argv.iter().skip(1) {
-        match a.to_str() {
-            Some(a) => args.push(a.to_string()),
-            None => return fail(format!("argument {a:?} is not UTF-8")),
-        }
-    }
-    let request = tapefuzz::serve::Request {
-        command: Some(tapefuzz::serve::Command::Fuzz),
-        property: Some(launch.property),
-        out: None,
-        args,
-        mode: tapefuzz::serve::Mode::Blackbox,
-        part: tapefuzz::serve::PartRequest::default(),
-    };
-    let mut cmd = std::process::Command::new(folder.join(&launch.binary));
-    cmd.args(["--include-ignored", &launch.test, "--exact", "--nocapture"]);
-    for (k, _) in std::env::vars_os() {
-        if tapefuzz::env::PROTOCOL.iter().any(|p| k == *p) {
-            cmd.env_remove(k);
-        }
-    }
-    cmd.envs(request.to_env())
-        .env(tapefuzz::fuzz::driver::STANDALONE_VAR, &exe);
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        let e = cmd.exec();
-        fail(format!(
-            "cannot run {}: {e}",
-            folder.join(&launch.binary).display()
-        ))
-    }
-    #[cfg(not(unix))]
-    match cmd.status() {
-        Ok(s) => Some(s.code().unwrap_or(1)),
-        Err(e) => fail(format!("cannot run {}: {e}", launch.binary)),
+    match std::env::var("SANITIZER") {
+        Ok(s) if s.is_empty() => Ok(None),
+        Ok(s) if SANITIZERS.contains(&s.as_str()) => Ok(Some(s)),
+        Ok(s) => Err(format!(
+            "SANITIZER={s}: build-fuzzers builds with {} (Rust has no UndefinedBehaviorSanitizer; MemorySanitizer needs the standard library rebuilt)",
+            SANITIZERS.join(" or ")
+        )),
+        Err(_) => Ok(None),
     }
 }
 
@@ -164,15 +70,15 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
             args.positional[1]
         ));
     }
-    let folder = out.join(FOLDER);
+    if !cfg!(target_os = "linux") {
+        return Err("build-fuzzers makes Linux fuzzers (the fuzzing services' platform)".into());
+    }
+    let mut args = args.clone();
+    args.sanitizer = sanitizer(&args)?;
+    let args = &args;
+    let folder = out.join(LAUNCH_FOLDER);
     std::fs::create_dir_all(&folder)
         .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-    // One copy of this executable; each fuzzer a hard link to it (a copy where links fail).
-    let launcher = folder.join("launcher");
-    copy(
-        &std::env::current_exe().map_err(|e| format!("cannot find myself: {e}"))?,
-        &launcher,
-    )?;
     // The properties, from the plain build; then only the test targets that hold some are
     // built again instrumented (another would lack the coverage callbacks).
     let binaries = build::test_binaries(args)?;
@@ -181,7 +87,7 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
     let mut names: Vec<(String, &str)> = Vec::new();
     for f in &found {
         let name = fuzzer_name(&f.name);
-        if name == FOLDER {
+        if name == LAUNCH_FOLDER {
             return Err(format!(
                 "property `{}` would be the fuzzer `{name}`, the name of the folder beside the fuzzers: rename it",
                 f.name
@@ -211,7 +117,8 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
         };
         f.binary = fuzz;
     }
-    let mut copied: Vec<PathBuf> = Vec::new();
+    // The first fuzzer of each test binary is a copy of it; the others are links to that copy.
+    let mut copied: Vec<(PathBuf, PathBuf)> = Vec::new();
     for f in &found {
         let Some(test) = f.test.clone() else {
             eprintln!(
@@ -220,27 +127,22 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
             );
             continue;
         };
-        let binary = f
-            .binary
-            .exe
-            .file_name()
-            .and_then(|n| n.to_str())
-            .ok_or("a test binary without a name")?
-            .to_string();
-        if !copied.contains(&f.binary.exe) {
-            copy(&f.binary.exe, &folder.join(&binary))?;
-            copied.push(f.binary.exe.clone());
-        }
         let name = fuzzer_name(&f.name);
         let launch = Launch {
-            binary,
             test,
             property: f.name.clone(),
         };
         let text = launch.to_json();
         tapefuzz::corpus::write_atomic(&folder.join(format!("{name}.launch")), text.as_bytes())
             .map_err(|e| e.to_string())?;
-        link(&launcher, &out.join(&name))?;
+        let fuzzer = out.join(&name);
+        match copied.iter().find(|(exe, _)| *exe == f.binary.exe) {
+            Some((_, first)) => link(first, &fuzzer)?,
+            None => {
+                copy(&f.binary.exe, &fuzzer)?;
+                copied.push((f.binary.exe.clone(), fuzzer.clone()));
+            }
+        }
         let mut seeds = seed_files(f.corpus.as_deref().map(Path::new));
         if seeds.len() > MAX_SEEDS {
             eprintln!(
@@ -285,7 +187,7 @@ const MAX_SEEDS: usize = 65_534;
 
 /// `to` (replaced) as a hard link to `from`, or a copy where links fail (another file
 /// system). A standalone fuzzer knows itself by the name it was started under, which a hard
-/// link keeps (a symbolic one would not).
+/// link keeps (a symbolic one would not: `/proc/self/exe` names its target).
 fn link(from: &Path, to: &Path) -> Result<(), String> {
     let _ = std::fs::remove_file(to);
     if std::fs::hard_link(from, to).is_ok() {
@@ -361,17 +263,6 @@ fn file_name(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn launch_files_round_trip() {
-        let l = Launch {
-            binary: "t-1234".into(),
-            test: "roundtrip".into(),
-            property: "t::roundtrip".into(),
-        };
-        assert_eq!(Launch::from_json(&l.to_json()).unwrap(), l);
-        assert!(Launch::from_json("{}").unwrap_err().contains("binary"));
-    }
 
     #[test]
     fn fuzzer_names_are_plain() {

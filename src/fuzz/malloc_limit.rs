@@ -9,6 +9,10 @@
 //! allocation goes to glibc's own (`__libc_malloc`, …) and its size to libFuzzer's hook,
 //! which compares it with the limit. `free` is not wrapped: libFuzzer's free hook only
 //! traces (`-trace_malloc` therefore shows allocations, not frees, in this build).
+//!
+//! Not in a build with AddressSanitizer (`--sanitizer address`, which sets
+//! `cfg(tapefuzz_asan)` on this crate): its runtime owns `malloc` and gives libFuzzer the
+//! hooks itself.
 
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicPtr, Ordering};

@@ -72,6 +72,8 @@ pub enum Flag {
     Instrument,
     /// `--no-debug-assertions`.
     NoDebugAssertions,
+    /// `--sanitizer address|none`.
+    Sanitizer,
     /// `--`: everything after it, untouched (libFuzzer's flags).
     Passthrough,
 }
@@ -106,6 +108,7 @@ impl Flag {
             Flag::Release => "--release",
             Flag::Instrument => "--instrument",
             Flag::NoDebugAssertions => "--no-debug-assertions",
+            Flag::Sanitizer => "--sanitizer",
             Flag::Passthrough => "--",
         }
     }
@@ -139,6 +142,7 @@ impl Flag {
             "--release" => Flag::Release,
             "--instrument" => Flag::Instrument,
             "--no-debug-assertions" => Flag::NoDebugAssertions,
+            "--sanitizer" => Flag::Sanitizer,
             "--" => Flag::Passthrough,
             _ => return None,
         })
@@ -205,7 +209,14 @@ pub struct Args {
     pub instrument: Option<String>,
     /// `--no-debug-assertions`.
     pub no_debug_assertions: bool,
+    /// `--sanitizer`: `address` or `none` (the only values taken).
+    pub sanitizer: Option<String>,
 }
+
+/// The sanitizers an instrumented build can add (`--sanitizer`, and `$SANITIZER` under
+/// `build-fuzzers`): AddressSanitizer, or none. Rust has no UndefinedBehaviorSanitizer, and
+/// MemorySanitizer needs the standard library rebuilt.
+pub const SANITIZERS: &[&str] = &["address", "none"];
 
 fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
     it.next()
@@ -253,7 +264,8 @@ impl Args {
     /// An argument that starts with `-` (and is longer than that) is a flag: one the tool
     /// does not take is an error listing those it does; a flag without its value, a number
     /// that is not one, negative seconds, `--jobs 0`, a `--shard` that is not `K/N` with
-    /// 1 ≤ K ≤ N, an empty `--instrument` item or a `--corpora` that is a file (`/dev/null`)
+    /// 1 ≤ K ≤ N, an empty `--instrument` item, a `--sanitizer` other than
+    /// [`SANITIZERS`] or a `--corpora` that is a file (`/dev/null`)
     /// are errors naming the flag. Everything else is a positional, in order.
     pub fn parse(argv: &[String], takes: &[Flag]) -> Result<Args, String> {
         let mut a = Args::default();
@@ -324,6 +336,16 @@ impl Args {
                     a.jobs = Some(j);
                 }
                 Flag::Shard => a.shard = Some(shard(&text()?)?),
+                Flag::Sanitizer => {
+                    let v = text()?;
+                    if !SANITIZERS.contains(&v.as_str()) {
+                        return Err(format!(
+                            "flag --sanitizer takes {}, got `{v}`",
+                            SANITIZERS.join(" or ")
+                        ));
+                    }
+                    a.sanitizer = Some(v);
+                }
                 Flag::Instrument => {
                     let v = text()?;
                     if v.is_empty() || v.split(',').any(|n| n.trim().is_empty()) {

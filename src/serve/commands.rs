@@ -144,7 +144,10 @@ fn served(
             answers.emit(&summary_line(&tally.finish(), Command::Import));
             Ok(report)
         }
-        Command::Fuzz => Ok(crate::fuzz::driver::fuzz(property, test, &request.files())),
+        Command::Fuzz => {
+            super::standalone::keep_hook();
+            Ok(crate::fuzz::driver::fuzz(property, test, &request.files()))
+        }
         Command::Cmin => {
             let m = super::cmin::cmin(property, test)?;
             answers.emit(&json!({

@@ -66,9 +66,10 @@ mod interrupt;
 mod output;
 mod request;
 mod show;
+mod standalone;
 
 pub use answer::{Imported, Replayed};
-pub use args::{Args, Flag, in_shard};
+pub use args::{Args, Flag, SANITIZERS, in_shard};
 pub use ci::{CI_KEEP, CI_SECONDS, CI_STRATEGY, CiJob, check_junit_path};
 pub use commands::{RUN_TESTS, answer};
 pub use entry::{check, check_test};
@@ -79,3 +80,4 @@ pub use request::{
     EXPLAIN_SVG_VAR, MODE_VAR, Mode, OUT_VAR, PROPERTY_VAR, Request,
 };
 pub use show::Show;
+pub use standalone::{LAUNCH_FOLDER, Launch, STARTED_VAR};
