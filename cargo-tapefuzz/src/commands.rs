@@ -421,7 +421,13 @@ fn absolute_files(args: &Args) -> Vec<String> {
 
 /// `replay`: the property's regressions and corpus, or the given tape files.
 pub fn replay(args: &Args) -> Result<i32, String> {
-    let found = property(args, Build::Plain)?;
+    // A crash only a sanitizer sees reproduces in the sanitized build alone (the one `fuzz
+    // --sanitizer` found it in, whose import this may be).
+    let build = match args.sanitizer.as_deref() {
+        Some(s) if s != "none" => Build::Fuzz,
+        _ => Build::Plain,
+    };
+    let found = property(args, build)?;
     let files = absolute_files(args);
     let request = Request {
         command: Asked::Replay,
@@ -502,7 +508,13 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
     } else if args.path.is_some() && command != "explain" {
         return Err("--path goes with explain".into());
     }
-    let found = property(args, Build::Plain)?;
+    // A crash only a sanitizer sees reproduces in the sanitized build alone (the one `fuzz
+    // --sanitizer` found it in, whose import this may be).
+    let build = match args.sanitizer.as_deref() {
+        Some(s) if s != "none" => Build::Fuzz,
+        _ => Build::Plain,
+    };
+    let found = property(args, build)?;
     let files = absolute_files(args);
     if files.is_empty() {
         return Err(format!("{command} needs at least one tape file"));

@@ -63,8 +63,8 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
 common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR
 fuzz and greybox: --instrument all|workspace|CRATE,… (which crates get coverage; default all,
                                 dependencies included), --no-debug-assertions
-fuzz and build-fuzzers: --sanitizer address (AddressSanitizer: nightly Rust, `cargo +nightly
-                                tapefuzz …`) or none (the default)";
+fuzz, build-fuzzers, import and shrink: --sanitizer address (AddressSanitizer, in the fuzz
+                                build: nightly Rust, `cargo +nightly tapefuzz …`) or none (default)";
 
 fn main() {
     let argv: Vec<OsString> = std::env::args_os().collect();
@@ -109,9 +109,14 @@ fn run(argv: &[String]) -> Result<i32, String> {
             "--jobs is a flag of `fuzz`, `run` and `ci`, not of `{command}`"
         ));
     }
-    if args.sanitizer.is_some() && !matches!(command.as_str(), "fuzz" | "build-fuzzers") {
+    if args.sanitizer.is_some()
+        && !matches!(
+            command.as_str(),
+            "fuzz" | "build-fuzzers" | "import" | "shrink"
+        )
+    {
         return Err(format!(
-            "--sanitizer is a flag of `fuzz` and `build-fuzzers`, not of `{command}`"
+            "--sanitizer is a flag of `fuzz`, `build-fuzzers`, `import` and `shrink`, not of `{command}`"
         ));
     }
     if args.shard.is_some() && command != "ci" {

@@ -352,6 +352,31 @@ fn a_users_crate_end_to_end() {
     let err = String::from_utf8_lossy(&aborting.stderr);
     assert!(err.contains("killed by signal 6"), "{err}");
 
+    // The same tape as a crash file (what `fuzz` leaves): `import` runs it in a process of
+    // its own first, and shrinks and saves it from there instead of dying with it.
+    let regressions = demo.dir.join("corpora/x2.roundtrip/regressions");
+    let saved = std::fs::read_dir(&regressions)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let tape = tapefuzz::corpus::Regression::parse(&text).unwrap().tape;
+    std::fs::remove_file(&saved).unwrap();
+    let crash = demo.dir.join("crash-aborts");
+    std::fs::write(&crash, &tape).unwrap();
+    let imported = demo.command_env(
+        env!("CARGO_BIN_EXE_cargo-tapefuzz"),
+        &["import", "x2::roundtrip", crash.to_str().unwrap()],
+        false,
+        &[("DEMO_ABORT", "1")],
+    );
+    let err = String::from_utf8_lossy(&imported.stderr);
+    assert!(imported.status.success(), "{err}");
+    assert!(err.contains("killed by signal 6"), "{err}");
+    assert_eq!(std::fs::read_dir(&regressions).unwrap().count(), 1, "{err}");
+
     // Without the bugs it passes, and the regressions stay as tests.
     let fixed = demo.command(env!("CARGO"), &["test"], false);
     assert!(fixed.status.success(), "{}", stdout(&fixed));

@@ -351,9 +351,20 @@ pub fn import(
     found: Found,
     config: &Config,
     mut corpus: Option<&mut Corpus>,
+    isolate_first: bool,
 ) -> Option<Failure> {
     if let Some(c) = corpus.as_deref_mut() {
         super::migrate_corpus(c, &mut *subject, config.max_choices, &*config.reporter);
+    }
+    // A crash file may kill the process that runs it (an abort, a stack overflow, a
+    // sanitizer's report): run first in a process of its own, a tape that dies there is
+    // confirmed and shrunk in processes of their own.
+    if isolate_first
+        && let Some(i) = subject.isolated(bytes, config.timeout)
+        && i.status == Status::Interesting
+        && i.crashed
+    {
+        return Some(settle_isolated(subject, found, bytes, config, corpus));
     }
     let mut src = BytesSource::new(bytes);
     let mut tape = Tape::recording(&mut src).with_max_choices(config.max_choices);
@@ -437,6 +448,7 @@ mod tests {
                     status: Status::Valid,
                     message: None,
                     timed_out: false,
+                    crashed: false,
                 }
             })
         }

@@ -16,6 +16,10 @@ pub struct Isolated {
     /// Whether it failed by running over the timeout (a hang), not by a panic or a crash:
     /// shrinking a failure keeps to candidates that fail the same way.
     pub timed_out: bool,
+    /// Whether its process died (an abort, a signal, a sanitizer's report) instead of
+    /// reporting how the test case ended: such a test case cannot run in the process that
+    /// asks.
+    pub crashed: bool,
 }
 
 impl Isolated {
@@ -25,6 +29,7 @@ impl Isolated {
             status: Status::Interesting,
             message: Some(format!("timed out: ran longer than {limit:?}")),
             timed_out: true,
+            crashed: false,
         }
     }
 }

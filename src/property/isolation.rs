@@ -230,6 +230,23 @@ fn clean_stale_children(tmp: &Path) {
 /// Runs the test case of `tape` for the property `name` in a child process (see the module
 /// docs), killed after `timeout` (default [`DEFAULT_ISOLATED_TIMEOUT`]). `None` when no child
 /// could be started.
+/// What a process that died said about it, from its stderr: a sanitizer's `SUMMARY:` line,
+/// else the last `fatal runtime error` or `ERROR:` line (at most 200 characters).
+fn last_words(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr.lines().map(str::trim).collect();
+    let found = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("SUMMARY: "))
+        .or_else(|| {
+            lines
+                .iter()
+                .rev()
+                .find(|l| l.contains("fatal runtime error") || l.contains("ERROR: "))
+        })?;
+    Some(found.chars().take(200).collect())
+}
+
 pub(crate) fn run_isolated(
     name: &str,
     test: Option<&str>,
@@ -255,7 +272,12 @@ pub(crate) fn run_isolated(
             .env(CHILD_VAR, &req)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null());
+            // Kept for what a dying process says last (a sanitizer's summary).
+            .stderr(
+                std::fs::File::create(dir.join("stderr"))
+                    .map(Stdio::from)
+                    .unwrap_or_else(|_| Stdio::null()),
+            );
         // A process group of its own: a Ctrl-C or a CI's SIGTERM to the group stops the run
         // (cleanly, in this process), not the test case, whose death would read as a crash.
         #[cfg(unix)]
@@ -319,6 +341,7 @@ pub(crate) fn run_isolated(
                 status,
                 message: field("message: ").map(|m| m.replace("\\n", "\n")),
                 timed_out: false,
+                crashed: false,
             });
         }
         if field("tape: ").is_none() && status.code().is_some() {
@@ -326,12 +349,43 @@ pub(crate) fn run_isolated(
             // nothing, a request it could not read): it cannot be isolated this way.
             return None;
         }
+        let said = std::fs::read_to_string(dir.join("stderr")).unwrap_or_default();
         Some(Isolated {
             status: Status::Interesting,
-            message: Some(death(status)),
+            message: Some(match last_words(&said) {
+                Some(w) => format!("{} ({w})", death(status)),
+                None => death(status),
+            }),
             timed_out: false,
+            crashed: true,
         })
     })();
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_words;
+
+    #[test]
+    fn a_dying_process_is_known_by_its_last_words() {
+        let asan = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n  #0 f\nSUMMARY: AddressSanitizer: heap-buffer-overflow props.rs in f\n==1==ABORTING\n";
+        assert_eq!(
+            last_words(asan).as_deref(),
+            Some("SUMMARY: AddressSanitizer: heap-buffer-overflow props.rs in f")
+        );
+        let overflow = "\nthread 'x' has overflowed its stack\nfatal runtime error: stack overflow, aborting\n";
+        assert_eq!(
+            last_words(overflow).as_deref(),
+            Some("fatal runtime error: stack overflow, aborting")
+        );
+        assert_eq!(last_words("running 1 test\n"), None);
+        assert_eq!(
+            last_words(&format!("SUMMARY: {}", "x".repeat(500)))
+                .unwrap()
+                .len(),
+            200
+        );
+    }
 }

@@ -316,6 +316,19 @@ impl Property {
         bytes: &[u8],
         from: impl Into<PathBuf>,
     ) -> Option<Report> {
+        self.import_isolating(test, bytes, from, false)
+    }
+
+    /// [`Property::import`]; with `isolate_first`, the tape runs first in a process of its
+    /// own (a test binary under `cargo tapefuzz import`), and one that kills it is shrunk in
+    /// processes of their own instead of killing this one.
+    pub(crate) fn import_isolating(
+        &self,
+        test: &dyn Test,
+        bytes: &[u8],
+        from: impl Into<PathBuf>,
+        isolate_first: bool,
+    ) -> Option<Report> {
         let mut corpus = self.open_corpus();
         let mut subject = PropertySubject {
             property: self,
@@ -327,6 +340,7 @@ impl Property {
             Found::Reuse(from.into()),
             &self.config,
             corpus.as_mut(),
+            isolate_first,
         )?;
         let mut run = Report::failed(failure, "import");
         if let Some(e) = run.failure.as_ref().and_then(|f| f.save_error.clone()) {

@@ -78,6 +78,17 @@ impl Replayed {
     }
 }
 
+/// Whether the tape file `file` may kill the process that runs it: every file but those
+/// libFuzzer names for inputs that only ran long (`timeout-…`, `slow-unit-…`), which would
+/// cost their whole timeout in a process of their own first (a hang is watched in-process).
+fn may_kill(file: &Path) -> bool {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    !(name.starts_with("timeout-") || name.starts_with("slow-unit-"))
+}
+
 /// One tape file shrunk (`shrink`), and saved to `regressions/` (`import`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Imported {
@@ -132,7 +143,7 @@ impl Imported {
         let mut config = property.config_ref().clone();
         config.save = save;
         let p = property.clone().config(config);
-        let Some(report) = p.import(test, bytes, file) else {
+        let Some(report) = p.import_isolating(test, bytes, file, may_kill(file)) else {
             return Imported {
                 file: file.to_path_buf(),
                 ..Imported::default()
