@@ -153,10 +153,8 @@ mod hook {
         };
         let mut cmd = std::process::Command::new(&exe);
         cmd.args(["--include-ignored", &launch.test, "--exact", "--nocapture"]);
-        for (k, _) in std::env::vars_os() {
-            if crate::env::PROTOCOL.iter().any(|p| k == *p) {
-                cmd.env_remove(k);
-            }
+        for p in crate::env::PROTOCOL {
+            cmd.env_remove(p);
         }
         let e = cmd
             .envs(request.to_env())
