@@ -108,7 +108,7 @@ fn budget_timeout(env: &mut Vec<(String, String)>, seconds: f64) {
 /// on stderr); whether it passed, the last summary and the reports. A property that runs
 /// several times in its test writes a line each time: the run failed if any of them did, or
 /// if the test itself failed (libtest's status 101) after a passing summary.
-fn summary(found: &Found, answer: &Answer) -> Result<(bool, String, String), String> {
+fn summary(found: &Found, answer: &Answer, print: bool) -> Result<(bool, String, String), String> {
     let mut seen: Option<(bool, String, String)> = None;
     for line in &answer.lines {
         if let Some(e) = drive::error(line) {
@@ -124,9 +124,11 @@ fn summary(found: &Found, answer: &Answer) -> Result<(bool, String, String), Str
         if let Some(signal) = line["interrupted"].as_i64() {
             tapefuzz::engine::interrupt(signal as i32);
         }
-        match line["line"].as_str() {
-            Some(l) => println!("{l}"),
-            None => println!("{}", line["summary"]),
+        if print {
+            match line["line"].as_str() {
+                Some(l) => println!("{l}"),
+                None => println!("{}", line["summary"]),
+            }
         }
         let passed = line["passed"] == true && seen.as_ref().is_none_or(|s| s.0);
         let reports = match seen {
@@ -212,7 +214,7 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
         };
         let jobs = args.jobs.unwrap_or(1);
         let outcome = if jobs == 1 {
-            campaign(found, &request)
+            campaign(found, &request, true)
         } else {
             campaigns(found, &request, jobs, args.seed)
         };
@@ -244,8 +246,8 @@ pub fn run(args: &Args, build: Build) -> Result<i32, String> {
 
 /// `run --jobs N`: the campaign in N test processes at once on the property's one corpus
 /// folder, worker `k` with seed `seed + k` (a fresh seed when none is given) and its share of
-/// a test budget (a time budget is every worker's). Each prints its own summary line;
-/// passed when every worker passed, an error when one could not run.
+/// a test budget (a time budget is every worker's). One summary line for them all
+/// ([`merged_summary`]); passed when every worker passed, an error when one could not run.
 fn campaigns(
     found: &Found,
     request: &Request<'_>,
@@ -277,7 +279,7 @@ fn campaigns(
                 *value = n.div_ceil(jobs as u64).to_string();
             }
         }
-        campaign(found, &own)
+        campaign(found, &own, false)
     };
     let results: Vec<Result<(bool, String, String), String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs).map(|k| scope.spawn(move || worker(k))).collect();
@@ -289,41 +291,109 @@ fn campaigns(
     // Every worker's outcome counts: one that failed is a failure even when another could
     // not finish.
     let mut passed = true;
-    let mut last = None;
+    let mut lines = Vec::new();
+    let mut reports = Vec::new();
     let mut error = None;
     for r in results {
         match r {
             Ok((p, line, report)) => {
                 passed &= p;
-                last = Some((line, report));
+                lines.push(line);
+                reports.push(report);
             }
             Err(e) => {
                 error.get_or_insert(e);
             }
         }
     }
-    match (last, error) {
-        (Some((line, report)), None) => Ok((passed, line, report)),
-        (Some((line, report)), Some(e)) if !passed => {
-            eprintln!("cargo-tapefuzz: {e}");
-            Ok((false, line, report))
-        }
-        (_, Some(e)) => Err(e),
-        (None, None) => Err("no worker ran".into()),
+    if lines.is_empty() {
+        return Err(error.unwrap_or_else(|| "no worker ran".into()));
     }
+    if let Some(e) = &error
+        && passed
+    {
+        return Err(e.clone());
+    }
+    if let Some(e) = error {
+        eprintln!("cargo-tapefuzz: {e}");
+    }
+    let line = merged_summary(&lines, base).to_string();
+    println!("{line}");
+    Ok((passed, line, reports.join("\n")))
+}
+
+/// One summary line for the workers of `run --jobs N` (their summary lines, in worker
+/// order; `base`: the first worker's seed): counts added up, the time the longest worker
+/// took, the earliest failure, the first failing worker's shrunk value, the best utility;
+/// `unique_valid` is the sum of the workers' own counts (a value two workers both made
+/// counts twice). `jobs` says how many, and `workers` holds each worker's own line.
+fn merged_summary(lines: &[String], base: u64) -> serde_json::Value {
+    let workers: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or(serde_json::Value::Null))
+        .collect();
+    let mut merged = workers[0].clone();
+    let sum = |k: &str| -> u64 { workers.iter().filter_map(|w| w[k].as_u64()).sum() };
+    let fmax = |k: &str| {
+        workers
+            .iter()
+            .filter_map(|w| w[k].as_f64())
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
+    };
+    let fmin = |k: &str| {
+        workers
+            .iter()
+            .filter_map(|w| w[k].as_f64())
+            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
+    };
+    for k in [
+        "tests",
+        "valid",
+        "unique_valid",
+        "failures",
+        "corpus_added",
+        "save_errors",
+    ] {
+        if workers.iter().any(|w| w[k].is_u64()) {
+            merged[k] = sum(k).into();
+        }
+    }
+    let seconds = fmax("seconds").unwrap_or(0.0);
+    merged["seconds"] = seconds.into();
+    merged["tests_per_second"] = if seconds > 0.0 {
+        (sum("tests") as f64 / seconds).into()
+    } else {
+        0.0.into()
+    };
+    merged["first_failure_seconds"] = fmin("first_failure_seconds").into();
+    merged["best_utility"] = fmax("best_utility").into();
+    let failing = workers
+        .iter()
+        .find(|w| w["failures"].as_u64().unwrap_or(0) > 0);
+    merged["first_failure_test"] =
+        failing.map_or(serde_json::Value::Null, |w| w["first_failure_test"].clone());
+    merged["shrunk"] = failing.map_or(serde_json::Value::Null, |w| w["shrunk"].clone());
+    merged["seed"] = base.into();
+    merged["jobs"] = workers.len().into();
+    merged["workers"] = workers.into();
+    merged
 }
 
 /// A `run` request and its summary. When the process dies before it writes one (a test case
 /// that aborts or overflows its stack), the run is made again with no new tests: the
 /// property then replays the test case in flight, which the dead run saved, in a process of
 /// its own, shrinks it and reports it.
-fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, String, String), String> {
+fn campaign(
+    found: &Found,
+    request: &Request<'_>,
+    print: bool,
+) -> Result<(bool, String, String), String> {
     let answer = drive::drive(&found.binary, request, false)?;
     let died = killed(&answer.status)
         && !answer.lines.iter().any(|l| l["type"] == "summary")
         && answer.lines.iter().all(|l| drive::error(l).is_none());
     if !died {
-        return summary(found, &answer);
+        return summary(found, &answer, print);
     }
     if let Some(signal) = tapefuzz::engine::interrupted() {
         // Stopped from outside (a second Ctrl-C): not a test case that killed it.
@@ -351,7 +421,7 @@ fn campaign(found: &Found, request: &Request<'_>) -> Result<(bool, String, Strin
     };
     let first = answer.status;
     let answer = drive::drive(&found.binary, &again, false)?;
-    let (passed, last, report) = summary(found, &answer)?;
+    let (passed, last, report) = summary(found, &answer, print)?;
     if passed {
         // The replay did not find it (no corpus, so no flight record): a death is never a pass.
         let why = format!(
@@ -439,7 +509,7 @@ pub fn replay(args: &Args) -> Result<i32, String> {
     };
     let answer = drive::drive(&found.binary, &request, false)?;
     if files.is_empty() {
-        let (passed, _, _) = summary(&found, &answer)?;
+        let (passed, _, _) = summary(&found, &answer, true)?;
         return Ok(!passed as i32);
     }
     show(&found, false).answers(
@@ -824,7 +894,7 @@ pub fn ci(args: &Args) -> Result<i32, String> {
                 part: PartRequest::default(),
             };
             let started = std::time::Instant::now();
-            match campaign(found, &request) {
+            match campaign(found, &request, true) {
                 Ok((passed, line, report)) => lock().ran(&found.name, &line, passed, &report),
                 // Stopped from outside before its summary: said, not counted as a failure.
                 Err(e) if tapefuzz::engine::interrupted().is_some() => {

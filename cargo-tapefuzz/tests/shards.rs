@@ -235,13 +235,26 @@ fn four_shards_at_once_merge_into_one_corpus() {
     .unwrap();
     let (out, err) = text(&jobs);
     assert_eq!(jobs.status.code(), Some(0), "{err}");
-    let mut seeds: Vec<u64> = out
+    // One summary line for the run, each worker's inside it.
+    let summaries: Vec<serde_json::Value> = out
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| v["seed"].as_u64())
         .collect();
+    assert_eq!(summaries.len(), 1, "{out}");
+    let run = &summaries[0];
+    assert_eq!(run["jobs"].as_u64(), Some(2), "{out}");
+    assert_eq!(run["seed"].as_u64(), Some(1), "{out}");
+    let workers = run["workers"].as_array().unwrap();
+    let mut seeds: Vec<u64> = workers.iter().filter_map(|v| v["seed"].as_u64()).collect();
     seeds.sort_unstable();
     assert_eq!(seeds, [1, 2], "{out}");
+    let tests: u64 = workers.iter().filter_map(|w| w["tests"].as_u64()).sum();
+    assert_eq!(run["tests"].as_u64(), Some(tests), "{out}");
+    // Each worker ran its share (50 new test cases, and the corpus replayed), not 100.
+    assert!(
+        workers.iter().all(|w| w["tests"].as_u64().unwrap() < 100),
+        "the budget is shared: {out}"
+    );
 
     // Flags that are not a command's are refused.
     let wrong = tapefuzz(&dir, &["run", "props::p0", "--shard", "1/2"])
