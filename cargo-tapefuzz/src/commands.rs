@@ -752,7 +752,8 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
         found.name,
         shown.join(" ")
     );
-    // The crash shrunk and saved as a regression, as `import` does: `cargo test` replays it.
+    // The crash shrunk and saved as a regression, as `import` does: `cargo test` replays it
+    // (one only a sanitizer sees fails under `replay --sanitizer` alone).
     let mut import = args.clone();
     import.positional = std::iter::once(found.name.clone()).chain(shown).collect();
     import.passthrough.clear();

@@ -63,8 +63,9 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
 common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR
 fuzz and greybox: --instrument all|workspace|CRATE,… (which crates get coverage; default all,
                                 dependencies included), --no-debug-assertions
-fuzz, build-fuzzers, import and shrink: --sanitizer address (AddressSanitizer, in the fuzz
-                                build: nightly Rust, `cargo +nightly tapefuzz …`) or none (default)";
+fuzz, build-fuzzers, import, shrink, replay, explain: --sanitizer address (AddressSanitizer,
+                                in the fuzz build: nightly Rust, `cargo +nightly tapefuzz …`)
+                                or none (the default)";
 
 fn main() {
     let argv: Vec<OsString> = std::env::args_os().collect();
@@ -112,11 +113,11 @@ fn run(argv: &[String]) -> Result<i32, String> {
     if args.sanitizer.is_some()
         && !matches!(
             command.as_str(),
-            "fuzz" | "build-fuzzers" | "import" | "shrink"
+            "fuzz" | "build-fuzzers" | "import" | "shrink" | "replay" | "explain"
         )
     {
         return Err(format!(
-            "--sanitizer is a flag of `fuzz`, `build-fuzzers`, `import` and `shrink`, not of `{command}`"
+            "--sanitizer is a flag of `fuzz`, `build-fuzzers` and the commands on tape files (`import`, `shrink`, `replay`, `explain`), not of `{command}`"
         ));
     }
     if args.shard.is_some() && command != "ci" {

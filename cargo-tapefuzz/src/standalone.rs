@@ -3,11 +3,11 @@
 //! executable per property, named after it (`x1::roundtrip` → `x1_roundtrip`), with its
 //! `<name>_seed_corpus.zip`.
 //!
-//! Each executable is the property's instrumented test binary itself (a hard link to one copy
-//! per test binary, a copy where links fail), so what a service checks in the file —
-//! libFuzzer's entry point, the sanitizer's calls under `$SANITIZER=address` — is in it. Its
-//! launch file (`OUT/tapefuzz/<name>.launch`: the test and the property) tells the test
-//! binary, before its `main`, that it is that property's fuzzer
+//! Each executable is the property's instrumented test binary itself (a hard link to its copy
+//! under cargo's name in `OUT/tapefuzz/`, a copy where links fail), so what a service checks
+//! in the file — libFuzzer's entry point, the sanitizer's calls under `$SANITIZER=address` —
+//! is in it. Its launch file (`OUT/tapefuzz/<name>.launch`: that copy, the test and the
+//! property) tells the test binary, before its `main`, that it is that property's fuzzer
 //! ([`tapefuzz::serve::Launch`]): it takes libFuzzer's flags, corpus folders and inputs, from
 //! any working folder, with no variable to set. The property's own `corpus/` folder (a path
 //! of the machine that built it) is left out ([`tapefuzz::fuzz::driver::STANDALONE_VAR`]),
@@ -44,6 +44,14 @@ fn sanitizer(args: &Args) -> Result<Option<String>, String> {
     match std::env::var("SANITIZER") {
         Ok(s) if s.is_empty() => Ok(None),
         Ok(s) if SANITIZERS.contains(&s.as_str()) => Ok(Some(s)),
+        // The services' coverage and introspector builds (daily, besides the fuzzing ones)
+        // must not fail: they get the plain instrumented build.
+        Ok(s) if s == "coverage" || s == "introspector" => {
+            eprintln!(
+                "cargo-tapefuzz: note: SANITIZER={s}: building without a sanitizer (source-based coverage reports of tapefuzz fuzzers are not supported)"
+            );
+            Ok(None)
+        }
         Ok(s) => Err(format!(
             "SANITIZER={s}: build-fuzzers builds with {} (Rust has no UndefinedBehaviorSanitizer; MemorySanitizer needs the standard library rebuilt)",
             SANITIZERS.join(" or ")
@@ -117,8 +125,9 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
         };
         f.binary = fuzz;
     }
-    // The first fuzzer of each test binary is a copy of it; the others are links to that copy.
-    let mut copied: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // One copy of each test binary under cargo's name in the launch folder; each fuzzer is a
+    // hard link to it.
+    let mut copied: Vec<PathBuf> = Vec::new();
     for f in &found {
         let Some(test) = f.test.clone() else {
             eprintln!(
@@ -127,22 +136,27 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
             );
             continue;
         };
+        let binary = f
+            .binary
+            .exe
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or("a test binary without a name")?
+            .to_string();
+        if !copied.contains(&f.binary.exe) {
+            copy(&f.binary.exe, &folder.join(&binary))?;
+            copied.push(f.binary.exe.clone());
+        }
         let name = fuzzer_name(&f.name);
         let launch = Launch {
+            binary: binary.clone(),
             test,
             property: f.name.clone(),
         };
         let text = launch.to_json();
         tapefuzz::corpus::write_atomic(&folder.join(format!("{name}.launch")), text.as_bytes())
             .map_err(|e| e.to_string())?;
-        let fuzzer = out.join(&name);
-        match copied.iter().find(|(exe, _)| *exe == f.binary.exe) {
-            Some((_, first)) => link(first, &fuzzer)?,
-            None => {
-                copy(&f.binary.exe, &fuzzer)?;
-                copied.push((f.binary.exe.clone(), fuzzer.clone()));
-            }
-        }
+        link(&folder.join(&binary), &out.join(&name))?;
         let mut seeds = seed_files(f.corpus.as_deref().map(Path::new));
         if seeds.len() > MAX_SEEDS {
             eprintln!(

@@ -57,11 +57,6 @@ tapefuzz::property! {
         assert!(total <= data.len());
         std::hint::black_box(project::checksum(&data));
     }
-    fn utf8_lengths_agree(data in bytes(0..=64)) {
-        if let Ok(s) = std::str::from_utf8(&data) {
-            assert_eq!(s.len(), data.len());
-        }
-    }
     // The planted bug: a header that claims more bytes than follow.
     fn header_fits(data in bytes(0..=64)) {
         if data.len() >= 2 && data[0] == b'H' {
@@ -69,6 +64,16 @@ tapefuzz::property! {
             assert!(claimed <= data.len() - 2, "claimed {claimed}, {} follow", data.len() - 2);
         }
     }
+}
+
+// A property named by its test, as `check` names it (`props::utf8_lengths_agree`).
+#[test]
+fn utf8_lengths_agree() {
+    check(bytes(0..=64), |data: Vec<u8>| {
+        if let Ok(s) = std::str::from_utf8(&data) {
+            assert_eq!(s.len(), data.len());
+        }
+    });
 }
 "#;
 
@@ -223,6 +228,35 @@ fn build_fuzzers_leaves_what_a_fuzzing_service_runs() {
         assert!(seeded.status.success(), "{f}: {err}");
         assert!(err.contains("INITED"), "{f}: {err}");
     }
+
+    // A fuzzer whose launch file names a property its test does not run ends with exit
+    // status 2 (it fuzzed nothing), and one whose launch file is gone too; the test binary
+    // under its own name in the launch folder stays a test binary.
+    let launch = out.join("tapefuzz/props_header_fits.launch");
+    let good = std::fs::read_to_string(&launch).unwrap();
+    let mut renamed: serde_json::Value = serde_json::from_str(&good).unwrap();
+    renamed["property"] = "props::renamed".into();
+    std::fs::write(&launch, renamed.to_string()).unwrap();
+    assert_ne!(std::fs::read_to_string(&launch).unwrap(), good);
+    let renamed = fuzzer(&out, "props_header_fits", &elsewhere, &["-runs=10"]);
+    let err = String::from_utf8_lossy(&renamed.stderr);
+    assert_eq!(renamed.status.code(), Some(2), "{err}");
+    assert!(err.contains("ran no property"), "{err}");
+    std::fs::remove_file(&launch).unwrap();
+    let lost = fuzzer(&out, "props_header_fits", &elsewhere, &["-runs=10"]);
+    let err = String::from_utf8_lossy(&lost.stderr);
+    assert_eq!(lost.status.code(), Some(2), "{err}");
+    assert!(err.contains("launch file"), "{err}");
+    std::fs::write(&launch, &good).unwrap();
+    let binary: serde_json::Value = serde_json::from_str(&good).unwrap();
+    let listed = fuzzer(
+        &out.join("tapefuzz"),
+        binary["binary"].as_str().unwrap(),
+        &elsewhere,
+        &["--list"],
+    );
+    assert!(listed.status.success());
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("header_fits: test"));
 
     // The planted bug, from an empty corpus, within a minute.
     let corpus = elsewhere.join("corpus");

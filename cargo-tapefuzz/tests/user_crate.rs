@@ -375,7 +375,19 @@ fn a_users_crate_end_to_end() {
     let err = String::from_utf8_lossy(&imported.stderr);
     assert!(imported.status.success(), "{err}");
     assert!(err.contains("killed by signal 6"), "{err}");
-    assert_eq!(std::fs::read_dir(&regressions).unwrap().count(), 1, "{err}");
+    let answer: serde_json::Value = stdout(&imported)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["type"] == "import")
+        .unwrap_or_else(|| panic!("no import answer: {err}"));
+    let saved = std::path::PathBuf::from(answer["saved"].as_str().unwrap());
+    assert!(saved.starts_with(&regressions), "{answer}");
+    assert!(
+        std::fs::read_to_string(&saved)
+            .unwrap()
+            .contains("isolate: yes"),
+        "{answer}"
+    );
 
     // Without the bugs it passes, and the regressions stay as tests.
     let fixed = demo.command(env!("CARGO"), &["test"], false);

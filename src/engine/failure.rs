@@ -357,12 +357,12 @@ pub fn import(
         super::migrate_corpus(c, &mut *subject, config.max_choices, &*config.reporter);
     }
     // A crash file may kill the process that runs it (an abort, a stack overflow, a
-    // sanitizer's report): run first in a process of its own, a tape that dies there is
-    // confirmed and shrunk in processes of their own.
+    // sanitizer's report) or hang it: run first in a process of its own, a tape that dies or
+    // runs over the timeout there is confirmed and shrunk in processes of their own.
     if isolate_first
         && let Some(i) = subject.isolated(bytes, config.timeout)
         && i.status == Status::Interesting
-        && i.crashed
+        && (i.crashed || i.timed_out)
     {
         return Some(settle_isolated(subject, found, bytes, config, corpus));
     }

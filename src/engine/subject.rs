@@ -4,8 +4,10 @@ use super::Described;
 use crate::tape::{Status, Tape};
 use std::time::Duration;
 
-/// How a test case ended in a process of its own ([`Subject::isolated`]).
+/// How a test case ended in a process of its own ([`Subject::isolated`]). Built by
+/// [`Isolated::hang`] or by the property layer; more fields may come.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Isolated {
     /// [`Status::Interesting`] when it failed — also by killing its process (an abort, a
     /// stack overflow, an allocation failure) or by running over the timeout.

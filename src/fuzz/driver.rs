@@ -29,10 +29,19 @@ use std::path::PathBuf;
 /// folder, a path of the machine that built the binary, is left out.
 pub const STANDALONE_VAR: &str = "TAPEFUZZ_STANDALONE";
 
+static ENTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this process has entered [`fuzz`] (a standalone fuzzer checks it at exit: a
+/// fuzzer that never fuzzed failed).
+pub fn entered() -> bool {
+    ENTERED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Runs libFuzzer on `property` with the arguments `args` (libFuzzer's flags and corpus
 /// folders; the property's `corpus/` folder is added first when it has one, unless
 /// [`STANDALONE_VAR`] is set). Does not return.
 pub fn fuzz(property: &Property, test: &dyn Test, args: &[PathBuf]) -> Report {
+    ENTERED.store(true, std::sync::atomic::Ordering::Relaxed);
     let mut argv: Vec<String> = vec![
         std::env::current_exe()
             .map(|p| p.display().to_string())

@@ -227,9 +227,34 @@ fn clean_stale_children(tmp: &Path) {
     }
 }
 
-/// Runs the test case of `tape` for the property `name` in a child process (see the module
-/// docs), killed after `timeout` (default [`DEFAULT_ISOLATED_TIMEOUT`]). `None` when no child
-/// could be started.
+/// The last [`STDERR_TAIL`] bytes a child writes to `stderr`, read on a thread of their own
+/// until it closes, then sent (a child that prints without end fills no disk and never
+/// blocks; a process the child left behind holding the pipe only delays the words).
+fn tail_of(mut stderr: std::process::ChildStderr) -> std::sync::mpsc::Receiver<Vec<u8>> {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::Read as _;
+        let mut tail = Vec::new();
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = stderr.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            tail.extend_from_slice(&buf[..n]);
+            if tail.len() > 2 * STDERR_TAIL {
+                tail.drain(..tail.len() - STDERR_TAIL);
+            }
+        }
+        let keep = tail.len().saturating_sub(STDERR_TAIL);
+        tail.drain(..keep);
+        let _ = send.send(tail);
+    });
+    receive
+}
+
+/// How much of a child's stderr is kept for its last words.
+const STDERR_TAIL: usize = 64 * 1024;
+
 /// What a process that died said about it, from its stderr: a sanitizer's `SUMMARY:` line,
 /// else the last `fatal runtime error` or `ERROR:` line (at most 200 characters).
 fn last_words(stderr: &str) -> Option<String> {
@@ -247,6 +272,9 @@ fn last_words(stderr: &str) -> Option<String> {
     Some(found.chars().take(200).collect())
 }
 
+/// Runs the test case of `tape` for the property `name` in a child process (see the module
+/// docs), killed after `timeout` (default [`DEFAULT_ISOLATED_TIMEOUT`]). `None` when no child
+/// could be started.
 pub(crate) fn run_isolated(
     name: &str,
     test: Option<&str>,
@@ -272,17 +300,14 @@ pub(crate) fn run_isolated(
             .env(CHILD_VAR, &req)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            // Kept for what a dying process says last (a sanitizer's summary).
-            .stderr(
-                std::fs::File::create(dir.join("stderr"))
-                    .map(Stdio::from)
-                    .unwrap_or_else(|_| Stdio::null()),
-            );
+            // Read for what a dying process says last (a sanitizer's summary).
+            .stderr(Stdio::piped());
         // A process group of its own: a Ctrl-C or a CI's SIGTERM to the group stops the run
         // (cleanly, in this process), not the test case, whose death would read as a crash.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn().ok()?;
+        let said = child.stderr.take().map(tail_of);
         let spawned = Instant::now();
         // The timeout counts from when the child reached the property (its `tape:` line),
         // not from the spawn: starting a process on a loaded machine can take longer than
@@ -349,7 +374,10 @@ pub(crate) fn run_isolated(
             // nothing, a request it could not read): it cannot be isolated this way.
             return None;
         }
-        let said = std::fs::read_to_string(dir.join("stderr")).unwrap_or_default();
+        let said = said
+            .and_then(|r| r.recv_timeout(Duration::from_secs(1)).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
         Some(Isolated {
             status: Status::Interesting,
             message: Some(match last_words(&said) {

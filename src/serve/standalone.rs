@@ -14,8 +14,12 @@
 //! A damaged launch file or an argument that is not UTF-8 ends the process with exit status 2
 //! and a message naming it.
 //!
-//! Only in builds with the `libfuzzer` feature on Linux (the services' platform): the hook
-//! is an ELF start-up function.
+//! Only in builds with the `libfuzzer` feature on Linux with glibc (the services' platform):
+//! the hook is an ELF start-up function, which glibc calls with the process's arguments. The
+//! process it starts must hand itself to libFuzzer: one whose test ran no such property
+//! ends with exit status 2 instead of passing. A launch folder beside the executable without
+//! its launch file is an error too (exit status 2), not a test binary taking libFuzzer's
+//! flags for test filters. A process serving one isolated test case never launches.
 
 /// Set by the hook to the process's id when it starts itself again as a test binary (an
 /// `exec` keeps the id): that process runs the test. libFuzzer's `-fork`/`-jobs` children
@@ -25,9 +29,15 @@ pub const STARTED_VAR: &str = "TAPEFUZZ_STANDALONE_PID";
 /// The folder beside a standalone fuzzer that holds its launch file.
 pub const LAUNCH_FOLDER: &str = "tapefuzz";
 
-/// What a standalone fuzzer runs: its launch file (JSON: `{"test": …, "property": …}`).
+/// What a standalone fuzzer runs: its launch file (JSON: `{"binary": …, "test": …,
+/// "property": …}`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
+    /// The file name, in [`LAUNCH_FOLDER`], of the test binary under cargo's name
+    /// (`props-0123456789abcdef`), which the fuzzer is a link to: started under that name,
+    /// the binary names its properties as under `cargo test` (a `check` in `fn roundtrip`
+    /// of `tests/props.rs` is `props::roundtrip`, the crate read off the name).
+    pub binary: String,
     /// The libtest name of the property's test (`props::header_fits`).
     pub test: String,
     /// The property's name.
@@ -38,6 +48,7 @@ impl Launch {
     /// The launch file's text.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(&serde_json::json!({
+            "binary": self.binary,
             "test": self.test,
             "property": self.property,
         }))
@@ -52,7 +63,13 @@ impl Launch {
                 .map(String::from)
                 .ok_or_else(|| format!("no `{k}`"))
         };
+        let binary = field("binary")?;
+        // A file name in the launch folder, nothing else.
+        if binary.is_empty() || binary.contains(['/', '\\']) || binary == "." || binary == ".." {
+            return Err(format!("`binary` is not a file name: {binary:?}"));
+        }
         Ok(Launch {
+            binary,
             test: field("test")?,
             property: field("property")?,
         })
@@ -73,11 +90,11 @@ impl Launch {
 /// Keeps the start-up hook in the link: an `#[used]` static of a library is only linked when
 /// its object file is, and this function is called on every `fuzz` request.
 pub(super) fn keep_hook() {
-    #[cfg(all(feature = "libfuzzer", target_os = "linux"))]
+    #[cfg(all(feature = "libfuzzer", target_os = "linux", target_env = "gnu"))]
     std::hint::black_box((&hook::START, &hook::ENTRY_POINT_NAME));
 }
 
-#[cfg(all(feature = "libfuzzer", target_os = "linux"))]
+#[cfg(all(feature = "libfuzzer", target_os = "linux", target_env = "gnu"))]
 mod hook {
     use super::{Launch, STARTED_VAR};
     use crate::fuzz::driver::STANDALONE_VAR;
@@ -99,11 +116,15 @@ mod hook {
     pub(super) static ENTRY_POINT_NAME: [u8; 22] = *b"LLVMFuzzerTestOneInput";
 
     extern "C" fn start(argc: c_int, argv: *const *const c_char) {
-        // Started again by the hook below: the test binary runs its test.
+        // A process that runs one test case in isolation is a test binary.
+        if argv.is_null() || crate::env::path_var(crate::property::isolation::CHILD_VAR).is_some() {
+            return;
+        }
+        // Started again by this hook: the test binary runs its one test, which must fuzz.
         let id = std::process::id().to_string();
-        if argv.is_null()
-            || crate::env::path_var(STARTED_VAR).is_some_and(|v| v.as_os_str() == id.as_str())
-        {
+        if crate::env::path_var(STARTED_VAR).is_some_and(|v| v.as_os_str() == id.as_str()) {
+            // SAFETY: registering a plain `extern "C" fn()`.
+            unsafe { libc::atexit(fuzzed_or_fail) };
             return;
         }
         // The name it was started under: a hard link's own (`/proc/self/exe` names the link
@@ -114,9 +135,6 @@ mod hook {
         let Some(file) = Launch::file_for(&exe) else {
             return;
         };
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            return;
-        };
         let name = exe
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -124,6 +142,16 @@ mod hook {
         let fail = |why: String| -> ! {
             eprintln!("{name}: {why}");
             std::process::exit(2);
+        };
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            // Beside a launch folder but without its file: a fuzzer whose file was lost,
+            // not a test binary (which would take libFuzzer's flags for test filters).
+            Err(e) if file.parent().is_some_and(|d| d.is_dir()) => fail(format!(
+                "cannot read its launch file {}: {e}",
+                file.display()
+            )),
+            Err(_) => return,
         };
         let launch = Launch::from_json(&text).unwrap_or_else(|e| {
             fail(format!(
@@ -133,7 +161,7 @@ mod hook {
         });
         let mut args = Vec::new();
         for i in 1..usize::try_from(argc).unwrap_or(0) {
-            // SAFETY: the C runtime passes `argc` valid, NUL-terminated strings in `argv`.
+            // SAFETY: glibc passes `argc` valid, NUL-terminated strings in `argv`.
             let a = unsafe { CStr::from_ptr(*argv.add(i)) };
             match a.to_str() {
                 Ok(a) => args.push(a.to_string()),
@@ -151,17 +179,33 @@ mod hook {
             mode: Mode::Blackbox,
             part: PartRequest::default(),
         };
-        let mut cmd = std::process::Command::new(&exe);
+        // Under cargo's name, so that properties are named as under `cargo test`.
+        let binary = file.with_file_name(&launch.binary);
+        let mut cmd = std::process::Command::new(&binary);
         cmd.args(["--include-ignored", &launch.test, "--exact", "--nocapture"]);
         for p in crate::env::PROTOCOL {
             cmd.env_remove(p);
         }
         let e = cmd
             .envs(request.to_env())
+            // What libFuzzer's `-fork`/`-jobs` children start: the fuzzer, by its name.
             .env(STANDALONE_VAR, &exe)
             .env(STARTED_VAR, &id)
             .exec();
-        fail(format!("cannot start {} again: {e}", exe.display()))
+        fail(format!("cannot start {}: {e}", binary.display()))
+    }
+
+    /// At the exit of the process the hook started: when its test never handed the process
+    /// to libFuzzer (the test is gone, or its property has another name), the fuzzer did
+    /// nothing, which a fuzzing service must not take for a clean run.
+    extern "C" fn fuzzed_or_fail() {
+        if !crate::fuzz::driver::entered() {
+            eprintln!(
+                "tapefuzz: this fuzzer's test ran no property of its launch file's name: rebuild the fuzzers (`cargo tapefuzz build-fuzzers`)"
+            );
+            // SAFETY: ends the process at once, as exit handlers may.
+            unsafe { libc::_exit(2) };
+        }
     }
 }
 
@@ -172,13 +216,26 @@ mod tests {
     #[test]
     fn launch_files_round_trip() {
         let l = Launch {
+            binary: "props-0123456789abcdef".into(),
             test: "props::roundtrip".into(),
             property: "props::roundtrip".into(),
         };
         assert_eq!(Launch::from_json(&l.to_json()).unwrap(), l);
-        assert!(Launch::from_json("{}").unwrap_err().contains("test"));
+        assert!(Launch::from_json("{}").unwrap_err().contains("binary"));
+        let with = |b: &str| format!(r#"{{"binary": "{b}", "test": "t", "property": "p"}}"#);
         assert!(
-            Launch::from_json("{\"test\": \"t\"}")
+            Launch::from_json(&with("../x"))
+                .unwrap_err()
+                .contains("file name")
+        );
+        assert!(
+            Launch::from_json(&with(".."))
+                .unwrap_err()
+                .contains("file name")
+        );
+        assert!(Launch::from_json(&with("b")).is_ok());
+        assert!(
+            Launch::from_json(r#"{"binary": "b", "test": "t"}"#)
                 .unwrap_err()
                 .contains("property")
         );
