@@ -106,6 +106,27 @@ pub fn did_you_mean(name: &str) -> Option<&'static str> {
         .map(|(_, k)| k)
 }
 
+/// The name among `names` closest to `word` (a misspelt command or flag), when one is
+/// within two edits of it (or starts with it, for a word of at least four characters);
+/// `None` otherwise.
+///
+/// ```
+/// use tapefuzz::settings::closest_name;
+/// assert_eq!(closest_name("fuz", &["run", "fuzz"]), Some("fuzz"));
+/// assert_eq!(closest_name("--secnds", &["--seconds", "--seed"]), Some("--seconds"));
+/// assert_eq!(closest_name("deploy", &["run", "fuzz"]), None);
+/// ```
+pub fn closest_name<'n>(word: &str, names: &[&'n str]) -> Option<&'n str> {
+    names
+        .iter()
+        .filter_map(|&n| {
+            let d = edit_distance(word, n);
+            (d <= 2 || (n.starts_with(word) && word.len() >= 4)).then_some((d, n))
+        })
+        .min()
+        .map(|(_, n)| n)
+}
+
 /// Levenshtein distance between two ASCII names.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b = b.as_bytes();

@@ -60,12 +60,29 @@ const USAGE: &str = "usage: cargo tapefuzz <list|run|replay|explain|shrink|impor
   build-fuzzers [OUT]           every property as a standalone libFuzzer binary in OUT (default
                                 $OUT, as OSS-Fuzz sets it), with <name>_seed_corpus.zip;
                                 --sanitizer address|none (default $SANITIZER, else none)
+--version, --help (also after a command)
 common flags: --manifest-path PATH, -p PACKAGE, --test TARGET, --features F, --release, --corpora DIR
 fuzz and greybox: --instrument all|workspace|CRATE,… (which crates get coverage; default all,
                                 dependencies included), --no-debug-assertions
 fuzz, build-fuzzers, import, shrink, replay, explain: --sanitizer address (AddressSanitizer,
                                 in the fuzz build: nightly Rust, `cargo +nightly tapefuzz …`)
                                 or none (the default)";
+
+/// The commands, for the hint after a misspelt one.
+const COMMANDS: &[&str] = &[
+    "list",
+    "run",
+    "greybox",
+    "replay",
+    "explain",
+    "shrink",
+    "import",
+    "fuzz",
+    "ci",
+    "merge",
+    "cmin",
+    "build-fuzzers",
+];
 
 fn main() {
     let argv: Vec<OsString> = std::env::args_os().collect();
@@ -104,6 +121,24 @@ fn run(argv: &[String]) -> Result<i32, String> {
         println!("{USAGE}");
         return Ok(0);
     }
+    if matches!(command.as_str(), "-V" | "--version" | "version") {
+        println!(
+            "cargo-tapefuzz {} (tapefuzz tape encoding {})",
+            env!("CARGO_PKG_VERSION"),
+            tapefuzz::tape::ENCODING_VERSION
+        );
+        return Ok(0);
+    }
+    // `cargo tapefuzz fuzz --help`: the usage, not an unknown flag (libFuzzer's own flags
+    // after `--` are left alone).
+    if rest
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "-h" || a == "--help")
+    {
+        println!("{USAGE}");
+        return Ok(0);
+    }
     let args = args::Args::parse(rest)?;
     if args.jobs.is_some() && !matches!(command.as_str(), "fuzz" | "run" | "ci") {
         return Err(format!(
@@ -136,6 +171,11 @@ fn run(argv: &[String]) -> Result<i32, String> {
         "merge" => commands::merge(&args),
         "cmin" => commands::cmin(&args),
         "build-fuzzers" => standalone::build_fuzzers(&args),
-        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+        other => {
+            let hint = tapefuzz::settings::closest_name(other, COMMANDS)
+                .map(|c| format!(" (did you mean `{c}`?)"))
+                .unwrap_or_default();
+            Err(format!("unknown command `{other}`{hint}\n{USAGE}"))
+        }
     }
 }

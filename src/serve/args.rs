@@ -275,8 +275,13 @@ impl Args {
             let Some(flag) = flag else {
                 if arg.starts_with('-') && arg.len() > 1 {
                     let valid: Vec<&str> = takes.iter().map(|f| f.spelling()).collect();
+                    // `-p/--package` is two spellings.
+                    let spellings: Vec<&str> = valid.iter().flat_map(|v| v.split('/')).collect();
+                    let hint = crate::settings::closest_name(arg, &spellings)
+                        .map(|n| format!("did you mean `{n}`? "))
+                        .unwrap_or_default();
                     return Err(format!(
-                        "unknown flag `{arg}` (valid: {})",
+                        "unknown flag `{arg}` ({hint}valid: {})",
                         valid.join(", ")
                     ));
                 }
