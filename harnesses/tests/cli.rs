@@ -197,6 +197,23 @@ fn regression_flow_through_the_cli() {
     );
     let out = cli(&d, &["shrink", "sorted_insert", "--bug", "swapped", f]);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "([0], -1)");
+    // A libFuzzer crash file through the CLI: shrunk in this process (the CLI serves it
+    // in-process; only a test binary run by `cargo tapefuzz` tries a process of its own).
+    let crash = d.join("crash-1");
+    std::fs::write(&crash, tapefuzz::corpus::read_tape(&files[0]).unwrap()).unwrap();
+    let started = std::time::Instant::now();
+    let out = cli(
+        &d,
+        &[
+            "shrink",
+            "sorted_insert",
+            "--bug",
+            "swapped",
+            crash.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "([0], -1)");
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 
     // Removing the file makes the run pass again.
     let bytes = tapefuzz::corpus::read_tape(&files[0]).unwrap();

@@ -329,6 +329,8 @@ impl Property {
         from: impl Into<PathBuf>,
         isolate_first: bool,
     ) -> Option<Report> {
+        // A process serving one isolated test case never starts another.
+        let isolate_first = isolate_first && crate::env::path_var(isolation::CHILD_VAR).is_none();
         let mut corpus = self.open_corpus();
         let mut subject = PropertySubject {
             property: self,

@@ -132,18 +132,22 @@ impl Imported {
     /// Shrinks the failing tape `bytes` of `file` for `property` and, when `save`, saves
     /// the result to its `regressions/` (the library's one confirm-shrink-save path,
     /// [`Property::import`]). A tape on which the property does not fail answers
-    /// `fails: false`.
+    /// `fails: false`. With `isolating` (a test binary run by `cargo tapefuzz`, whose test
+    /// cases can run in processes of their own), a crash file runs in a process of its own
+    /// first, and one that kills or hangs it is shrunk in processes of their own.
     pub fn of(
         property: &Property,
         test: &dyn Test,
         file: &Path,
         bytes: &[u8],
         save: bool,
+        isolating: bool,
     ) -> Imported {
         let mut config = property.config_ref().clone();
         config.save = save;
         let p = property.clone().config(config);
-        let Some(report) = p.import_isolating(test, bytes, file, may_kill(file)) else {
+        let isolate_first = isolating && may_kill(file);
+        let Some(report) = p.import_isolating(test, bytes, file, isolate_first) else {
             return Imported {
                 file: file.to_path_buf(),
                 ..Imported::default()

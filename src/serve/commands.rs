@@ -48,8 +48,15 @@ pub(crate) fn serve(request: &Request, property: &Property, test: &dyn Test) -> 
         // `cargo tapefuzz` prints the report from the answers: a failing test says less.
         crate::engine::reported_by_client();
     }
-    served(request, &answers, &property, settings.strategy_chosen, test)
-        .unwrap_or_else(|e| answers.fatal(&e))
+    served(
+        request,
+        &answers,
+        &property,
+        settings.strategy_chosen,
+        test,
+        true,
+    )
+    .unwrap_or_else(|e| answers.fatal(&e))
 }
 
 /// Serves `request` for `property` running `test` in this process, for a client that is
@@ -98,7 +105,7 @@ pub fn answer(
         ));
     }
     let answers = Answers::in_memory();
-    if let Err(e) = served(request, &answers, property, true, test) {
+    if let Err(e) = served(request, &answers, property, true, test, false) {
         answers.emit(&json!({"type": "error", "message": e}));
     }
     Ok(answers.taken())
@@ -113,6 +120,7 @@ fn served(
     property: &Property,
     strategy_chosen: bool,
     test: &dyn Test,
+    in_test_binary: bool,
 ) -> Result<Report, String> {
     let served = Served {
         request,
@@ -120,6 +128,7 @@ fn served(
         property,
         strategy_chosen,
         test,
+        in_test_binary,
     };
     match request.command() {
         Command::List => unreachable!("served by `serve`"),
@@ -191,6 +200,10 @@ struct Served<'a> {
     /// The user named the strategy (greybox mode keeps it instead of `greybox`).
     strategy_chosen: bool,
     test: &'a dyn Test,
+    /// Served in a test binary run by `cargo tapefuzz` (one test, `--exact`), whose test
+    /// cases can run in processes of their own; not in-process ([`answer`]), where the
+    /// program's own arguments would start the command again.
+    in_test_binary: bool,
 }
 
 impl Served<'_> {
@@ -340,7 +353,14 @@ impl Served<'_> {
             self.answers
                 .watched(limit, file, answer, || explain_bytes(self.test, bytes));
         }
-        let imported = Imported::of(self.property, self.test, file, bytes, save);
+        let imported = Imported::of(
+            self.property,
+            self.test,
+            file,
+            bytes,
+            save,
+            self.in_test_binary,
+        );
         self.answers.emit(&imported.to_line());
         Ok(imported)
     }
