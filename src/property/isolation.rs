@@ -274,13 +274,18 @@ fn last_words(stderr: &str) -> Option<String> {
 
 /// Runs the test case of `tape` for the property `name` in a child process (see the module
 /// docs), killed after `timeout` (default [`DEFAULT_ISOLATED_TIMEOUT`]). `None` when no child
-/// could be started.
+/// could be started, and always in a process that is itself such a child.
 pub(crate) fn run_isolated(
     name: &str,
     test: Option<&str>,
     tape: &[u8],
     timeout: Option<Duration>,
 ) -> Option<Isolated> {
+    // A child never starts children of its own: whatever path led here, a chain of
+    // processes each starting the next is impossible.
+    if crate::env::path_var(CHILD_VAR).is_some() {
+        return None;
+    }
     let exe = std::env::current_exe().ok()?;
     let (dir, _lock) = child_dir()?;
     let req = dir.join("request");
