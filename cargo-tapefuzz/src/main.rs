@@ -85,6 +85,13 @@ const COMMANDS: &[&str] = &[
 ];
 
 fn main() {
+    // Output piped into `head` ends this process quietly, as any command-line tool, instead
+    // of a panic on a closed stdout (Rust ignores SIGPIPE by default).
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let argv: Vec<OsString> = std::env::args_os().collect();
     if let Some(build) = std::env::var_os(build::WRAP_VAR) {
         std::process::exit(build::wrap(&build.to_string_lossy(), &argv[1..]));

@@ -56,4 +56,16 @@ fn version_help_and_typos() {
         err.contains("unknown flag `--secnds` (did you mean `--seconds`? valid:"),
         "{err}"
     );
+
+    // Piped into a reader that stops early: no panic on the closed pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cargo-tapefuzz"))
+        .args(["tapefuzz", "--help"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
 }
