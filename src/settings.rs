@@ -106,43 +106,72 @@ pub fn did_you_mean(name: &str) -> Option<&'static str> {
         .map(|(_, k)| k)
 }
 
-/// The name among `names` closest to `word` (a misspelt command or flag), when one is
-/// within two edits of it (or starts with it, for a word of at least four characters);
-/// `None` otherwise.
+/// The name among `names` closest to `word` (a misspelt command or flag), compared without
+/// their leading dashes and without a `=value`: within one edit (an adjacent swap is one) for
+/// a word of three or four characters, two for a longer one, none for a shorter one, or a
+/// name it begins (four characters at least); `None` otherwise, and for names that are only
+/// dashes (`--`).
 ///
 /// ```
 /// use tapefuzz::settings::closest_name;
 /// assert_eq!(closest_name("fuz", &["run", "fuzz"]), Some("fuzz"));
-/// assert_eq!(closest_name("--secnds", &["--seconds", "--seed"]), Some("--seconds"));
-/// assert_eq!(closest_name("deploy", &["run", "fuzz"]), None);
+/// assert_eq!(closest_name("rnu", &["run", "fuzz"]), Some("run"));
+/// assert_eq!(closest_name("--secnds=3", &["--seconds", "--seed", "--"]), Some("--seconds"));
+/// assert_eq!(closest_name("ls", &["ci", "run"]), None);
+/// assert_eq!(closest_name("-j", &["--jobs", "--"]), None);
 /// ```
 pub fn closest_name<'n>(word: &str, names: &[&'n str]) -> Option<&'n str> {
+    let bare = |s: &str| -> String {
+        let s = s.trim_start_matches('-');
+        s.split('=').next().unwrap_or(s).to_string()
+    };
+    let w = bare(word);
+    if w.is_empty() {
+        return None;
+    }
+    let most = match w.len() {
+        0..=2 => 0,
+        3..=4 => 1,
+        _ => 2,
+    };
     names
         .iter()
         .filter_map(|&n| {
-            let d = edit_distance(word, n);
-            (d <= 2 || (n.starts_with(word) && word.len() >= 4)).then_some((d, n))
+            let b = bare(n);
+            if b.is_empty() {
+                return None;
+            }
+            let d = edit_distance(&w, &b);
+            (d <= most || (b.starts_with(&w) && w.len() >= 4)).then_some((d, n))
         })
         .min()
         .map(|(_, n)| n)
 }
 
-/// Levenshtein distance between two ASCII names.
+/// Edit distance between two ASCII names: insertions, deletions, substitutions and swaps of
+/// two adjacent characters each count one (optimal string alignment).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b = b.as_bytes();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.bytes().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (diag + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diag = row[j + 1];
-            row[j + 1] = next;
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 /// The warning for the variables of `env` that nothing reads but that look like a

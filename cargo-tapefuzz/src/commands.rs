@@ -309,42 +309,47 @@ fn campaigns(
     if lines.is_empty() {
         return Err(error.unwrap_or_else(|| "no worker ran".into()));
     }
-    if let Some(e) = &error
-        && passed
-    {
-        return Err(e.clone());
-    }
-    if let Some(e) = error {
-        eprintln!("cargo-tapefuzz: {e}");
-    }
+    // The workers that finished are summed up even when another could not run.
     let line = merged_summary(&lines, base).to_string();
     println!("{line}");
-    Ok((passed, line, reports.join("\n")))
+    match error {
+        Some(e) if passed => Err(e),
+        Some(e) => {
+            eprintln!("cargo-tapefuzz: {e}");
+            Ok((false, line, reports.join("\n")))
+        }
+        None => Ok((passed, line, reports.join("\n"))),
+    }
 }
 
 /// One summary line for the workers of `run --jobs N` (their summary lines, in worker
 /// order; `base`: the first worker's seed): counts added up, the time the longest worker
-/// took, the earliest failure, the first failing worker's shrunk value, the best utility;
+/// took, the failure (time, test, shrunk value) of the worker that failed first, the best
+/// utility;
 /// `unique_valid` is the sum of the workers' own counts (a value two workers both made
 /// counts twice). `jobs` says how many, and `workers` holds each worker's own line.
 fn merged_summary(lines: &[String], base: u64) -> serde_json::Value {
+    // A line that is not a JSON object is kept as it came, and counts for nothing.
     let workers: Vec<serde_json::Value> = lines
         .iter()
-        .map(|l| serde_json::from_str(l).unwrap_or(serde_json::Value::Null))
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l)
+                .ok()
+                .filter(serde_json::Value::is_object)
+                .unwrap_or_else(|| l.as_str().into())
+        })
         .collect();
-    let mut merged = workers[0].clone();
+    let mut merged = workers
+        .iter()
+        .find(|w| w.is_object())
+        .cloned()
+        .unwrap_or_else(|| serde_json::json!({}));
     let sum = |k: &str| -> u64 { workers.iter().filter_map(|w| w[k].as_u64()).sum() };
     let fmax = |k: &str| {
         workers
             .iter()
             .filter_map(|w| w[k].as_f64())
             .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))
-    };
-    let fmin = |k: &str| {
-        workers
-            .iter()
-            .filter_map(|w| w[k].as_f64())
-            .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))
     };
     for k in [
         "tests",
@@ -365,14 +370,16 @@ fn merged_summary(lines: &[String], base: u64) -> serde_json::Value {
     } else {
         0.0.into()
     };
-    merged["first_failure_seconds"] = fmin("first_failure_seconds").into();
     merged["best_utility"] = fmax("best_utility").into();
+    // The failure of the worker that failed first (by its own clock), all from that worker.
+    let at = |w: &serde_json::Value| w["first_failure_seconds"].as_f64().unwrap_or(f64::MAX);
     let failing = workers
         .iter()
-        .find(|w| w["failures"].as_u64().unwrap_or(0) > 0);
-    merged["first_failure_test"] =
-        failing.map_or(serde_json::Value::Null, |w| w["first_failure_test"].clone());
-    merged["shrunk"] = failing.map_or(serde_json::Value::Null, |w| w["shrunk"].clone());
+        .filter(|w| w["failures"].as_u64().unwrap_or(0) > 0)
+        .min_by(|a, b| at(a).total_cmp(&at(b)));
+    for k in ["first_failure_seconds", "first_failure_test", "shrunk"] {
+        merged[k] = failing.map_or(serde_json::Value::Null, |w| w[k].clone());
+    }
     merged["seed"] = base.into();
     merged["jobs"] = workers.len().into();
     merged["workers"] = workers.into();
@@ -993,7 +1000,36 @@ pub fn merge(args: &Args) -> Result<i32, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::libfuzzer_arg;
+    use super::{libfuzzer_arg, merged_summary};
+
+    #[test]
+    fn workers_summaries_merge_into_one() {
+        let a = r#"{"target":"p","tests":10,"valid":9,"failures":1,"seconds":2.0,"first_failure_seconds":1.5,"first_failure_test":7,"shrunk":"a","best_utility":null}"#;
+        let b = r#"{"target":"p","tests":30,"valid":30,"failures":1,"seconds":3.0,"first_failure_seconds":0.5,"first_failure_test":20,"shrunk":"b","best_utility":2.5}"#;
+        let m = merged_summary(&[a.into(), b.into(), "not json".into()], 7);
+        assert_eq!(m["tests"], 40);
+        assert_eq!(m["valid"], 39);
+        assert_eq!(m["failures"], 2);
+        assert_eq!(m["seconds"], 3.0);
+        assert_eq!(m["tests_per_second"].as_f64(), Some(40.0 / 3.0));
+        // All three from the worker that failed first.
+        assert_eq!(m["first_failure_seconds"], 0.5);
+        assert_eq!(m["first_failure_test"], 20);
+        assert_eq!(m["shrunk"], "b");
+        assert_eq!(m["best_utility"], 2.5);
+        assert_eq!(m["seed"], 7);
+        assert_eq!(m["jobs"], 3);
+        assert_eq!(m["workers"][2], "not json");
+        // Nothing but text: an object all the same.
+        let m = merged_summary(&["[1]".into()], 1);
+        assert!(m.is_object());
+        assert_eq!(m["workers"][0], "[1]");
+        // No failure, zero seconds.
+        let c = r#"{"tests":0,"failures":0,"seconds":0.0}"#;
+        let m = merged_summary(&[c.into()], 1);
+        assert_eq!(m["tests_per_second"], 0.0);
+        assert!(m["shrunk"].is_null());
+    }
 
     #[test]
     fn libfuzzer_paths_become_absolute() {

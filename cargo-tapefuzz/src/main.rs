@@ -179,9 +179,13 @@ fn run(argv: &[String]) -> Result<i32, String> {
         "cmin" => commands::cmin(&args),
         "build-fuzzers" => standalone::build_fuzzers(&args),
         other => {
-            let hint = tapefuzz::settings::closest_name(other, COMMANDS)
-                .map(|c| format!(" (did you mean `{c}`?)"))
-                .unwrap_or_default();
+            let hint = if other.starts_with('-') {
+                " (the command comes first, its flags after it)".to_string()
+            } else {
+                tapefuzz::settings::closest_name(other, COMMANDS)
+                    .map(|c| format!(" (did you mean `{c}`?)"))
+                    .unwrap_or_default()
+            };
             Err(format!("unknown command `{other}`{hint}\n{USAGE}"))
         }
     }

@@ -143,13 +143,17 @@ pub fn build_fuzzers(args: &Args) -> Result<i32, String> {
             );
             continue;
         };
-        let binary = f
-            .binary
-            .exe
-            .file_name()
-            .and_then(|n| n.to_str())
-            .ok_or("a test binary without a name")?
-            .to_string();
+        // `.bin`: a fuzzing service takes every file of `$OUT` without an extension that
+        // names libFuzzer's entry point for a fuzzer, in subfolders too, and unpacks a
+        // chosen fuzzer's files and those with an extension; the crate is read off the stem.
+        let binary = format!(
+            "{}.bin",
+            f.binary
+                .exe
+                .file_name()
+                .and_then(|n| n.to_str())
+                .ok_or("a test binary without a name")?
+        );
         if !copied.contains(&f.binary.exe) {
             copy(&f.binary.exe, &folder.join(&binary))?;
             copied.push(f.binary.exe.clone());

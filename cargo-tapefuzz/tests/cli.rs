@@ -50,6 +50,15 @@ fn version_help_and_typos() {
         err.contains("unknown command `fuz` (did you mean `fuzz`?)"),
         "{err}"
     );
+    let (code, _, err) = tapefuzz(&["rnu"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("(did you mean `run`?)"), "{err}");
+    let (_, _, err) = tapefuzz(&["ls"]);
+    assert!(!err.contains("did you mean"), "{err}");
+    let (_, _, err) = tapefuzz(&["-p", "x", "run"]);
+    assert!(err.contains("the command comes first"), "{err}");
+    let (_, _, err) = tapefuzz(&["run", "-j", "2"]);
+    assert!(!err.contains("did you mean"), "{err}");
     let (code, _, err) = tapefuzz(&["run", "--secnds", "3"]);
     assert_eq!(code, Some(2));
     assert!(

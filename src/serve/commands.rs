@@ -104,6 +104,18 @@ pub fn answer(
             request.command().name()
         ));
     }
+    // A process started to run one test case in isolation (a program that serves its
+    // commands in-process starts itself again with its own arguments): that test case, and
+    // nothing else, whatever command the arguments name.
+    if let Some(path) = crate::env::path_var(crate::property::isolation::CHILD_VAR) {
+        crate::property::isolation::serve_child(
+            &path,
+            property.name(),
+            test,
+            property.config_ref().max_choices,
+        );
+        return Ok(Vec::new());
+    }
     let answers = Answers::in_memory();
     if let Err(e) = served(request, &answers, property, true, test, false) {
         answers.emit(&json!({"type": "error", "message": e}));

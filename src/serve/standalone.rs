@@ -33,10 +33,11 @@ pub const LAUNCH_FOLDER: &str = "tapefuzz";
 /// "property": …}`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {
-    /// The file name, in [`LAUNCH_FOLDER`], of the test binary under cargo's name
-    /// (`props-0123456789abcdef`), which the fuzzer is a link to: started under that name,
-    /// the binary names its properties as under `cargo test` (a `check` in `fn roundtrip`
-    /// of `tests/props.rs` is `props::roundtrip`, the crate read off the name).
+    /// The file name, in [`LAUNCH_FOLDER`], of the test binary under cargo's name with
+    /// `.bin` added (`props-0123456789abcdef.bin`), which the fuzzer is a link to: started
+    /// under that name, the binary names its properties as under `cargo test` (a `check` in
+    /// `fn roundtrip` of `tests/props.rs` is `props::roundtrip`, the crate read off the
+    /// name's stem).
     pub binary: String,
     /// The libtest name of the property's test (`props::header_fits`).
     pub test: String,
@@ -201,7 +202,7 @@ mod hook {
     extern "C" fn fuzzed_or_fail() {
         if !crate::fuzz::driver::entered() {
             eprintln!(
-                "tapefuzz: this fuzzer's test ran no property of its launch file's name: rebuild the fuzzers (`cargo tapefuzz build-fuzzers`)"
+                "tapefuzz: this fuzzer ended without fuzzing (see above; when its test runs no property of its launch file's name, rebuild the fuzzers: `cargo tapefuzz build-fuzzers`)"
             );
             // SAFETY: ends the process at once, as exit handlers may.
             unsafe { libc::_exit(2) };
