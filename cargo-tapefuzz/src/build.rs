@@ -93,15 +93,21 @@ pub fn target_dir(args: &Args) -> Result<PathBuf, String> {
 }
 
 fn host_triple() -> Result<String, String> {
+    rustc_field("host")?.ok_or_else(|| "rustc -vV names no host".into())
+}
+
+/// A field of `rustc -vV` (`host`, `release`), from the rustc cargo would run (`None`: not
+/// named); an error when rustc cannot run.
+fn rustc_field(key: &str) -> Result<Option<String>, String> {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let out = Command::new(rustc)
         .arg("-vV")
         .output()
         .map_err(|e| format!("cannot run rustc -vV: {e}"))?;
-    String::from_utf8_lossy(&out.stdout)
+    let prefix = format!("{key}: ");
+    Ok(String::from_utf8_lossy(&out.stdout)
         .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
-        .ok_or_else(|| "rustc -vV names no host".into())
+        .find_map(|l| l.strip_prefix(&prefix).map(str::to_string)))
 }
 
 /// Builds the test binaries (`cargo test --no-run`) and returns them; cargo's progress and
@@ -492,16 +498,7 @@ fn sanitizer(args: &Args) -> Result<Option<&str>, String> {
     let Some(s) = args.sanitizer.as_deref().filter(|s| *s != "none") else {
         return Ok(None);
     };
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let out = Command::new(&rustc)
-        .arg("-vV")
-        .output()
-        .map_err(|e| format!("cannot run rustc -vV: {e}"))?;
-    let version = String::from_utf8_lossy(&out.stdout);
-    let release = version
-        .lines()
-        .find_map(|l| l.strip_prefix("release: "))
-        .unwrap_or("");
+    let release = rustc_field("release")?.unwrap_or_default();
     if !(release.contains("nightly") || release.contains("dev")) {
         return Err(format!(
             "the {s} sanitizer needs nightly Rust (rustc's -Zsanitizer), and rustc is {release}: \

@@ -496,15 +496,19 @@ fn absolute_files(args: &Args) -> Vec<String> {
         .collect()
 }
 
-/// `replay`: the property's regressions and corpus, or the given tape files.
-pub fn replay(args: &Args) -> Result<i32, String> {
-    // A crash only a sanitizer sees reproduces in the sanitized build alone (the one `fuzz
-    // --sanitizer` found it in, whose import this may be).
-    let build = match args.sanitizer.as_deref() {
+/// The build that runs tape files: the plain one, or with `--sanitizer` the sanitized one
+/// (a crash only a sanitizer sees reproduces there alone: the build `fuzz --sanitizer` found
+/// it in, whose import this may be).
+fn tape_file_build(args: &Args) -> Build {
+    match args.sanitizer.as_deref() {
         Some(s) if s != "none" => Build::Fuzz,
         _ => Build::Plain,
-    };
-    let found = property(args, build)?;
+    }
+}
+
+/// `replay`: the property's regressions and corpus, or the given tape files.
+pub fn replay(args: &Args) -> Result<i32, String> {
+    let found = property(args, tape_file_build(args))?;
     let files = absolute_files(args);
     let request = Request {
         command: Asked::Replay,
@@ -585,13 +589,7 @@ pub fn files(args: &Args, command: &str) -> Result<i32, String> {
     } else if args.path.is_some() && command != "explain" {
         return Err("--path goes with explain".into());
     }
-    // A crash only a sanitizer sees reproduces in the sanitized build alone (the one `fuzz
-    // --sanitizer` found it in, whose import this may be).
-    let build = match args.sanitizer.as_deref() {
-        Some(s) if s != "none" => Build::Fuzz,
-        _ => Build::Plain,
-    };
-    let found = property(args, build)?;
+    let found = property(args, tape_file_build(args))?;
     let files = absolute_files(args);
     if files.is_empty() {
         return Err(format!("{command} needs at least one tape file"));

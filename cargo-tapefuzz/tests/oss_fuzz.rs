@@ -193,6 +193,25 @@ fn unpack_seeds(out: &Path, f: &str, dir: &Path) -> PathBuf {
     seeds
 }
 
+/// A fuzzer of `$OUT` run for at most a minute on an empty corpus in `dir`, as a service
+/// hunts: it must crash saying `expected`. Returns the seconds it took and its stderr.
+fn hunt(out: &Path, name: &str, dir: &Path, expected: &str) -> (f64, String) {
+    let corpus = dir.join("corpus");
+    std::fs::create_dir_all(&corpus).unwrap();
+    let started = Instant::now();
+    let hunt = fuzzer(
+        out,
+        name,
+        dir,
+        &["-max_total_time=60", corpus.to_str().unwrap()],
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&hunt.stderr).into_owned();
+    assert!(!hunt.status.success(), "{err}");
+    assert!(err.contains(expected), "{err}");
+    (seconds, err)
+}
+
 #[test]
 fn build_fuzzers_leaves_what_a_fuzzing_service_runs() {
     let _one = BUILDS.lock().unwrap_or_else(|e| e.into_inner());
@@ -259,19 +278,7 @@ fn build_fuzzers_leaves_what_a_fuzzing_service_runs() {
     assert!(String::from_utf8_lossy(&listed.stdout).contains("header_fits: test"));
 
     // The planted bug, from an empty corpus, within a minute.
-    let corpus = elsewhere.join("corpus");
-    std::fs::create_dir_all(&corpus).unwrap();
-    let started = Instant::now();
-    let hunt = fuzzer(
-        &out,
-        "props_header_fits",
-        &elsewhere,
-        &["-max_total_time=60", corpus.to_str().unwrap()],
-    );
-    let seconds = started.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&hunt.stderr);
-    assert!(!hunt.status.success(), "{err}");
-    assert!(err.contains("claimed"), "{err}");
+    let (seconds, err) = hunt(&out, "props_header_fits", &elsewhere, "claimed");
     let crashes: Vec<_> = std::fs::read_dir(&elsewhere)
         .unwrap()
         .flatten()
@@ -394,21 +401,11 @@ fn the_address_sanitizer_build_passes_the_services_checks() {
             String::from_utf8_lossy(&seeded.stderr)
         );
     }
-    let corpus = elsewhere.join("corpus");
-    std::fs::create_dir_all(&corpus).unwrap();
-    let started = Instant::now();
-    let hunt = fuzzer(
+    let (seconds, _) = hunt(
         &out,
         "props_records_stay_inside",
         &elsewhere,
-        &["-max_total_time=60", corpus.to_str().unwrap()],
-    );
-    let seconds = started.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&hunt.stderr);
-    assert!(!hunt.status.success(), "{err}");
-    assert!(
-        err.contains("AddressSanitizer: heap-buffer-overflow"),
-        "{err}"
+        "AddressSanitizer: heap-buffer-overflow",
     );
     eprintln!("OSS-FUZZ\tASan-only bug found in {seconds:.2} s");
     let _ = std::fs::remove_dir_all(&root);
