@@ -60,6 +60,12 @@ pub const CORE: &[Variable] = &[
         meaning: "A test case running longer fails as a hang; a watchdog ends a run whose test case never returns.",
     },
     Variable {
+        name: "TAPEFUZZ_MALLOC_LIMIT_MB",
+        values: "megabytes, `0` for none",
+        default: "2048 (libFuzzer's `-malloc_limit_mb` under `cargo tapefuzz fuzz`)",
+        meaning: "A test case that asks for more in one allocation fails (a length field that reserves gigabytes); checked in `cargo tapefuzz`'s instrumented builds on glibc Linux, not under plain `cargo test`.",
+    },
+    Variable {
         name: "TAPEFUZZ_SHRINK_CALLS",
         values: "a whole number",
         default: "20000",

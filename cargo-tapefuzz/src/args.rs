@@ -42,6 +42,12 @@ pub struct Args {
     /// A per-test-case timeout for the test binary (`TAPEFUZZ_TIMEOUT_MS`), set by `fuzz`
     /// for the import of a `timeout-` input.
     pub timeout_ms: Option<u64>,
+    /// The allocation limit for the test binary (`TAPEFUZZ_MALLOC_LIMIT_MB`), set by `fuzz`
+    /// for the import of its crash files: libFuzzer's own.
+    pub malloc_limit_mb: Option<u64>,
+    /// `import` run by `fuzz`: in the build that fuzzed (built already, and its allocation
+    /// limit reproduces an `oom-` input), not the plain one.
+    pub fuzz_build: bool,
 }
 
 impl Args {

@@ -74,6 +74,9 @@ fn settings(args: &Args) -> Vec<(String, String)> {
     if let Some(ms) = args.timeout_ms {
         set("TAPEFUZZ_TIMEOUT_MS", ms.to_string());
     }
+    if let Some(mb) = args.malloc_limit_mb {
+        set("TAPEFUZZ_MALLOC_LIMIT_MB", mb.to_string());
+    }
     if let Some(c) = &args.corpora {
         set(
             "TAPEFUZZ_CORPORA",
@@ -395,7 +398,9 @@ fn campaign(
     request: &Request<'_>,
     print: bool,
 ) -> Result<(bool, String, String), String> {
+    let started = std::time::Instant::now();
     let answer = drive::drive(&found.binary, request, false)?;
+    let died_after = started.elapsed().as_secs_f64();
     let died = killed(&answer.status)
         && !answer.lines.iter().any(|l| l["type"] == "summary")
         && answer.lines.iter().all(|l| drive::error(l).is_none());
@@ -427,7 +432,10 @@ fn campaign(
         part: request.part.clone(),
     };
     let first = answer.status;
-    let answer = drive::drive(&found.binary, &again, false)?;
+    let mut answer = drive::drive(&found.binary, &again, false)?;
+    for line in &mut answer.lines {
+        timed_from_first_process(line, died_after);
+    }
     let (passed, last, report) = summary(found, &answer, print)?;
     if passed {
         // The replay did not find it (no corpus, so no flight record): a death is never a pass.
@@ -439,6 +447,26 @@ fn campaign(
         return Ok((false, last, format!("{why}\n{report}")));
     }
     Ok((passed, last, report))
+}
+
+/// A summary line of the run that replayed a dead process's test case, timed as the whole
+/// run: the failure was known when the first process died `died_after` seconds into the run
+/// (a hang: its timeout had run out), not at the replay's start, and the run lasted both.
+fn timed_from_first_process(line: &mut serde_json::Value, died_after: f64) {
+    if line["type"] != "summary" {
+        return;
+    }
+    let Some(mut summary) = line["line"]
+        .as_str()
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|s| s["first_failure_seconds"].is_number())
+    else {
+        return;
+    };
+    let replay = summary["seconds"].as_f64().unwrap_or(0.0);
+    summary["first_failure_seconds"] = died_after.into();
+    summary["seconds"] = (died_after + replay).into();
+    line["line"] = summary.to_string().into();
 }
 
 /// libFuzzer's flags that name a file or folder.
@@ -498,9 +526,10 @@ fn absolute_files(args: &Args) -> Vec<String> {
 
 /// The build that runs tape files: the plain one, or with `--sanitizer` the sanitized one
 /// (a crash only a sanitizer sees reproduces there alone: the build `fuzz --sanitizer` found
-/// it in, whose import this may be).
+/// it in, whose import this may be); `fuzz`'s own import runs in the build that fuzzed.
 fn tape_file_build(args: &Args) -> Build {
     match args.sanitizer.as_deref() {
+        _ if args.fuzz_build => Build::Fuzz,
         Some(s) if s != "none" => Build::Fuzz,
         _ => Build::Plain,
     }
@@ -765,6 +794,7 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     import.seconds = None;
     // stdout lists the crash files; the import's answers go with its report.
     import.answers_to_stderr = true;
+    import.fuzz_build = true;
     // A hang replays under libFuzzer's own per-input timeout (its `-timeout`, 1,200 s by
     // default), unless the environment sets one: the import reports it instead of hanging.
     if std::env::var_os("TAPEFUZZ_TIMEOUT_MS").is_none()
@@ -782,10 +812,30 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
             .unwrap_or(1200);
         import.timeout_ms = Some(seconds.max(1) * 1000);
     }
+    // An `oom-` input replays under libFuzzer's own allocation limit: its
+    // `-malloc_limit_mb`, or `-rss_limit_mb` when that is 0 or not given, as libFuzzer does.
+    if std::env::var_os("TAPEFUZZ_MALLOC_LIMIT_MB").is_none() {
+        import.malloc_limit_mb = Some(libfuzzer_malloc_limit_mb(&args.passthrough));
+    }
     if let Err(e) = files(&import, "import") {
         eprintln!("cargo-tapefuzz: the crash could not be imported: {e}");
     }
     Ok(1)
+}
+
+/// libFuzzer's allocation limit under the flags `passthrough`: the last `-malloc_limit_mb`
+/// when it is not 0, else the last `-rss_limit_mb` (2,048 by default; 0: none).
+fn libfuzzer_malloc_limit_mb(passthrough: &[String]) -> u64 {
+    let last = |flag: &str| {
+        passthrough
+            .iter()
+            .rev()
+            .find_map(|a| a.strip_prefix(flag)?.parse::<u64>().ok())
+    };
+    match last("-malloc_limit_mb=") {
+        Some(mb) if mb > 0 => mb,
+        _ => last("-rss_limit_mb=").unwrap_or(2048),
+    }
 }
 
 /// The crash files libFuzzer left in `dir` and in its jobs' folders (`job-<k>/`).
@@ -998,7 +1048,9 @@ pub fn merge(args: &Args) -> Result<i32, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{libfuzzer_arg, merged_summary};
+    use super::{
+        libfuzzer_arg, libfuzzer_malloc_limit_mb, merged_summary, timed_from_first_process,
+    };
 
     #[test]
     fn workers_summaries_merge_into_one() {
@@ -1027,6 +1079,44 @@ mod tests {
         let m = merged_summary(&[c.into()], 1);
         assert_eq!(m["tests_per_second"], 0.0);
         assert!(m["shrunk"].is_null());
+    }
+
+    #[test]
+    fn a_replayed_death_is_timed_from_the_first_process() {
+        let inner = r#"{"target":"p","failures":1,"first_failure_seconds":0.001,"seconds":30.0}"#;
+        let mut line = serde_json::json!({"type": "summary", "line": inner});
+        timed_from_first_process(&mut line, 6.5);
+        let s: serde_json::Value = serde_json::from_str(line["line"].as_str().unwrap()).unwrap();
+        assert_eq!(s["first_failure_seconds"], 6.5);
+        assert_eq!(s["seconds"], 36.5);
+        assert_eq!(s["target"], "p");
+        // A passing run and other lines are left alone.
+        let pass = r#"{"failures":0,"first_failure_seconds":null,"seconds":1.0}"#;
+        let mut line = serde_json::json!({"type": "summary", "line": pass});
+        timed_from_first_process(&mut line, 6.5);
+        assert_eq!(line["line"], pass);
+        let mut other = serde_json::json!({"type": "answer", "line": inner});
+        timed_from_first_process(&mut other, 6.5);
+        assert_eq!(other["line"], inner);
+    }
+
+    #[test]
+    fn malloc_limit_follows_libfuzzer() {
+        let v = |a: &[&str]| -> Vec<String> { a.iter().map(|s| s.to_string()).collect() };
+        assert_eq!(libfuzzer_malloc_limit_mb(&v(&[])), 2048);
+        assert_eq!(libfuzzer_malloc_limit_mb(&v(&["-rss_limit_mb=300"])), 300);
+        assert_eq!(
+            libfuzzer_malloc_limit_mb(&v(&["-rss_limit_mb=300", "-malloc_limit_mb=512"])),
+            512
+        );
+        assert_eq!(
+            libfuzzer_malloc_limit_mb(&v(&["-malloc_limit_mb=0", "-rss_limit_mb=0"])),
+            0
+        );
+        assert_eq!(
+            libfuzzer_malloc_limit_mb(&v(&["-malloc_limit_mb=9", "-malloc_limit_mb=10"])),
+            10
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::time::Duration;
 /// | `TAPEFUZZ_SECONDS` | `seconds` (a time budget; with it, `tests` is unbounded unless also set) |
 /// | `TAPEFUZZ_SEED` | `seed` |
 /// | `TAPEFUZZ_TIMEOUT_MS` | `timeout` (at least 1) |
+/// | `TAPEFUZZ_MALLOC_LIMIT_MB` | `malloc_limit_mb` (`0`: none) |
 /// | `TAPEFUZZ_SHRINK_CALLS` | `shrink.calls` |
 /// | `TAPEFUZZ_SHRINK_SECONDS` | `shrink.time` |
 /// | `TAPEFUZZ_KEEP` | `keep` |
@@ -42,6 +43,11 @@ pub struct Config {
     /// A test case that runs longer than this counts as a failure (measured after it
     /// returns: a test case that never returns still hangs).
     pub timeout: Option<Duration>,
+    /// A test case that asks for more than this many megabytes (2^20 bytes) in one
+    /// allocation fails, as under libFuzzer's `-malloc_limit_mb` (default 2,048; `None`: no
+    /// limit). Checked only in the instrumented builds of `cargo tapefuzz` on glibc Linux
+    /// ([`crate::coverage::allocation`]); a plain `cargo test` build has no limit.
+    pub malloc_limit_mb: Option<u64>,
     /// Replay `regressions/` and `corpus/` first.
     pub reuse: bool,
     /// Save the shrunk failure to `regressions/`, and kept tapes to `corpus/`.
@@ -84,6 +90,7 @@ impl Default for Config {
             max_choices: DEFAULT_MAX_CHOICES,
             shrink: Budget::default(),
             timeout: None,
+            malloc_limit_mb: Some(crate::coverage::allocation::DEFAULT_LIMIT_MB),
             reuse: true,
             save: true,
             progress: false,
@@ -112,6 +119,12 @@ fn seconds_var(env: &Env, name: &str) -> Result<Option<f64>, ConfigError> {
 }
 
 impl Config {
+    /// Sets the process's allocation limit to [`Config::malloc_limit_mb`]: each entry point
+    /// of the loop calls it before it runs a test case.
+    pub(crate) fn arm_allocation_limit(&self) {
+        crate::coverage::allocation::set_limit(self.malloc_limit_mb.map(|mb| mb << 20));
+    }
+
     /// This configuration with the engine's variables of `env` applied (see the table on
     /// [`Config`]); the first malformed one is the error.
     pub fn with_env(mut self, env: &Env) -> Result<Config, ConfigError> {
@@ -132,6 +145,9 @@ impl Config {
         }
         if let Some(ms) = env.whole("TAPEFUZZ_TIMEOUT_MS", 1..=u64::MAX)? {
             self.timeout = Some(Duration::from_millis(ms));
+        }
+        if let Some(mb) = env.whole("TAPEFUZZ_MALLOC_LIMIT_MB", 0..=1 << 20)? {
+            self.malloc_limit_mb = (mb > 0).then_some(mb);
         }
         if let Some(c) = env.parse("TAPEFUZZ_SHRINK_CALLS", "a whole number")? {
             self.shrink.calls = c;

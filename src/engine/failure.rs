@@ -58,6 +58,7 @@ pub fn settle(
     config: &Config,
     corpus: Option<&mut Corpus>,
 ) -> Failure {
+    config.arm_allocation_limit();
     settle_watched(subject, found, original, config, corpus, None)
 }
 
@@ -239,6 +240,7 @@ pub fn settle_isolated(
     config: &Config,
     corpus: Option<&mut Corpus>,
 ) -> Failure {
+    config.arm_allocation_limit();
     let (_, original) = generated(subject, bytes, config);
     let start = encoding::encode(&original.choices);
     let first = subject.isolated(&start, config.timeout);
@@ -353,6 +355,7 @@ pub fn import(
     mut corpus: Option<&mut Corpus>,
     isolate_first: bool,
 ) -> Option<Failure> {
+    config.arm_allocation_limit();
     if let Some(c) = corpus.as_deref_mut() {
         super::migrate_corpus(c, &mut *subject, config.max_choices, &*config.reporter);
     }

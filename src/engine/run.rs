@@ -108,6 +108,7 @@ pub fn run(
     search: &mut dyn Search,
     observer: &mut dyn Observer,
 ) -> Report {
+    config.arm_allocation_limit();
     let mut run = Run::open(config, corpus, subject, search, observer);
     run.reuse();
     if run.found.is_none() {

@@ -23,13 +23,6 @@ pub mod driver;
 mod features;
 mod glue;
 mod macros;
-#[cfg(all(
-    feature = "libfuzzer",
-    target_os = "linux",
-    target_env = "gnu",
-    not(tapefuzz_asan)
-))]
-pub mod malloc_limit;
 
 pub use features::{COUNTERS, FeatureCounters, Switch, index_bucket, tape_features};
 pub use glue::{

@@ -1,6 +1,7 @@
 //! Catching panics in properties without printing each one.
 
 use super::outcome::Rejected;
+use crate::coverage::allocation;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
@@ -25,6 +26,10 @@ pub enum Caught {
 /// (shrinking runs thousands) and prints as before for every other panic. The message
 /// names where the panic happened, as Rust's own panic message does (`panicked at
 /// src/lib.rs:37:26: …`): inside the code under test, not at the `check` call.
+///
+/// A single allocation over the engine's limit while `f` ran (in the instrumented builds of
+/// `cargo tapefuzz`, see [`crate::coverage::allocation`]) is a failure too, whatever `f`
+/// returned: `Caught::Panic` with a message that gives the size and the limit.
 pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
@@ -48,8 +53,13 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
     // A location left by an earlier panic never names this one (a payload resumed without
     // the hook, such as a joined thread's, has none).
     LOCATION.with(|l| l.borrow_mut().take());
+    // A request before this test case (the engine's own) is not this test case's.
+    allocation::take_over();
     let r = panic::catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|q| q.set(was));
+    if let Some(size) = allocation::take_over() {
+        return Err(Caught::Panic(over_limit(size)));
+    }
     r.map_err(|payload| {
         if payload.is::<Rejected>() {
             return Caught::Rejected;
@@ -66,6 +76,14 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
             Caught::Panic(format!("panicked{at}"))
         }
     })
+}
+
+/// The failure message of a request of `size` bytes over the allocation limit.
+fn over_limit(size: u64) -> String {
+    let limit = allocation::limit().unwrap_or(0) >> 20;
+    format!(
+        "asked for {size} bytes in one allocation, over the limit of {limit} MB (libFuzzer's -malloc_limit_mb; TAPEFUZZ_MALLOC_LIMIT_MB sets it, 0 turns it off)"
+    )
 }
 
 /// [`catch`] with the panic as its message (`assume!`'s rejection included, as "rejected").
