@@ -188,4 +188,17 @@ mod tests {
         assert_eq!(quiet, Config::default());
         assert_ne!(Config { tests: 1, ..quiet }, Config::default());
     }
+
+    #[test]
+    fn the_allocation_limit_is_libfuzzers_unless_set() {
+        let with = |v: &str| {
+            Config::default().with_env(&Env::from_pairs([("TAPEFUZZ_MALLOC_LIMIT_MB", v)]))
+        };
+        assert_eq!(Config::default().malloc_limit_mb, Some(2048));
+        assert_eq!(with("512").unwrap().malloc_limit_mb, Some(512));
+        assert_eq!(with("0").unwrap().malloc_limit_mb, None);
+        let e = with("lots").unwrap_err().to_string();
+        assert!(e.starts_with("TAPEFUZZ_MALLOC_LIMIT_MB=\"lots\""), "{e}");
+        assert!(with("99999999").is_err());
+    }
 }

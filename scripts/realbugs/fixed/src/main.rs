@@ -20,5 +20,7 @@ mod blurhash_utf8;
 mod rulex_parse;
 #[path = "../../bugs/demangle_overflow/src/lib.rs"]
 mod demangle_overflow;
+#[path = "../../bugs/cookie_maxage/src/lib.rs"]
+mod cookie_maxage;
 
 include!("../../replay/src/dispatch.rs");

@@ -13,6 +13,7 @@ pub const BUGS: &[(&str, bool)] = &[
     ("blurhash_utf8", true),
     ("rulex_parse", true),
     ("demangle_overflow", true),
+    ("cookie_maxage", true),
 ];
 
 fn dispatch(name: &str, data: &[u8]) -> Result<(), String> {
@@ -29,6 +30,7 @@ fn dispatch(name: &str, data: &[u8]) -> Result<(), String> {
         "blurhash_utf8" => text.map_or((), blurhash_utf8::entry),
         "rulex_parse" => text.map_or((), rulex_parse::entry),
         "demangle_overflow" => text.map_or((), demangle_overflow::entry),
+        "cookie_maxage" => text.map_or((), cookie_maxage::entry),
         _ => return Err(format!("unknown bug `{name}`")),
     }
     Ok(())
