@@ -84,13 +84,15 @@ pub fn edit_run(
 
 /// A byte-string mutation of libFuzzer's kinds, for engines without libFuzzer: flip a bit,
 /// set a byte (often to an interesting value), insert or erase a block, duplicate a block,
-/// or copy in one of `words` (comparison operands, magic strings) over or between the
-/// bytes. Keeps `bytes` within `max` bytes.
+/// insert a run of one repeated byte, add a small number to an integer of 1–8 bytes (either
+/// byte order), change a decimal number written in the bytes (one more or less, half, twice,
+/// or another of at most twice its digits), or copy in one of `words` (comparison operands,
+/// magic strings) over or between the bytes. Keeps `bytes` within `max` bytes.
 pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mut Rng) {
     const INTERESTING: [u8; 8] = [0, 1, 0x7f, 0x80, 0xff, b'0', b'a', b' '];
     let n = bytes.len();
     let at = |rng: &mut Rng, n: usize| rng.below_or_eq(n as u64) as usize;
-    match rng.below_or_eq(7) {
+    match rng.below_or_eq(10) {
         0 if n > 0 => {
             let i = at(rng, n - 1);
             bytes[i] ^= 1 << rng.below_or_eq(7);
@@ -127,6 +129,23 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
             let j = at(rng, n);
             bytes.splice(j..j, block);
         }
+        6 => {
+            // libFuzzer's InsertRepeatedBytes: 3 to 128 of one byte (0, 0xff or any).
+            let k = 3 + at(rng, 125);
+            let b = match rng.below_or_eq(3) {
+                0 => 0,
+                1 => 0xff,
+                _ => rng.below_or_eq(255) as u8,
+            };
+            let i = at(rng, n);
+            bytes.splice(i..i, std::iter::repeat_n(b, k));
+        }
+        7 if n > 0 => change_binary_integer(bytes, rng),
+        8 if n > 0 => {
+            if !change_ascii_integer(bytes, rng) {
+                change_binary_integer(bytes, rng);
+            }
+        }
         _ => {
             let i = at(rng, n);
             let k = 1 + at(rng, 7);
@@ -135,6 +154,75 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
         }
     }
     bytes.truncate(max);
+}
+
+/// libFuzzer's ChangeBinaryInteger: an integer of 1, 2, 4 or 8 bytes at a random place, in
+/// either byte order, plus or minus up to 10 (or negated, one time in four). `bytes` is not
+/// empty; a width longer than it is cut to fit.
+fn change_binary_integer(bytes: &mut [u8], rng: &mut Rng) {
+    let width = (1usize << rng.below_or_eq(3)).min(bytes.len());
+    let i = rng.below_or_eq((bytes.len() - width) as u64) as usize;
+    let mut word = [0u8; 8];
+    word[..width].copy_from_slice(&bytes[i..i + width]);
+    let big = rng.next_u64() & 1 == 0;
+    if big {
+        word[..width].reverse();
+    }
+    let v = u64::from_le_bytes(word);
+    let v = if rng.below_or_eq(3) == 0 {
+        v.wrapping_neg()
+    } else {
+        let delta = 1 + rng.below_or_eq(9);
+        if rng.next_u64() & 1 == 0 {
+            v.wrapping_add(delta)
+        } else {
+            v.wrapping_sub(delta)
+        }
+    };
+    let mut out = v.to_le_bytes();
+    if big {
+        out[..width].reverse();
+    }
+    bytes[i..i + width].copy_from_slice(&out[..width]);
+}
+
+/// libFuzzer's ChangeASCIIInteger: the decimal number (a run of ASCII digits) at or after a
+/// random place (or, when there is none, the first one) becomes one more, one less, half, twice, or a number of up to twice its
+/// digits; `false` when there is no digit there.
+fn change_ascii_integer(bytes: &mut Vec<u8>, rng: &mut Rng) -> bool {
+    let from = rng.below_or_eq(bytes.len() as u64 - 1) as usize;
+    let Some(start) = (from..bytes.len())
+        .chain(0..from)
+        .find(|&i| bytes[i].is_ascii_digit())
+    else {
+        return false;
+    };
+    // The number's first digit.
+    let start = (0..start)
+        .rev()
+        .take_while(|&i| bytes[i].is_ascii_digit())
+        .last()
+        .unwrap_or(start);
+    let end = (start..bytes.len())
+        .find(|&i| !bytes[i].is_ascii_digit())
+        .unwrap_or(bytes.len());
+    let digits = end - start;
+    let v = bytes[start..end].iter().fold(0u64, |v, &d| {
+        v.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    });
+    let new = match rng.below_or_eq(4) {
+        0 => v.saturating_add(1),
+        1 => v.saturating_sub(1),
+        2 => v / 2,
+        3 => v.saturating_mul(2),
+        _ => {
+            // Another number of up to twice as many digits (libFuzzer: below v * v).
+            let most = 10u64.saturating_pow((2 * digits).min(19) as u32);
+            rng.below_or_eq(most - 1)
+        }
+    };
+    bytes.splice(start..end, new.to_string().into_bytes());
+    true
 }
 
 #[cfg(test)]
@@ -201,5 +289,47 @@ mod tests {
             seen_word |= b.windows(5).any(|w| w == b"MAGIC");
         }
         assert!(seen_word);
+    }
+
+    #[test]
+    fn decimal_numbers_change_as_numbers() {
+        let mut rng = Rng::new(5);
+        assert!(!change_ascii_integer(&mut b"no digits".to_vec(), &mut rng));
+        let (mut bigger, mut smaller) = (false, false);
+        for _ in 0..500 {
+            let mut b = b"age=12;x".to_vec();
+            assert!(change_ascii_integer(&mut b, &mut rng));
+            let text = String::from_utf8(b).unwrap();
+            let n: u64 = text["age=".len()..text.len() - ";x".len()].parse().unwrap();
+            assert!(text.starts_with("age=") && text.ends_with(";x"), "{text}");
+            assert!(n < 10_000, "{n}");
+            bigger |= n == 24 || n == 13;
+            smaller |= n == 6 || n == 11;
+        }
+        assert!(bigger && smaller);
+        // Doubling saturates instead of overflowing.
+        let mut b = b"99999999999999999999999".to_vec();
+        for _ in 0..50 {
+            change_ascii_integer(&mut b, &mut rng);
+        }
+        assert!(b.iter().all(u8::is_ascii_digit));
+    }
+
+    #[test]
+    fn binary_integers_move_by_a_little_in_either_byte_order() {
+        let mut rng = Rng::new(9);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..2000 {
+            let mut b = vec![0u8, 0, 0, 0];
+            change_binary_integer(&mut b, &mut rng);
+            seen.insert(b);
+        }
+        // +1 as a one-byte, big-endian and little-endian integer; -1 over all four bytes.
+        for want in [[1u8, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0], [0xff; 4]] {
+            assert!(seen.contains(&want.to_vec()), "{want:?}");
+        }
+        let mut one = vec![7u8];
+        change_binary_integer(&mut one, &mut rng);
+        assert_eq!(one.len(), 1);
     }
 }
