@@ -63,7 +63,7 @@ pub const CORE: &[Variable] = &[
         name: "TAPEFUZZ_MALLOC_LIMIT_MB",
         values: "megabytes, `0` for none",
         default: "2048 (libFuzzer's `-malloc_limit_mb` under `cargo tapefuzz fuzz`)",
-        meaning: "A test case that asks for more in one allocation fails (a length field that reserves gigabytes); checked in `cargo tapefuzz`'s instrumented builds on glibc Linux, not under plain `cargo test`.",
+        meaning: "A test case that asks for this much or more in one allocation fails (a length field that reserves gigabytes); checked in `cargo tapefuzz`'s instrumented builds on glibc Linux, not under plain `cargo test`.",
     },
     Variable {
         name: "TAPEFUZZ_SHRINK_CALLS",

@@ -45,8 +45,8 @@ pub struct Args {
     /// The allocation limit for the test binary (`TAPEFUZZ_MALLOC_LIMIT_MB`), set by `fuzz`
     /// for the import of its crash files: libFuzzer's own.
     pub malloc_limit_mb: Option<u64>,
-    /// `import` run by `fuzz`: in the build that fuzzed (built already, and its allocation
-    /// limit reproduces an `oom-` input), not the plain one.
+    /// `import` run by `fuzz` for its `oom-` inputs: in the build that fuzzed, whose
+    /// allocation limit reproduces them, not the plain one.
     pub fuzz_build: bool,
 }
 

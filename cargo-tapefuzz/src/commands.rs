@@ -452,21 +452,56 @@ fn campaign(
 /// A summary line of the run that replayed a dead process's test case, timed as the whole
 /// run: the failure was known when the first process died `died_after` seconds into the run
 /// (a hang: its timeout had run out), not at the replay's start, and the run lasted both.
+/// The line's text keeps its fields in their order (the design page's), and the `summary`
+/// object beside it gets the same figures.
 fn timed_from_first_process(line: &mut serde_json::Value, died_after: f64) {
     if line["type"] != "summary" {
         return;
     }
-    let Some(mut summary) = line["line"]
-        .as_str()
-        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|s| s["first_failure_seconds"].is_number())
-    else {
+    let Some(text) = line["line"].as_str().map(str::to_string) else {
         return;
     };
-    let replay = summary["seconds"].as_f64().unwrap_or(0.0);
-    summary["first_failure_seconds"] = died_after.into();
-    summary["seconds"] = (died_after + replay).into();
-    line["line"] = summary.to_string().into();
+    let Ok(summary) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return;
+    };
+    if !summary["first_failure_seconds"].is_number() {
+        return;
+    }
+    let seconds = died_after + summary["seconds"].as_f64().unwrap_or(0.0);
+    let tests = summary["tests"].as_f64().unwrap_or(0.0);
+    let rate = if seconds > 0.0 { tests / seconds } else { 0.0 };
+    let mut text = text;
+    for (key, value) in [
+        ("first_failure_seconds", died_after),
+        ("seconds", seconds),
+        ("tests_per_second", rate),
+    ] {
+        text = with_number(&text, key, value);
+        if line["summary"].is_object() {
+            line["summary"][key] = value.into();
+        }
+    }
+    line["line"] = text.into();
+}
+
+/// `json` (one object, compact, as serde writes it) with the number of its top-level field
+/// `key` replaced by `value`; unchanged when there is no such field with a number.
+fn with_number(json: &str, key: &str, value: f64) -> String {
+    let field = format!("\"{key}\":");
+    let Some(at) = json.find(&field) else {
+        return json.to_string();
+    };
+    let start = at + field.len();
+    let len = json[start..].find([',', '}']).unwrap_or(json.len() - start);
+    if json[start..start + len].parse::<f64>().is_err() {
+        return json.to_string();
+    }
+    format!(
+        "{}{}{}",
+        &json[..start],
+        serde_json::Value::from(value),
+        &json[start + len..]
+    )
 }
 
 /// libFuzzer's flags that name a file or folder.
@@ -526,7 +561,8 @@ fn absolute_files(args: &Args) -> Vec<String> {
 
 /// The build that runs tape files: the plain one, or with `--sanitizer` the sanitized one
 /// (a crash only a sanitizer sees reproduces there alone: the build `fuzz --sanitizer` found
-/// it in, whose import this may be); `fuzz`'s own import runs in the build that fuzzed.
+/// it in, whose import this may be); `fuzz`'s import of its `oom-` inputs runs in the build
+/// that fuzzed (its allocation limit reproduces them).
 fn tape_file_build(args: &Args) -> Build {
     match args.sanitizer.as_deref() {
         _ if args.fuzz_build => Build::Fuzz,
@@ -787,14 +823,20 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
         shown.join(" ")
     );
     // The crash shrunk and saved as a regression, as `import` does: `cargo test` replays it
-    // (one only a sanitizer sees fails under `replay --sanitizer` alone).
+    // (one only a sanitizer sees fails under `replay --sanitizer` alone). An `oom-` input
+    // goes in the build that fuzzed, whose allocation limit reproduces it (the plain build
+    // has none); the rest in the plain build, as `import` runs them.
+    let (oom, rest): (Vec<String>, Vec<String>) = shown.into_iter().partition(|c| {
+        std::path::Path::new(c)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("oom-"))
+    });
     let mut import = args.clone();
-    import.positional = std::iter::once(found.name.clone()).chain(shown).collect();
     import.passthrough.clear();
     import.seconds = None;
     // stdout lists the crash files; the import's answers go with its report.
     import.answers_to_stderr = true;
-    import.fuzz_build = true;
     // A hang replays under libFuzzer's own per-input timeout (its `-timeout`, 1,200 s by
     // default), unless the environment sets one: the import reports it instead of hanging.
     if std::env::var_os("TAPEFUZZ_TIMEOUT_MS").is_none()
@@ -812,19 +854,33 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
             .unwrap_or(1200);
         import.timeout_ms = Some(seconds.max(1) * 1000);
     }
-    // An `oom-` input replays under libFuzzer's own allocation limit: its
-    // `-malloc_limit_mb`, or `-rss_limit_mb` when that is 0 or not given, as libFuzzer does.
-    if std::env::var_os("TAPEFUZZ_MALLOC_LIMIT_MB").is_none() {
-        import.malloc_limit_mb = Some(libfuzzer_malloc_limit_mb(&args.passthrough));
-    }
-    if let Err(e) = files(&import, "import") {
-        eprintln!("cargo-tapefuzz: the crash could not be imported: {e}");
+    for (files_of, in_fuzz_build) in [(rest, false), (oom, true)] {
+        if files_of.is_empty() {
+            continue;
+        }
+        let mut import = import.clone();
+        import.positional = std::iter::once(found.name.clone())
+            .chain(files_of)
+            .collect();
+        if in_fuzz_build {
+            import.fuzz_build = true;
+            // libFuzzer's own allocation limit: its `-malloc_limit_mb`, or `-rss_limit_mb`
+            // when that is 0 or not given, as libFuzzer does.
+            if std::env::var_os("TAPEFUZZ_MALLOC_LIMIT_MB").is_none() {
+                import.malloc_limit_mb = Some(libfuzzer_malloc_limit_mb(&args.passthrough));
+            }
+        }
+        if let Err(e) = files(&import, "import") {
+            eprintln!("cargo-tapefuzz: the crash could not be imported: {e}");
+        }
     }
     Ok(1)
 }
 
 /// libFuzzer's allocation limit under the flags `passthrough`: the last `-malloc_limit_mb`
-/// when it is not 0, else the last `-rss_limit_mb` (2,048 by default; 0: none).
+/// when it is not 0, else the last `-rss_limit_mb` (2,048 by default; 0: none); at most
+/// 2^20 MB, the most `TAPEFUZZ_MALLOC_LIMIT_MB` takes (1 TiB: more than any allocation that
+/// succeeds here).
 fn libfuzzer_malloc_limit_mb(passthrough: &[String]) -> u64 {
     let last = |flag: &str| {
         passthrough
@@ -832,10 +888,11 @@ fn libfuzzer_malloc_limit_mb(passthrough: &[String]) -> u64 {
             .rev()
             .find_map(|a| a.strip_prefix(flag)?.parse::<u64>().ok())
     };
-    match last("-malloc_limit_mb=") {
+    let mb = match last("-malloc_limit_mb=") {
         Some(mb) if mb > 0 => mb,
         _ => last("-rss_limit_mb=").unwrap_or(2048),
-    }
+    };
+    mb.min(1 << 20)
 }
 
 /// The crash files libFuzzer left in `dir` and in its jobs' folders (`job-<k>/`).
@@ -1083,13 +1140,16 @@ mod tests {
 
     #[test]
     fn a_replayed_death_is_timed_from_the_first_process() {
-        let inner = r#"{"target":"p","failures":1,"first_failure_seconds":0.001,"seconds":30.0}"#;
-        let mut line = serde_json::json!({"type": "summary", "line": inner});
+        let inner = r#"{"target":"p","tests":73,"failures":1,"first_failure_seconds":0.001,"seconds":30.0,"tests_per_second":2.4,"x":1}"#;
+        let mut line =
+            serde_json::json!({"type": "summary", "line": inner, "summary": {"seconds": 30.0}});
         timed_from_first_process(&mut line, 6.5);
-        let s: serde_json::Value = serde_json::from_str(line["line"].as_str().unwrap()).unwrap();
-        assert_eq!(s["first_failure_seconds"], 6.5);
-        assert_eq!(s["seconds"], 36.5);
-        assert_eq!(s["target"], "p");
+        // The fields keep their order.
+        assert_eq!(
+            line["line"],
+            r#"{"target":"p","tests":73,"failures":1,"first_failure_seconds":6.5,"seconds":36.5,"tests_per_second":2.0,"x":1}"#
+        );
+        assert_eq!(line["summary"]["seconds"], 36.5);
         // A passing run and other lines are left alone.
         let pass = r#"{"failures":0,"first_failure_seconds":null,"seconds":1.0}"#;
         let mut line = serde_json::json!({"type": "summary", "line": pass});
@@ -1116,6 +1176,10 @@ mod tests {
         assert_eq!(
             libfuzzer_malloc_limit_mb(&v(&["-malloc_limit_mb=9", "-malloc_limit_mb=10"])),
             10
+        );
+        assert_eq!(
+            libfuzzer_malloc_limit_mb(&v(&["-rss_limit_mb=99999999"])),
+            1 << 20
         );
     }
 

@@ -9,34 +9,38 @@
 //! size is checked.
 //!
 //! - Under libFuzzer (`cargo tapefuzz fuzz`), libFuzzer installs its malloc hook
-//!   ([`__sanitizer_install_malloc_and_free_hooks`]) and every size goes to it: libFuzzer
-//!   stops on one larger than `-malloc_limit_mb` (by default `-rss_limit_mb`, 2,048 MB) and
+//!   (`__sanitizer_install_malloc_and_free_hooks`) and every size goes to it: libFuzzer
+//!   stops on one of `-malloc_limit_mb` or more (by default `-rss_limit_mb`, 2,048 MB) and
 //!   saves the input as `oom-…`, as it does under a sanitizer.
-//! - Otherwise (the engine's runs: `greybox`, `run`, `import`, `shrink`, replays of
-//!   regressions) the engine sets the limit ([`set_limit`], from `TAPEFUZZ_MALLOC_LIMIT_MB`)
-//!   and the largest request over it is remembered; the property layer takes it
-//!   ([`take_over`]) when the test case returns and fails the test case with it. The
-//!   allocation itself succeeds, so code that goes on to fill gigabytes runs until it
+//! - Otherwise (the engine's runs in such a build: `greybox`, and `fuzz`'s import of its
+//!   `oom-` inputs) the engine sets the limit ([`set_limit`], from
+//!   `TAPEFUZZ_MALLOC_LIMIT_MB`; a test case run in a process of its own gets its parent's)
+//!   and each request at or over it is counted ([`over_count`]) and its size kept
+//!   ([`last_over`]); the property layer fails a test case during which the count moved.
+//!   The allocation itself succeeds, so code that goes on to fill gigabytes runs until it
 //!   finishes or the timeout ends it.
 //!
 //! Elsewhere (plain `cargo test` builds, other platforms, AddressSanitizer builds, whose
-//! runtime owns `malloc` and gives libFuzzer the hooks itself) nothing is interposed and
-//! [`take_over`] is always `None`. `free` is never wrapped: libFuzzer's free hook only
+//! runtime owns `malloc` and gives libFuzzer the hooks itself) nothing is interposed and the
+//! count never moves. A crate of the user's that exports its own `malloc` (an allocator
+//! crate built to override the C library's) cannot be linked with these builds. `free` is never wrapped: libFuzzer's free hook only
 //! traces (`-trace_malloc` therefore shows allocations, not frees). `posix_memalign` and
 //! `aligned_alloc` (Rust's allocator for alignments above 16 bytes) are not checked.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The limit in bytes (0: none).
 static LIMIT: AtomicUsize = AtomicUsize::new(0);
-/// The largest request over [`LIMIT`] since the last [`take_over`] (0: none).
-static OVER: AtomicUsize = AtomicUsize::new(0);
+/// Requests at or over [`LIMIT`] so far.
+static OVER_COUNT: AtomicU64 = AtomicU64::new(0);
+/// The size of the last of them.
+static LAST_OVER: AtomicUsize = AtomicUsize::new(0);
 
 /// The default limit, libFuzzer's: 2,048 MB.
 pub const DEFAULT_LIMIT_MB: u64 = 2048;
 
-/// Whether this build checks allocations (see the module docs); [`set_limit`] does nothing
-/// in one that does not.
+/// Whether this build checks allocations (see the module docs); in one that does not,
+/// [`set_limit`] only stores the limit and [`over_count`] stays 0.
 pub const CHECKED: bool = cfg!(all(
     any(feature = "libfuzzer", feature = "sancov-callbacks"),
     target_os = "linux",
@@ -44,10 +48,10 @@ pub const CHECKED: bool = cfg!(all(
     not(tapefuzz_asan)
 ));
 
-/// Sets the limit for the engine's runs: `Some(bytes)`, or `None` for no limit. Process-wide;
-/// a request already remembered stays until [`take_over`].
+/// Sets the limit for the engine's runs: `Some(bytes)`, or `None` (or `Some(0)`) for no
+/// limit. Process-wide.
 pub fn set_limit(bytes: Option<u64>) {
-    let b = bytes.map_or(0, |b| usize::try_from(b).unwrap_or(usize::MAX).max(1));
+    let b = bytes.map_or(0, |b| usize::try_from(b).unwrap_or(usize::MAX));
     LIMIT.store(b, Ordering::Relaxed);
 }
 
@@ -59,17 +63,16 @@ pub fn limit() -> Option<u64> {
     }
 }
 
-/// The largest single request over the limit since the last call (from any thread), and
-/// forgets it: `None` when there was none (always in a build that does not check).
-pub fn take_over() -> Option<u64> {
-    // A plain load first: the common case writes nothing.
-    if OVER.load(Ordering::Relaxed) == 0 {
-        return None;
-    }
-    match OVER.swap(0, Ordering::Relaxed) {
-        0 => None,
-        n => Some(n as u64),
-    }
+/// How many requests at or over the limit the process has made (from any thread): a test
+/// case during which this moved asked for too much. Never reset, so a check nested in
+/// another (a state machine's action inside its property) cannot hide it from the outer one.
+pub fn over_count() -> u64 {
+    OVER_COUNT.load(Ordering::Relaxed)
+}
+
+/// The size in bytes of the last request at or over the limit (0 before the first).
+pub fn last_over() -> u64 {
+    LAST_OVER.load(Ordering::Relaxed) as u64
 }
 
 #[cfg(all(
@@ -79,16 +82,18 @@ pub fn take_over() -> Option<u64> {
     not(tapefuzz_asan)
 ))]
 mod interposed {
-    use super::{LIMIT, OVER};
+    use super::{LAST_OVER, LIMIT, OVER_COUNT};
     use std::ffi::{c_int, c_void};
     use std::sync::atomic::{AtomicPtr, Ordering};
 
-    /// Notes a request of `size` bytes against the limit.
+    /// Notes a request of `size` bytes against the limit (at the limit counts, as in
+    /// libFuzzer's hook).
     #[inline(always)]
     fn check(size: usize) {
         let limit = LIMIT.load(Ordering::Relaxed);
-        if limit != 0 && size > limit {
-            OVER.fetch_max(size, Ordering::Relaxed);
+        if limit != 0 && size >= limit {
+            LAST_OVER.store(size, Ordering::Relaxed);
+            OVER_COUNT.fetch_add(1, Ordering::Relaxed);
         }
     }
 

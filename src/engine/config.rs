@@ -43,7 +43,7 @@ pub struct Config {
     /// A test case that runs longer than this counts as a failure (measured after it
     /// returns: a test case that never returns still hangs).
     pub timeout: Option<Duration>,
-    /// A test case that asks for more than this many megabytes (2^20 bytes) in one
+    /// A test case that asks for this many megabytes (2^20 bytes) or more in one
     /// allocation fails, as under libFuzzer's `-malloc_limit_mb` (default 2,048; `None`: no
     /// limit). Checked only in the instrumented builds of `cargo tapefuzz` on glibc Linux
     /// ([`crate::coverage::allocation`]); a plain `cargo test` build has no limit.
@@ -122,7 +122,8 @@ impl Config {
     /// Sets the process's allocation limit to [`Config::malloc_limit_mb`]: each entry point
     /// of the loop calls it before it runs a test case.
     pub(crate) fn arm_allocation_limit(&self) {
-        crate::coverage::allocation::set_limit(self.malloc_limit_mb.map(|mb| mb << 20));
+        let bytes = self.malloc_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
+        crate::coverage::allocation::set_limit(bytes.filter(|&b| b > 0));
     }
 
     /// This configuration with the engine's variables of `env` applied (see the table on

@@ -33,6 +33,8 @@ struct Request {
     /// The parent kills the child after this; the child ends itself a little later, in case
     /// the parent died first.
     timeout: Duration,
+    /// The parent's allocation limit in bytes (0: none), which the child applies too.
+    malloc_limit: u64,
 }
 
 fn one_line(s: &str) -> String {
@@ -43,6 +45,7 @@ fn read_request(path: &Path) -> Option<Request> {
     let text = std::fs::read_to_string(path).ok()?;
     let (mut property, mut tape, mut out) = (None, None, None);
     let mut timeout = DEFAULT_ISOLATED_TIMEOUT;
+    let mut malloc_limit = 0;
     for line in text.lines() {
         match line.split_once(": ") {
             Some(("property", v)) => property = Some(v.to_string()),
@@ -53,6 +56,7 @@ fn read_request(path: &Path) -> Option<Request> {
                     timeout = Duration::from_millis(ms);
                 }
             }
+            Some(("malloc_limit", v)) => malloc_limit = v.parse().unwrap_or(0),
             _ => {}
         }
     }
@@ -61,6 +65,7 @@ fn read_request(path: &Path) -> Option<Request> {
         tape: tape?,
         out: out?,
         timeout,
+        malloc_limit,
     })
 }
 
@@ -82,6 +87,8 @@ pub fn serve_child(path: &Path, name: &str, test: &dyn Test, max_choices: usize)
     let Ok(mut out) = std::fs::File::create(&req.out) else {
         std::process::exit(2);
     };
+    // The parent's allocation limit: a test case over it fails here as it failed there.
+    crate::coverage::allocation::set_limit((req.malloc_limit > 0).then_some(req.malloc_limit));
     // An orphan never outlives its parent's patience by much.
     let limit = req.timeout * 2 + Duration::from_secs(1);
     std::thread::spawn(move || {
@@ -292,10 +299,11 @@ pub(crate) fn run_isolated(
     let out = dir.join("answer");
     let limit = timeout.unwrap_or(DEFAULT_ISOLATED_TIMEOUT);
     let text = format!(
-        "property: {name}\ntape: {}\nout: {}\ntimeout_ms: {}\n",
+        "property: {name}\ntape: {}\nout: {}\ntimeout_ms: {}\nmalloc_limit: {}\n",
         to_hex(tape),
         out.display(),
-        limit.as_millis()
+        limit.as_millis(),
+        crate::coverage::allocation::limit().unwrap_or(0)
     );
     std::fs::write(&req, text).ok()?;
     let result = (|| {

@@ -27,7 +27,7 @@ pub enum Caught {
 /// names where the panic happened, as Rust's own panic message does (`panicked at
 /// src/lib.rs:37:26: …`): inside the code under test, not at the `check` call.
 ///
-/// A single allocation over the engine's limit while `f` ran (in the instrumented builds of
+/// A single allocation at or over the engine's limit while `f` ran (in the instrumented builds of
 /// `cargo tapefuzz`, see [`crate::coverage::allocation`]) is a failure too, whatever `f`
 /// returned: `Caught::Panic` with a message that gives the size and the limit.
 pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
@@ -53,12 +53,11 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
     // A location left by an earlier panic never names this one (a payload resumed without
     // the hook, such as a joined thread's, has none).
     LOCATION.with(|l| l.borrow_mut().take());
-    // A request before this test case (the engine's own) is not this test case's.
-    allocation::take_over();
+    let requests = allocation::over_count();
     let r = panic::catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|q| q.set(was));
-    if let Some(size) = allocation::take_over() {
-        return Err(Caught::Panic(over_limit(size)));
+    if allocation::over_count() != requests {
+        return Err(Caught::Panic(over_limit(allocation::last_over())));
     }
     r.map_err(|payload| {
         if payload.is::<Rejected>() {
@@ -82,7 +81,7 @@ pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
 fn over_limit(size: u64) -> String {
     let limit = allocation::limit().unwrap_or(0) >> 20;
     format!(
-        "asked for {size} bytes in one allocation, over the limit of {limit} MB (libFuzzer's -malloc_limit_mb; TAPEFUZZ_MALLOC_LIMIT_MB sets it, 0 turns it off)"
+        "asked for {size} bytes in one allocation, at or over the limit of {limit} MB (libFuzzer's -malloc_limit_mb; TAPEFUZZ_MALLOC_LIMIT_MB sets it, 0 turns it off)"
     )
 }
 
