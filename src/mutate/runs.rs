@@ -119,7 +119,7 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
                 bytes.resize(end, 0);
                 bytes[i..i + w.len()].copy_from_slice(w);
             } else {
-                bytes.splice(i..i, w.iter().copied());
+                put(bytes, i, w, max);
             }
         }
         5 if n > 0 => {
@@ -127,7 +127,7 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
             let k = 1 + at(rng, (n - i).min(32) - 1);
             let block = bytes[i..i + k].to_vec();
             let j = at(rng, n);
-            bytes.splice(j..j, block);
+            put(bytes, j, &block, max);
         }
         6 => {
             // libFuzzer's InsertRepeatedBytes: 3 to 128 of one byte (0, 0xff or any).
@@ -138,7 +138,7 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
                 _ => rng.below_or_eq(255) as u8,
             };
             let i = at(rng, n);
-            bytes.splice(i..i, std::iter::repeat_n(b, k));
+            put(bytes, i, &vec![b; k], max);
         }
         7 if n > 0 => change_binary_integer(bytes, rng),
         8 if n > 0 => {
@@ -150,10 +150,26 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
             let i = at(rng, n);
             let k = 1 + at(rng, 7);
             let fill: Vec<u8> = (0..k).map(|_| rng.below_or_eq(255) as u8).collect();
-            bytes.splice(i..i, fill);
+            put(bytes, i, &fill, max);
         }
     }
     bytes.truncate(max);
+}
+
+/// Puts `new` into `bytes` at `i` (at most its length): inserted when the result stays
+/// within `max` bytes, otherwise written over the bytes from `i` on (as far as `max`
+/// allows), so that an insertion into a run at its size limit does not push the run's own
+/// last bytes out (libFuzzer's insertions likewise give way at `MaxSize`).
+fn put(bytes: &mut Vec<u8>, i: usize, new: &[u8], max: usize) {
+    if bytes.len() + new.len() <= max {
+        bytes.splice(i..i, new.iter().copied());
+        return;
+    }
+    let end = (i + new.len()).min(max.max(bytes.len()));
+    if end > bytes.len() {
+        bytes.resize(end, 0);
+    }
+    bytes[i..end].copy_from_slice(&new[..end - i]);
 }
 
 /// libFuzzer's ChangeBinaryInteger: an integer of 1, 2, 4 or 8 bytes at a random place, in
@@ -289,6 +305,25 @@ mod tests {
             seen_word |= b.windows(5).any(|w| w == b"MAGIC");
         }
         assert!(seen_word);
+    }
+
+    #[test]
+    fn insertions_at_the_size_limit_keep_the_tail() {
+        let mut b = b"abcdef".to_vec();
+        put(&mut b, 2, b"XY", 8);
+        assert_eq!(b, b"abXYcdef");
+        // At the limit: written over, the run's length kept.
+        put(&mut b, 1, b"12", 8);
+        assert_eq!(b, b"a12YcdefX"[..8].to_vec());
+        let mut b = b"abc".to_vec();
+        put(&mut b, 3, b"XYZ", 4);
+        assert_eq!(b, b"abcX");
+        let mut rng = Rng::new(1);
+        for _ in 0..2000 {
+            let mut b = b"0123456789".to_vec();
+            mutate_bytes(&mut b, 10, &[b"WORD".to_vec()], &mut rng);
+            assert!(b.len() <= 10);
+        }
     }
 
     #[test]

@@ -302,6 +302,7 @@ impl Search for GreyboxSearch {
             return Some(Proposal::new(&mut self.random).seeded(seed));
         }
         self.last_seed = None;
+        let cap = self.run_cap();
         let parent = self.queue.pick(&mut self.rng);
         let donor = self.queue.pick(&mut self.rng);
         let donor = (donor != parent).then(|| self.queue.get(donor));
@@ -309,11 +310,15 @@ impl Search for GreyboxSearch {
         let words = &self.dictionary.words;
         let rng = &mut self.rng;
         // Half the mutants of a tape with payload runs edit one run as bytes (libFuzzer's
-        // kinds of edits, the comparison log's byte strings among them).
+        // kinds of edits, the comparison log's byte strings among them), growing it up to the
+        // length control's cap at most (as libFuzzer's `MaxSize`): bytes inserted past it
+        // would push the run's own tail out.
         let mut bytes_rng = Rng::new(rng.next_u64());
+        let grow_to = usize::try_from(cap).unwrap_or(usize::MAX);
         let mut choices = match (rng.next_u64() & 1 == 0)
             .then(|| {
                 edit_run(base, rng, &mut |b, most| {
+                    let most = most.min(grow_to.max(b.len()));
                     mutate_bytes(b, most, words, &mut bytes_rng)
                 })
             })
@@ -339,7 +344,7 @@ impl Search for GreyboxSearch {
             .map(|c| c.index)
             .collect();
         let fallback = Fallback::Random(Rng::new(self.rng.next_u64()));
-        let source = ReplaySource::new(indices, fallback).with_run_cap(self.run_cap());
+        let source = ReplaySource::new(indices, fallback).with_run_cap(cap);
         Some(Proposal::boxed(Box::new(source)).recorded())
     }
 
