@@ -273,9 +273,12 @@ fn a_users_crate_end_to_end() {
         false,
         &[("DEMO_DEP_ALLOC", "1")],
     );
-    let err = String::from_utf8_lossy(&over.stderr);
-    assert_eq!(over.status.code(), Some(1), "{err}");
-    assert!(err.contains("at or over the limit of 2048 MB"), "{err}");
+    let over_err = String::from_utf8_lossy(&over.stderr);
+    assert_eq!(over.status.code(), Some(1), "{over_err}");
+    assert!(
+        over_err.contains("at or over the limit of 2048 MB"),
+        "{over_err}"
+    );
     let summary: serde_json::Value = serde_json::from_str(stdout(&over).trim()).unwrap();
     assert_eq!(
         summary["shrunk"], "[84, 70, 90, 77, 65, 71, 73, 67, 128, 0]",
