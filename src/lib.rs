@@ -95,8 +95,9 @@
 //!    and where coverage comes from.
 //! 2. Values: [`generators`], [`mutate`], [`shrink`], [`corpus`], [`covering`],
 //!    [`explain`], [`provenance`] — what the tape makes, and what is done with tapes.
-//! 1. Base: [`tape`], [`mod@env`], [`junit`], [`reporter`] — the tape itself, the
-//!    environment, the JUnit report format, and where a run's words for a person go.
+//! 1. Base: [`tape`], [`mod@env`], [`junit`], [`reporter`], [`allocation`] — the tape
+//!    itself, the environment, the JUnit report format, where a run's words for a person go,
+//!    and the allocation limit of the instrumented builds.
 //!
 //! The tape's byte encoding is version [`tape::ENCODING_VERSION`]: see [`tape::encoding`].
 #![deny(missing_docs)]
@@ -104,6 +105,7 @@
 // `#[derive(Generate)]` writes `::tapefuzz::…` paths, also in this crate's own tests.
 extern crate self as tapefuzz;
 
+pub mod allocation;
 pub mod conformance;
 pub mod corpus;
 pub mod coverage;

@@ -11,14 +11,12 @@
 //! counters, [`ManualCounters`] are bumped by the test itself, which is how the searches are
 //! tested without instrumentation.
 //!
-//! [`allocation`] is the other thing an instrumented build observes: the largest single
-//! allocation a test case asks for, against libFuzzer's `-malloc_limit_mb` or the engine's
-//! `TAPEFUZZ_MALLOC_LIMIT_MB`.
+//! The other thing an instrumented build observes, the size of each allocation, is
+//! [`crate::allocation`]'s.
 //!
 //! The SanitizerCoverage callbacks that register the counters are compiled only with the
 //! cargo feature `sancov-callbacks`, because libFuzzer defines the same symbols.
 
-pub mod allocation;
 pub mod cmplog;
 mod counters;
 #[allow(clippy::module_inception)]

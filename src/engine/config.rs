@@ -46,7 +46,7 @@ pub struct Config {
     /// A test case that asks for this many megabytes (2^20 bytes) or more in one
     /// allocation fails, as under libFuzzer's `-malloc_limit_mb` (default 2,048; `None`: no
     /// limit). Checked only in the instrumented builds of `cargo tapefuzz` on glibc Linux
-    /// ([`crate::coverage::allocation`]); a plain `cargo test` build has no limit.
+    /// ([`crate::allocation`]); a plain `cargo test` build has no limit.
     pub malloc_limit_mb: Option<u64>,
     /// Replay `regressions/` and `corpus/` first.
     pub reuse: bool,
@@ -90,7 +90,7 @@ impl Default for Config {
             max_choices: DEFAULT_MAX_CHOICES,
             shrink: Budget::default(),
             timeout: None,
-            malloc_limit_mb: Some(crate::coverage::allocation::DEFAULT_LIMIT_MB),
+            malloc_limit_mb: Some(crate::allocation::DEFAULT_LIMIT_MB),
             reuse: true,
             save: true,
             progress: false,
@@ -123,7 +123,7 @@ impl Config {
     /// of the loop calls it before it runs a test case.
     pub(crate) fn arm_allocation_limit(&self) {
         let bytes = self.malloc_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-        crate::coverage::allocation::set_limit(bytes.filter(|&b| b > 0));
+        crate::allocation::set_limit(bytes.filter(|&b| b > 0));
     }
 
     /// This configuration with the engine's variables of `env` applied (see the table on

@@ -361,7 +361,7 @@ mod tests {
         }
         // +1 as a one-byte, big-endian and little-endian integer; -1 over all four bytes.
         for want in [[1u8, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0], [0xff; 4]] {
-            assert!(seen.contains(&want.to_vec()), "{want:?}");
+            assert!(seen.contains(want.as_slice()), "{want:?}");
         }
         let mut one = vec![7u8];
         change_binary_integer(&mut one, &mut rng);

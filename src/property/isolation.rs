@@ -88,7 +88,7 @@ pub fn serve_child(path: &Path, name: &str, test: &dyn Test, max_choices: usize)
         std::process::exit(2);
     };
     // The parent's allocation limit: a test case over it fails here as it failed there.
-    crate::coverage::allocation::set_limit((req.malloc_limit > 0).then_some(req.malloc_limit));
+    crate::allocation::set_limit((req.malloc_limit > 0).then_some(req.malloc_limit));
     // An orphan never outlives its parent's patience by much.
     let limit = req.timeout * 2 + Duration::from_secs(1);
     std::thread::spawn(move || {
@@ -303,7 +303,7 @@ pub(crate) fn run_isolated(
         to_hex(tape),
         out.display(),
         limit.as_millis(),
-        crate::coverage::allocation::limit().unwrap_or(0)
+        crate::allocation::limit().unwrap_or(0)
     );
     std::fs::write(&req, text).ok()?;
     let result = (|| {

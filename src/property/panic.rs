@@ -1,7 +1,7 @@
 //! Catching panics in properties without printing each one.
 
 use super::outcome::Rejected;
-use crate::coverage::allocation;
+use crate::allocation;
 use std::cell::{Cell, RefCell};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
@@ -28,7 +28,7 @@ pub enum Caught {
 /// src/lib.rs:37:26: …`): inside the code under test, not at the `check` call.
 ///
 /// A single allocation at or over the engine's limit while `f` ran (in the instrumented builds of
-/// `cargo tapefuzz`, see [`crate::coverage::allocation`]) is a failure too, whatever `f`
+/// `cargo tapefuzz`, see [`crate::allocation`]) is a failure too, whatever `f`
 /// returned: `Caught::Panic` with a message that gives the size and the limit.
 pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
     HOOK.call_once(|| {
