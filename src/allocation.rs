@@ -1,5 +1,5 @@
-//! The allocation limit: a test case that asks for more than a limit in one allocation
-//! fails, as under libFuzzer's `-malloc_limit_mb`.
+//! The allocation limit: a test case that asks for a limit's worth of bytes or more in one
+//! allocation fails, as under libFuzzer's `-malloc_limit_mb`.
 //!
 //! A parser that reserves gigabytes from a length field (`Vec::with_capacity(n)`) is a bug a
 //! fuzzer should report, but Linux grants such a reservation without touching a page, so

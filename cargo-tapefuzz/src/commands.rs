@@ -468,40 +468,33 @@ fn timed_from_first_process(line: &mut serde_json::Value, died_after: f64) {
         return;
     }
     let seconds = died_after + summary["seconds"].as_f64().unwrap_or(0.0);
-    let tests = summary["tests"].as_f64().unwrap_or(0.0);
-    let rate = if seconds > 0.0 { tests / seconds } else { 0.0 };
     let mut text = text;
-    for (key, value) in [
-        ("first_failure_seconds", died_after),
-        ("seconds", seconds),
-        ("tests_per_second", rate),
-    ] {
-        text = with_number(&text, key, value);
-        if line["summary"].is_object() {
-            line["summary"][key] = value.into();
+    // `tests` and `tests_per_second` stay the replay's: the dead process's count is lost.
+    for (key, value) in [("first_failure_seconds", died_after), ("seconds", seconds)] {
+        if let Some(patched) = with_number(&text, key, value) {
+            text = patched;
+            if line["summary"].is_object() {
+                line["summary"][key] = value.into();
+            }
         }
     }
     line["line"] = text.into();
 }
 
 /// `json` (one object, compact, as serde writes it) with the number of its top-level field
-/// `key` replaced by `value`; unchanged when there is no such field with a number.
-fn with_number(json: &str, key: &str, value: f64) -> String {
+/// `key` replaced by `value`; `None` when there is no such field with a number.
+fn with_number(json: &str, key: &str, value: f64) -> Option<String> {
     let field = format!("\"{key}\":");
-    let Some(at) = json.find(&field) else {
-        return json.to_string();
-    };
+    let at = json.find(&field)?;
     let start = at + field.len();
     let len = json[start..].find([',', '}']).unwrap_or(json.len() - start);
-    if json[start..start + len].parse::<f64>().is_err() {
-        return json.to_string();
-    }
-    format!(
+    json[start..start + len].parse::<f64>().ok()?;
+    Some(format!(
         "{}{}{}",
         &json[..start],
         serde_json::Value::from(value),
         &json[start + len..]
-    )
+    ))
 }
 
 /// libFuzzer's flags that name a file or folder.
@@ -854,6 +847,11 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
             .unwrap_or(1200);
         import.timeout_ms = Some(seconds.max(1) * 1000);
     }
+    if !oom.is_empty() {
+        eprintln!(
+            "cargo-tapefuzz: the oom- input(s) go in the build that fuzzed, under libFuzzer's allocation limit: a plain `import` has no limit, and they pass there"
+        );
+    }
     for (files_of, in_fuzz_build) in [(rest, false), (oom, true)] {
         if files_of.is_empty() {
             continue;
@@ -1147,7 +1145,7 @@ mod tests {
         // The fields keep their order.
         assert_eq!(
             line["line"],
-            r#"{"target":"p","tests":73,"failures":1,"first_failure_seconds":6.5,"seconds":36.5,"tests_per_second":2.0,"x":1}"#
+            r#"{"target":"p","tests":73,"failures":1,"first_failure_seconds":6.5,"seconds":36.5,"tests_per_second":2.4,"x":1}"#
         );
         assert_eq!(line["summary"]["seconds"], 36.5);
         // A passing run and other lines are left alone.

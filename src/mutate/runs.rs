@@ -142,7 +142,7 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
         }
         7 if n > 0 => change_binary_integer(bytes, rng),
         8 if n > 0 => {
-            if !change_ascii_integer(bytes, rng) {
+            if !change_ascii_integer(bytes, max, rng) {
                 change_binary_integer(bytes, rng);
             }
         }
@@ -156,13 +156,16 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, max: usize, words: &[Vec<u8>], rng: &mu
     bytes.truncate(max);
 }
 
-/// Puts `new` into `bytes` at `i` (at most its length): inserted when the result stays
-/// within `max` bytes, otherwise written over the bytes from `i` on (as far as `max`
-/// allows), so that an insertion into a run at its size limit does not push the run's own
-/// last bytes out (libFuzzer's insertions likewise give way at `MaxSize`).
+/// Puts `new` into `bytes` at `i` (at most its length): inserted, as much of it as fits
+/// within `max` bytes (libFuzzer's insertions likewise shrink to the room left); with no
+/// room at all, written over the bytes from `i` on (as libFuzzer's CopyPart does at
+/// `MaxSize`), so that an insertion into a run at its size limit does not push the run's
+/// own last bytes out.
 fn put(bytes: &mut Vec<u8>, i: usize, new: &[u8], max: usize) {
-    if bytes.len() + new.len() <= max {
-        bytes.splice(i..i, new.iter().copied());
+    let room = max.saturating_sub(bytes.len());
+    if room > 0 {
+        let k = new.len().min(room);
+        bytes.splice(i..i, new[..k].iter().copied());
         return;
     }
     let end = (i + new.len()).min(max.max(bytes.len()));
@@ -202,10 +205,13 @@ fn change_binary_integer(bytes: &mut [u8], rng: &mut Rng) {
     bytes[i..i + width].copy_from_slice(&out[..width]);
 }
 
-/// libFuzzer's ChangeASCIIInteger: the decimal number (a run of ASCII digits) at or after a
-/// random place (or, when there is none, the first one) becomes one more, one less, half, twice, or a number of up to twice its
-/// digits; `false` when there is no digit there.
-fn change_ascii_integer(bytes: &mut Vec<u8>, rng: &mut Rng) -> bool {
+/// A variant of libFuzzer's ChangeASCIIInteger: the decimal number (a run of ASCII digits) at
+/// or after a random place (or, when there is none after it, the first one) becomes one
+/// more, one less, half, twice, or another number of up to twice its digits. Unlike
+/// libFuzzer's, the number may get longer (a count or size written in text often has to
+/// grow by several digits), as far as `max` bytes allow; past that it keeps its width (the
+/// new value's last digits, as libFuzzer writes it). `false` when there is no digit at all.
+fn change_ascii_integer(bytes: &mut Vec<u8>, max: usize, rng: &mut Rng) -> bool {
     let from = rng.below_or_eq(bytes.len() as u64 - 1) as usize;
     let Some(start) = (from..bytes.len())
         .chain(0..from)
@@ -237,7 +243,14 @@ fn change_ascii_integer(bytes: &mut Vec<u8>, rng: &mut Rng) -> bool {
             rng.below_or_eq(most - 1)
         }
     };
-    bytes.splice(start..end, new.to_string().into_bytes());
+    let mut text = new.to_string().into_bytes();
+    if bytes.len() - digits + text.len() > max {
+        let keep = text.len().min(digits);
+        text = std::iter::repeat_n(b'0', digits - keep)
+            .chain(text[text.len() - keep..].iter().copied())
+            .collect();
+    }
+    bytes.splice(start..end, text);
     true
 }
 
@@ -314,10 +327,11 @@ mod tests {
         assert_eq!(b, b"abXYcdef");
         // At the limit: written over, the run's length kept.
         put(&mut b, 1, b"12", 8);
-        assert_eq!(b, b"a12YcdefX"[..8].to_vec());
+        assert_eq!(b, b"a12Ycdef");
+        // Some room: as much as fits is inserted.
         let mut b = b"abc".to_vec();
-        put(&mut b, 3, b"XYZ", 4);
-        assert_eq!(b, b"abcX");
+        put(&mut b, 1, b"XYZ", 5);
+        assert_eq!(b, b"aXYbc");
         let mut rng = Rng::new(1);
         for _ in 0..2000 {
             let mut b = b"0123456789".to_vec();
@@ -329,11 +343,15 @@ mod tests {
     #[test]
     fn decimal_numbers_change_as_numbers() {
         let mut rng = Rng::new(5);
-        assert!(!change_ascii_integer(&mut b"no digits".to_vec(), &mut rng));
+        assert!(!change_ascii_integer(
+            &mut b"no digits".to_vec(),
+            64,
+            &mut rng
+        ));
         let (mut bigger, mut smaller) = (false, false);
         for _ in 0..500 {
             let mut b = b"age=12;x".to_vec();
-            assert!(change_ascii_integer(&mut b, &mut rng));
+            assert!(change_ascii_integer(&mut b, 64, &mut rng));
             let text = String::from_utf8(b).unwrap();
             let n: u64 = text["age=".len()..text.len() - ";x".len()].parse().unwrap();
             assert!(text.starts_with("age=") && text.ends_with(";x"), "{text}");
@@ -345,9 +363,16 @@ mod tests {
         // Doubling saturates instead of overflowing.
         let mut b = b"99999999999999999999999".to_vec();
         for _ in 0..50 {
-            change_ascii_integer(&mut b, &mut rng);
+            change_ascii_integer(&mut b, 64, &mut rng);
         }
         assert!(b.iter().all(u8::is_ascii_digit));
+        // At the size limit the number keeps its width and the bytes after it stay.
+        for _ in 0..200 {
+            let mut b = b"n=99;x".to_vec();
+            change_ascii_integer(&mut b, 6, &mut rng);
+            assert_eq!(b.len(), 6);
+            assert!(b.starts_with(b"n=") && b.ends_with(b";x"), "{b:?}");
+        }
     }
 
     #[test]
