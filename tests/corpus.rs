@@ -77,6 +77,8 @@ fn an_old_manifest_and_a_huge_garbage_file_are_reported_and_skipped() {
     assert!(good.iter().all(|p| p.exists()));
     assert!(target.join("MANIFEST").exists());
     assert!(target.join("regressions").join("bad.txt").exists());
+    // 10 MB of garbage is not left in the temporary folder after every test run.
+    let _ = fs::remove_dir_all(&root);
 }
 
 #[test]
