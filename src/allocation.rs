@@ -39,6 +39,10 @@ static LAST_OVER: AtomicUsize = AtomicUsize::new(0);
 /// The default limit, libFuzzer's: 2,048 MB.
 pub const DEFAULT_LIMIT_MB: u64 = 2048;
 
+/// The largest limit `TAPEFUZZ_MALLOC_LIMIT_MB` takes: 2^20 MB (1 TiB, more than any
+/// allocation that succeeds).
+pub const MAX_LIMIT_MB: u64 = 1 << 20;
+
 /// Whether this build checks allocations (see the module docs); in one that does not,
 /// [`set_limit`] only stores the limit and [`over_count`] stays 0.
 pub const CHECKED: bool = cfg!(all(

@@ -819,12 +819,9 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     // (one only a sanitizer sees fails under `replay --sanitizer` alone). An `oom-` input
     // goes in the build that fuzzed, whose allocation limit reproduces it (the plain build
     // has none); the rest in the plain build, as `import` runs them.
-    let (oom, rest): (Vec<String>, Vec<String>) = shown.into_iter().partition(|c| {
-        std::path::Path::new(c)
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("oom-"))
-    });
+    let (oom, rest): (Vec<String>, Vec<String>) = shown
+        .into_iter()
+        .partition(|c| named(std::path::Path::new(c), "oom-"));
     let mut import = args.clone();
     import.passthrough.clear();
     import.seconds = None;
@@ -832,19 +829,9 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
     import.answers_to_stderr = true;
     // A hang replays under libFuzzer's own per-input timeout (its `-timeout`, 1,200 s by
     // default), unless the environment sets one: the import reports it instead of hanging.
-    if std::env::var_os("TAPEFUZZ_TIMEOUT_MS").is_none()
-        && new.iter().any(|c| {
-            c.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("timeout-"))
-        })
+    if std::env::var_os("TAPEFUZZ_TIMEOUT_MS").is_none() && new.iter().any(|c| named(c, "timeout-"))
     {
-        let seconds = args
-            .passthrough
-            .iter()
-            .rev()
-            .find_map(|a| a.strip_prefix("-timeout=")?.parse::<u64>().ok())
-            .unwrap_or(1200);
+        let seconds = last_flag(&args.passthrough, "-timeout=").unwrap_or(1200);
         import.timeout_ms = Some(seconds.max(1) * 1000);
     }
     if !oom.is_empty() {
@@ -877,20 +864,29 @@ pub fn fuzz(args: &Args) -> Result<i32, String> {
 
 /// libFuzzer's allocation limit under the flags `passthrough`: the last `-malloc_limit_mb`
 /// when it is not 0, else the last `-rss_limit_mb` (2,048 by default; 0: none); at most
-/// 2^20 MB, the most `TAPEFUZZ_MALLOC_LIMIT_MB` takes (1 TiB: more than any allocation that
-/// succeeds here).
+/// `MAX_LIMIT_MB`, the most `TAPEFUZZ_MALLOC_LIMIT_MB` takes.
 fn libfuzzer_malloc_limit_mb(passthrough: &[String]) -> u64 {
-    let last = |flag: &str| {
-        passthrough
-            .iter()
-            .rev()
-            .find_map(|a| a.strip_prefix(flag)?.parse::<u64>().ok())
-    };
-    let mb = match last("-malloc_limit_mb=") {
+    use tapefuzz::allocation::{DEFAULT_LIMIT_MB, MAX_LIMIT_MB};
+    let mb = match last_flag(passthrough, "-malloc_limit_mb=") {
         Some(mb) if mb > 0 => mb,
-        _ => last("-rss_limit_mb=").unwrap_or(2048),
+        _ => last_flag(passthrough, "-rss_limit_mb=").unwrap_or(DEFAULT_LIMIT_MB),
     };
-    mb.min(1 << 20)
+    mb.min(MAX_LIMIT_MB)
+}
+
+/// The number of the last libFuzzer flag `prefix` (`-timeout=`) among `passthrough`.
+fn last_flag(passthrough: &[String], prefix: &str) -> Option<u64> {
+    passthrough
+        .iter()
+        .rev()
+        .find_map(|a| a.strip_prefix(prefix)?.parse().ok())
+}
+
+/// Whether the file `path` names starts with `prefix` (a libFuzzer artifact's kind, `oom-`).
+fn named(path: &std::path::Path, prefix: &str) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with(prefix))
 }
 
 /// The crash files libFuzzer left in `dir` and in its jobs' folders (`job-<k>/`).

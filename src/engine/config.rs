@@ -122,8 +122,7 @@ impl Config {
     /// Sets the process's allocation limit to [`Config::malloc_limit_mb`]: each entry point
     /// of the loop calls it before it runs a test case.
     pub(crate) fn arm_allocation_limit(&self) {
-        let bytes = self.malloc_limit_mb.map(|mb| mb.saturating_mul(1 << 20));
-        crate::allocation::set_limit(bytes.filter(|&b| b > 0));
+        crate::allocation::set_limit(self.malloc_limit_mb.map(|mb| mb.saturating_mul(1 << 20)));
     }
 
     /// This configuration with the engine's variables of `env` applied (see the table on
@@ -147,7 +146,10 @@ impl Config {
         if let Some(ms) = env.whole("TAPEFUZZ_TIMEOUT_MS", 1..=u64::MAX)? {
             self.timeout = Some(Duration::from_millis(ms));
         }
-        if let Some(mb) = env.whole("TAPEFUZZ_MALLOC_LIMIT_MB", 0..=1 << 20)? {
+        if let Some(mb) = env.whole(
+            "TAPEFUZZ_MALLOC_LIMIT_MB",
+            0..=crate::allocation::MAX_LIMIT_MB,
+        )? {
             self.malloc_limit_mb = (mb > 0).then_some(mb);
         }
         if let Some(c) = env.parse("TAPEFUZZ_SHRINK_CALLS", "a whole number")? {

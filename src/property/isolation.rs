@@ -88,7 +88,7 @@ pub fn serve_child(path: &Path, name: &str, test: &dyn Test, max_choices: usize)
         std::process::exit(2);
     };
     // The parent's allocation limit: a test case over it fails here as it failed there.
-    crate::allocation::set_limit((req.malloc_limit > 0).then_some(req.malloc_limit));
+    crate::allocation::set_limit(Some(req.malloc_limit));
     // An orphan never outlives its parent's patience by much.
     let limit = req.timeout * 2 + Duration::from_secs(1);
     std::thread::spawn(move || {
