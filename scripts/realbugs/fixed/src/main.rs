@@ -22,5 +22,7 @@ mod rulex_parse;
 mod demangle_overflow;
 #[path = "../../bugs/cookie_maxage/src/lib.rs"]
 mod cookie_maxage;
+#[path = "../../bugs/regex_empty_repeat/src/lib.rs"]
+mod regex_empty_repeat;
 
 include!("../../replay/src/dispatch.rs");

@@ -14,6 +14,7 @@ pub const BUGS: &[(&str, bool)] = &[
     ("rulex_parse", true),
     ("demangle_overflow", true),
     ("cookie_maxage", true),
+    ("regex_empty_repeat", true),
 ];
 
 fn dispatch(name: &str, data: &[u8]) -> Result<(), String> {
@@ -31,6 +32,7 @@ fn dispatch(name: &str, data: &[u8]) -> Result<(), String> {
         "rulex_parse" => text.map_or((), rulex_parse::entry),
         "demangle_overflow" => text.map_or((), demangle_overflow::entry),
         "cookie_maxage" => text.map_or((), cookie_maxage::entry),
+        "regex_empty_repeat" => text.map_or((), regex_empty_repeat::entry),
         _ => return Err(format!("unknown bug `{name}`")),
     }
     Ok(())
