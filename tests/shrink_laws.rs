@@ -331,3 +331,31 @@ fn a_number_in_a_byte_run_shrinks_to_its_minimum() {
         assert_eq!(r.value.as_deref(), Some("[3, 232]"), "seed {seed}: {r}");
     }
 }
+
+/// A character of two to four bytes shrinks as one thing: deleted whole, or lowered to the
+/// first code point of its length, where byte edits leave invalid sequences (which the
+/// text's repair reads as other characters) and stop at a character like U+40000.
+#[test]
+fn multibyte_characters_shrink_as_characters() {
+    let text = || strings(CharClass::any(), 0..=20);
+    let r = Property::new("astral_character")
+        .no_corpus()
+        .shrink_value(
+            text(),
+            |s: String| !s.chars().any(|c| c.len_utf8() == 4),
+            "a\u{40000}b\u{10FFFF}\u{7FF}c".to_string(),
+        )
+        .unwrap();
+    assert_eq!(r.value.as_deref(), Some("\"\u{10000}\""), "{r}");
+    // A failure that needs a character at or above U+4E00: the smallest such, found by a
+    // search over the code points of three bytes.
+    let r = Property::new("cjk_character")
+        .no_corpus()
+        .shrink_value(
+            text(),
+            |s: String| !s.chars().any(|c| c as u32 >= 0x4E00),
+            "xy\u{9FFF}z".to_string(),
+        )
+        .unwrap();
+    assert_eq!(r.value.as_deref(), Some("\"\u{4E00}\""), "{r}");
+}

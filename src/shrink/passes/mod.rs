@@ -5,6 +5,7 @@
 //! Every pass is written so that the index it works at stays valid when the best tape changes
 //! under it, and it never iterates to a fixpoint by itself: the shrinker repeats the passes.
 
+mod chars;
 mod copy;
 mod delete;
 mod duplicates;
@@ -53,6 +54,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "delete_run_bytes",
         tier: Tier::Structure,
         run: runs::delete_run_bytes,
+    },
+    Pass {
+        name: "shrink_run_chars",
+        tier: Tier::Structure,
+        run: chars::shrink_run_chars,
     },
     Pass {
         name: "promote_children",

@@ -108,7 +108,7 @@ pub(in crate::shrink) fn delete_run_bytes(s: &mut Shrinker<'_>) {
 
 impl Shrinker<'_> {
     /// The payload run whose length choice is at `at`, if there is one.
-    fn payload_at(&self, at: usize) -> Option<Span> {
+    pub(super) fn payload_at(&self, at: usize) -> Option<Span> {
         let spans = self.spans();
         let from = spans.partition_point(|t| t.start < at);
         (spans[from..].iter())
