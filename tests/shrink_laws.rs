@@ -358,4 +358,14 @@ fn multibyte_characters_shrink_as_characters() {
         )
         .unwrap();
     assert_eq!(r.value.as_deref(), Some("\"\u{4E00}\""), "{r}");
+    // A shorter character that still fails is smaller: U+0100 (two bytes) below U+0800.
+    let r = Property::new("latin_extended")
+        .no_corpus()
+        .shrink_value(
+            text(),
+            |s: String| !s.chars().any(|c| c as u32 >= 0x100),
+            "\u{4E00}".to_string(),
+        )
+        .unwrap();
+    assert_eq!(r.value.as_deref(), Some("\"\u{100}\""), "{r}");
 }

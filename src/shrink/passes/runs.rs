@@ -119,7 +119,7 @@ impl Shrinker<'_> {
 
     /// The run at `at` and every other run with its label and the same choices, disjoint
     /// from it, in tape order (just the run when it has no twin).
-    fn twin_runs(&self, at: usize) -> Vec<Span> {
+    pub(super) fn twin_runs(&self, at: usize) -> Vec<Span> {
         let Some(run) = self.payload_at(at) else {
             return Vec::new();
         };
