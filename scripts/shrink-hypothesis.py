@@ -482,6 +482,18 @@ suite(
     lambda s: any(ord(c) >= 0x10000 for c in s),  # 4 bytes in UTF-8
     "\U00010000",
 )
+suite(
+    "cjk_char",
+    st.text(max_size=20),
+    lambda s: any(ord(c) >= 0x4E00 for c in s),  # 3 bytes in UTF-8, not the first of them
+    "\u4e00",
+)
+suite(
+    "two_non_ascii",
+    st.text(max_size=20),
+    lambda s: sum(1 for c in s if ord(c) >= 0x80) >= 2,
+    "\x80\x80",
+)
 
 
 def _palindrome(s):
@@ -1039,6 +1051,8 @@ def check_minima():
         ("has_upper", first_string(alnum, by["has_upper"].fails, 2, 62)),
         # The astral plane starts above 'Z' in the order, so scan from the first astral index.
         ("astral", any_chars.char_in_shrink_order(any_chars.index_above(0x10000))),
+        ("cjk_char", any_chars.char_in_shrink_order(any_chars.index_above(0x4E00))),
+        ("two_non_ascii", 2 * any_chars.char_in_shrink_order(any_chars.index_above(0x80))),
     ]
 
     def first_float(fails, sign):

@@ -1,4 +1,4 @@
-//! A broader shrinking suite of our own (issue 31): 40 challenges in seven shapes that the
+//! A broader shrinking suite of our own (issue 31): 44 challenges in seven shapes that the
 //! classic challenge (`tests/shrinking_challenge.rs`) does not cover — dependent draws, values
 //! that must change together, derived types, strings, floats, values built by `map`, and small
 //! state machines — each with the generator written as a user would write it, and its known
@@ -51,6 +51,9 @@ const MINIMAL_NOW: &[&str] = &[
     "repeat_char",
     "equal_strings",
     "trailing_space",
+    "astral",
+    "cjk_char",
+    "two_non_ascii",
     "palindrome",
     "float_above",
     "float_fraction",
@@ -582,6 +585,30 @@ fn astral() -> Outcome {
     )
 }
 
+fn cjk_char() -> Outcome {
+    // A character at or above U+4E00: three bytes in UTF-8, and not the first code point of
+    // that length. No text of fewer bytes has one (invalid bytes read as Latin-1), and UTF-8
+    // keeps code point order in byte order, so U+4E00 is the least.
+    run(
+        "cjk_char",
+        "strings",
+        strings(CharClass::any(), 0..=20),
+        |s| s.chars().any(|c| c as u32 >= 0x4E00),
+        Minimum::Exactly("\"一\""),
+    )
+}
+
+fn two_non_ascii() -> Outcome {
+    // Two characters outside ASCII: two of two bytes at least, the least of them U+0080.
+    run(
+        "two_non_ascii",
+        "strings",
+        strings(CharClass::any(), 0..=20),
+        |s| s.chars().filter(|c| !c.is_ascii()).count() >= 2,
+        Minimum::Exactly("\"\\u{80}\\u{80}\""),
+    )
+}
+
 fn palindrome() -> Outcome {
     run(
         "palindrome",
@@ -949,6 +976,8 @@ suite!(
     trailing_space,
     has_upper,
     astral,
+    cjk_char,
+    two_non_ascii,
     palindrome,
     float_above,
     float_fraction,
