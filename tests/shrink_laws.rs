@@ -368,4 +368,20 @@ fn multibyte_characters_shrink_as_characters() {
         )
         .unwrap();
     assert_eq!(r.value.as_deref(), Some("\"\u{100}\""), "{r}");
+    // Two equal strings, each needing such a character: edited together, both shrink.
+    let r = Property::new("latin_extended_twice")
+        .no_corpus()
+        .shrink_value(
+            (text(), text()),
+            |(a, b): (String, String)| {
+                !(a.chars().any(|c| c as u32 >= 0x100) && b.chars().any(|c| c as u32 >= 0x100))
+            },
+            ("\u{4E00}".to_string(), "\u{4E00}".to_string()),
+        )
+        .unwrap();
+    assert_eq!(
+        r.value.as_deref(),
+        Some("(\"\u{100}\", \"\u{100}\")"),
+        "{r}"
+    );
 }

@@ -39,31 +39,26 @@ fn replace(base: &[Choice], at: usize, from: usize, len: usize, with: &[u8]) -> 
     v
 }
 
-/// The current tape with the character of `len` bytes at `pos` (in the run at `at`)
-/// replaced by the code point `cp` of at most `len` bytes (`None` for a surrogate).
-fn with_char(s: &Shrinker<'_>, at: usize, pos: usize, len: usize, cp: u32) -> Option<Vec<Choice>> {
+/// The UTF-8 bytes of the code point `cp` (`None` for a surrogate).
+fn encoded(cp: u32) -> Option<Vec<u8>> {
     let ch = char::from_u32(cp)?;
     let mut buf = [0u8; 4];
-    Some(replace(
-        s.choices(),
-        at,
-        pos,
-        len,
-        ch.encode_utf8(&mut buf).as_bytes(),
-    ))
+    Some(ch.encode_utf8(&mut buf).as_bytes().to_vec())
 }
 
 /// For every payload run that reads as text (UTF-8, but perhaps for invalid bytes among its
-/// last three) and has no equal twin (equal runs are edited together by
-/// `delete_run_bytes`), front to back, each character of two to four bytes:
+/// last three), front to back, each character of two to four bytes, edited in the run and in
+/// every equal twin of it at once (two strings that must stay equal survive no edit of one;
+/// two that happen to be equal shrink alike):
 /// - deleted whole;
 /// - else replaced by the byte 0 (U+0000, or the class's simplest character where the
 ///   class has no U+0000 and the text's repair maps it);
 /// - else replaced by the last code point one byte shorter (U+007F, U+07FF, U+FFFF), and
 ///   when that fails, looked at again as the shorter character it now is;
-/// - else lowered to the first code point of its length (U+0080, U+0800, U+10000), else,
-///   unless the code point just below it passes, to the smallest code point of its length
-///   that still fails (a binary search, surrogates skipped).
+/// - else lowered to the first code point of its length (U+0080, U+0800, U+10000);
+/// - else to the code point just below it, and when that fails too, to the smallest code
+///   point of its length that still fails (a binary search, surrogates skipped; failing code
+///   points are taken to be those above a threshold, as the search needs anyway).
 ///
 /// A run of ASCII bytes costs no call, and a binary run rarely reads as text. Every
 /// candidate is shortlex-smaller: a deletion or a shorter character shortens the tape, and
@@ -73,13 +68,14 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
     while k < s.spans().len() && !s.stopped() {
         let span = s.spans()[k];
         k += 1;
-        if span.label.kind() != Kind::Payload
-            || span.end <= span.start + 2
-            || s.twin_runs(span.start).len() > 1
-        {
+        if span.label.kind() != Kind::Payload || span.end <= span.start + 2 {
             continue;
         }
         let at = span.start;
+        // A twin before this run had its turn (its edits were this run's too).
+        if s.twin_runs(at).first().is_some_and(|r| r.start != at) {
+            continue;
+        }
         // Position of the next byte to look at. The run's bytes are read again only after
         // an accepted edit (the run changes then, and only then).
         let mut pos = at + 1;
@@ -107,7 +103,8 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
                     bytes.insert(b)
                 }
             };
-            let Some(c) = char_at(text, pos - at - 1) else {
+            let off = pos - at - 1;
+            let Some(c) = char_at(text, off) else {
                 pos += 1;
                 continue;
             };
@@ -121,59 +118,58 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
             } else {
                 s.choices()[at].index
             };
-            let tried =
-                |s: &mut Shrinker<'_>, v: Option<Vec<Choice>>| v.is_some_and(|v| s.consider(&v));
-            // Whole, then as one byte 0: the next character, or the byte, is at `pos`.
-            if room >= len as u64 && tried(s, Some(replace(s.choices(), at, pos, len, &[]))) {
-                bytes = None;
-                continue;
-            }
-            if room >= len as u64 - 1 && tried(s, Some(replace(s.choices(), at, pos, len, &[0]))) {
-                bytes = None;
-                continue;
-            }
-            // One byte shorter: looked at again as the character it now is.
-            if room >= 1 && tried(s, with_char(s, at, pos, len, LAST_OF_LEN[len - 2])) {
+            // The run's length choice and its twins', later ones first so that the earlier
+            // ones' positions stay put.
+            let twins: Vec<usize> = s.twin_runs(at).iter().rev().map(|r| r.start).collect();
+            // The current tape with the character replaced by `with` in every twin, tried.
+            let tried = |s: &mut Shrinker<'_>, with: Option<Vec<u8>>| {
+                with.is_some_and(|w| {
+                    let mut v = s.choices().to_vec();
+                    for &t in &twins {
+                        v = replace(&v, t, t + 1 + off, len, &w);
+                    }
+                    s.consider(&v)
+                })
+            };
+            // Whole, as one byte 0, or one byte shorter: then the next character, the byte,
+            // or the shorter character is at `pos`, and is looked at again.
+            if (room >= len as u64 && tried(s, Some(Vec::new())))
+                || (room >= len as u64 - 1 && tried(s, Some(vec![0])))
+                || (room >= 1 && tried(s, encoded(LAST_OF_LEN[len - 2])))
+            {
                 bytes = None;
                 continue;
             }
             let cp = c as u32;
             let first = FIRST_OF_LEN[len - 1];
-            if cp > first && !tried(s, with_char(s, at, pos, len, first)) {
-                // Just below: when that passes, `cp` is the smallest of its length that fails
-                // (one call, where the search would cost one per bit on every sweep).
-                let below = if cp == 0xE000 { 0xD7FF } else { cp - 1 };
-                if below > first && tried(s, with_char(s, at, pos, len, below)) {
-                    // `first` passes, `hi` fails: the smallest failing code point is in
-                    // `first + 1..=hi`.
-                    let (mut lo, mut hi) = (first, below);
-                    while hi - lo > 1 && !s.stopped() {
-                        let mut mid = lo + (hi - lo) / 2;
-                        if (0xD800..=0xDFFF).contains(&mid) {
-                            // Not characters: the last one below them stands in.
-                            mid = 0xD7FF;
-                            if mid <= lo {
-                                lo = 0xDFFF;
-                                continue;
-                            }
+            let mut accepted = false;
+            if cp > first {
+                accepted = tried(s, encoded(first));
+            }
+            let below = if cp == 0xE000 { 0xD7FF } else { cp - 1 };
+            if !accepted && below > first && tried(s, encoded(below)) {
+                accepted = true;
+                // `first` passes, `hi` fails: the smallest failing code point is in
+                // `first + 1..=hi`.
+                let (mut lo, mut hi) = (first, below);
+                while hi - lo > 1 && !s.stopped() {
+                    let mut mid = lo + (hi - lo) / 2;
+                    if (0xD800..=0xDFFF).contains(&mid) {
+                        // Not characters: the last one below them stands in.
+                        mid = 0xD7FF;
+                        if mid <= lo {
+                            lo = 0xDFFF;
+                            continue;
                         }
-                        if tried(s, with_char(s, at, pos, len, mid)) {
-                            hi = mid;
-                        } else {
-                            lo = mid;
-                        }
+                    }
+                    if tried(s, encoded(mid)) {
+                        hi = mid;
+                    } else {
+                        lo = mid;
                     }
                 }
             }
-            // Read again only if an edit was accepted (the character's bytes changed).
-            let off = pos - at - 1;
-            if (s.choices().get(pos..pos + len).into_iter().flatten())
-                .map(|c| c.index)
-                .ne(bytes
-                    .iter()
-                    .flat_map(|b| &b[off..off + len])
-                    .map(|&b| u64::from(b)))
-            {
+            if accepted {
                 bytes = None;
             }
             pos += len;
