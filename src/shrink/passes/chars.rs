@@ -4,7 +4,8 @@
 //! as other characters.
 
 use super::super::Shrinker;
-use crate::tape::{Choice, Kind};
+use super::runs::splice;
+use crate::tape::Kind;
 
 /// The smallest code point of each UTF-8 length (index: bytes − 1).
 const FIRST_OF_LEN: [u32; 4] = [0, 0x80, 0x800, 0x1_0000];
@@ -20,23 +21,6 @@ fn char_at(bytes: &[u8], off: usize) -> Option<char> {
         Err(e) => std::str::from_utf8(&chunk[..e.valid_up_to()]).ok()?,
     };
     valid.chars().next()
-}
-
-/// `base` with the `len` bytes at choice position `from` (inside the run whose length choice
-/// is at `at`) replaced by `with`'s bytes (no more of them than `len`), the run's length
-/// lowered to match.
-fn replace(base: &[Choice], at: usize, from: usize, len: usize, with: &[u8]) -> Vec<Choice> {
-    debug_assert!(with.len() <= len, "a replacement never lengthens the run");
-    let mut v = Vec::with_capacity(base.len() - len + with.len());
-    v.extend_from_slice(&base[..from]);
-    let template = base[from];
-    v.extend(with.iter().map(|&b| Choice {
-        index: u64::from(b),
-        ..template
-    }));
-    v.extend_from_slice(&base[from + len..]);
-    v[at].index -= (len - with.len()) as u64;
-    v
 }
 
 /// The UTF-8 bytes of the code point `cp` (`None` for a surrogate).
@@ -72,14 +56,12 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
             continue;
         }
         let at = span.start;
-        // A twin before this run had its turn (its edits were this run's too).
-        if s.twin_runs(at).first().is_some_and(|r| r.start != at) {
-            continue;
-        }
-        // Position of the next byte to look at. The run's bytes are read again only after
-        // an accepted edit (the run changes then, and only then).
+        // Position of the next byte to look at. The run's bytes, and the length choices of
+        // the run and its equal twins (later ones first, so that the earlier ones' positions
+        // stay put when all are edited), are read again only after an accepted edit (the
+        // tape changes then, and only then).
         let mut pos = at + 1;
-        let mut bytes: Option<Vec<u8>> = None;
+        let mut bytes: Option<(Vec<u8>, Vec<usize>)> = None;
         while !s.stopped() {
             let Some(run) = s.payload_at(at) else {
                 break;
@@ -87,7 +69,7 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
             if pos >= run.end {
                 break;
             }
-            let text = match &bytes {
+            let (text, twins) = match &bytes {
                 Some(b) => b,
                 None => {
                     let b: Vec<u8> = (s.choices()[at + 1..run.end].iter())
@@ -97,10 +79,12 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
                     // characters are no unit to edit.
                     let valid =
                         std::str::from_utf8(&b).map_or_else(|e| e.valid_up_to(), |t| t.len());
-                    if valid + 3 < b.len() {
+                    let twins: Vec<usize> = s.twin_runs(at).iter().rev().map(|r| r.start).collect();
+                    // A twin before this run had its turn (its edits were this run's too).
+                    if valid + 3 < b.len() || twins.last().is_some_and(|&t| t != at) {
                         break;
                     }
-                    bytes.insert(b)
+                    bytes.insert((b, twins))
                 }
             };
             let off = pos - at - 1;
@@ -118,15 +102,12 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
             } else {
                 s.choices()[at].index
             };
-            // The run's length choice and its twins', later ones first so that the earlier
-            // ones' positions stay put.
-            let twins: Vec<usize> = s.twin_runs(at).iter().rev().map(|r| r.start).collect();
             // The current tape with the character replaced by `with` in every twin, tried.
             let tried = |s: &mut Shrinker<'_>, with: Option<Vec<u8>>| {
                 with.is_some_and(|w| {
                     let mut v = s.choices().to_vec();
-                    for &t in &twins {
-                        v = replace(&v, t, t + 1 + off, len, &w);
+                    for &t in twins.iter() {
+                        v = splice(&v, t, t + 1 + off, len, &w);
                     }
                     s.consider(&v)
                 })

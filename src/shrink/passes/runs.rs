@@ -9,12 +9,32 @@ use crate::tape::{Choice, Kind, Span};
 /// `base` with `n` bytes deleted from the run whose length choice is at `at`, starting at
 /// byte position `from` (a choice index), and the length lowered by `n`.
 fn cut(base: &[Choice], at: usize, from: usize, n: usize) -> Vec<Choice> {
-    let mut v = Vec::with_capacity(base.len() - n);
+    splice(base, at, from, n, &[])
+}
+
+/// `base` with the `n` bytes of the run at `at` from byte position `from` on replaced by the
+/// bytes `with` (at most `n` of them, made like the byte they replace), and the run's
+/// length lowered by what it lost.
+pub(super) fn splice(
+    base: &[Choice],
+    at: usize,
+    from: usize,
+    n: usize,
+    with: &[u8],
+) -> Vec<Choice> {
+    debug_assert!(with.len() <= n, "a splice never lengthens the run");
+    let mut v = Vec::with_capacity(base.len() - n + with.len());
     v.extend_from_slice(&base[..at]);
     let mut len = base[at];
-    len.index -= n as u64;
+    len.index -= (n - with.len()) as u64;
     v.push(len);
     v.extend_from_slice(&base[at + 1..from]);
+    if let Some(&template) = with.first().and(base.get(from)) {
+        v.extend(with.iter().map(|&b| Choice {
+            index: u64::from(b),
+            ..template
+        }));
+    }
     v.extend_from_slice(&base[from + n..]);
     v
 }
