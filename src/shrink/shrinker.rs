@@ -67,8 +67,9 @@ pub(super) enum Tried {
 /// changes; try the simpler indices the generators suggested ([`Tape::suggest`]: a float's
 /// shorter fractions); minimize each index (fixing up a size it controlled); edit identical spans and
 /// equal choices together; sort, swap and copy spans with the same label; move an amount
-/// between two choices or lower them together; lower a choice (or equal choices together)
-/// with the next few at their largest index, and delete a span with the choices around it at
+/// between two choices, or from a deleted element to the choice before it, or lower them
+/// together; lower a choice (or equal choices together) with the next few at their largest
+/// index, and delete a span with the choices around it at
 /// theirs (an amount that must stay reached: the raised choices are lowered afterwards);
 /// raise a branch choice where the new shape is shorter. Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value

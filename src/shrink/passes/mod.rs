@@ -5,6 +5,7 @@
 //! Every pass is written so that the index it works at stays valid when the best tape changes
 //! under it, and it never iterates to a fixpoint by itself: the shrinker repeats the passes.
 
+mod absorb;
 mod chars;
 mod copy;
 mod delete;
@@ -94,6 +95,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "duplicate_spans",
         tier: Tier::Joint,
         run: duplicates::duplicate_spans,
+    },
+    Pass {
+        name: "delete_and_absorb",
+        tier: Tier::Joint,
+        run: absorb::delete_and_absorb,
     },
     Pass {
         name: "redistribute",
