@@ -236,6 +236,21 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
         )
             .map(move |(v, x, b)| (widen(v), x ^ b as u32))
             .boxed(),
+        // The last integer over a range carries into the vector and out of it (1 draw in 32
+        // repeats it): a draw before, two vectors over the same range, a draw after.
+        (
+            ints::<u64>(..),
+            vecs(ints::<u64>(..), 0..=12),
+            vecs(ints::<u64>(..), 2..=6),
+            ints::<u64>(..),
+        )
+            .map(move |(a, v, w, b)| {
+                let mut all = widen(v);
+                all.extend(widen(w));
+                all.push(a as i64);
+                (all, b as u32)
+            })
+            .boxed(),
     ];
     for g in &gens {
         for seed in 0..300 {

@@ -4,14 +4,21 @@ use super::{DrawContext, Hint, Rng, Source};
 
 /// Draws each choice from a seeded [`Rng`], following the generator's [`Hint`]: coins with
 /// their probability; integer-like choices with more than 256 options favour small indices
-/// (1 in 4 draws below 256) and the three largest (1 in 32: the ends of an integer range,
-/// whose order ends `…, MAX, -MAX, MIN` for a signed type), the rest uniform.
+/// (1 in 4 draws below 256), the three largest (1 in 32: the ends of an integer range,
+/// whose order ends `…, MAX, -MAX, MIN` for a signed type) and the index drawn last over the
+/// same range (1 in 32: a value equal to an earlier one, as a duplicate key or two equal
+/// elements need, which uniform draws from a wide range almost never give), the rest
+/// uniform.
 #[derive(Clone, Debug)]
 pub struct RandomSource {
     rng: Rng,
     /// Spare random bits for coins and bias decisions, so most draws cost one RNG call.
     pool: u64,
     pool_bits: u32,
+    /// The range (`max`) and index of the last integer-like draw with more than 256 options,
+    /// in one of four slots by range ([`slot`]), so fields of two types drawn in turn (a key
+    /// and a value) each repeat their own.
+    last: [(u64, u64); 4],
     /// Payload lengths explore their whole range half the time ([`RandomSource::exploring`]).
     explore: bool,
 }
@@ -24,6 +31,7 @@ impl RandomSource {
             rng: Rng::new(seed),
             pool: 0,
             pool_bits: 0,
+            last: [(0, 0); 4],
             explore: false,
         }
     }
@@ -116,20 +124,70 @@ impl RandomSource {
     }
 
     /// An integer-like index in `0..=max` (`max > 255`): uniform, except that 8 draws in 32
-    /// keep only the low byte (an index below 256) and 1 in 32 is one of the three largest.
+    /// keep only the low byte (an index below 256), 1 in 32 is one of the three largest and
+    /// 1 in 32 repeats the last such index drawn over the same range (when there is one).
     /// The small and large cases reuse bits of the uniform draw and the choice between them
     /// is a select, not a branch: the bias is what finds edge-case bugs, and this keeps its
     /// cost to 5 pooled bits.
     #[inline(always)]
     pub fn int(&mut self, max: u64) -> u64 {
+        let mut last = self.last[slot(max)];
+        let v = self.int_after(max, &mut last);
+        self.last[slot(max)] = last;
+        v
+    }
+
+    /// [`RandomSource::int`] with the last draw over `max`'s range held by the caller (see
+    /// [`RandomSource::last_int`]): a loop over one range keeps it in a register.
+    #[inline(always)]
+    pub(crate) fn int_after(&mut self, max: u64, last: &mut (u64, u64)) -> u64 {
         let r = self.rng.below_or_eq(max);
         let kind = self.bits(5);
-        Self::bias(r, kind, max)
+        Self::repeat(last, Self::bias(r, kind, max), kind, max)
+    }
+
+    /// The biased index `v` (see [`RandomSource::bias`]), or for [`REPEAT`] the index drawn
+    /// last over the same range; remembered in `last` as the last draw.
+    #[inline(always)]
+    pub(crate) fn repeat(last: &mut (u64, u64), v: u64, kind: u64, max: u64) -> u64 {
+        let v = if kind == REPEAT && last.0 == max {
+            last.1
+        } else {
+            v
+        };
+        *last = (max, v);
+        v
+    }
+
+    /// [`RandomSource::int_after`] where the last draw is known to be over the same range:
+    /// `prev` is its index (a loop over one range after its first draw).
+    #[inline(always)]
+    pub(crate) fn int_after_same(&mut self, max: u64, prev: &mut u64) -> u64 {
+        let r = self.rng.below_or_eq(max);
+        let kind = self.bits(5);
+        let v = Self::bias(r, kind, max);
+        let v = if kind == REPEAT { *prev } else { v };
+        *prev = v;
+        v
+    }
+
+    /// The last integer-like draw over `max`'s slot (range and index), for a loop over one
+    /// range that keeps it in registers.
+    #[inline(always)]
+    pub(crate) fn last_int(&self, max: u64) -> (u64, u64) {
+        self.last[slot(max)]
+    }
+
+    /// Sets the last integer-like draw of `max`'s slot (see [`RandomSource::last_int`]).
+    #[inline(always)]
+    pub(crate) fn set_last_int(&mut self, max: u64, last: (u64, u64)) {
+        self.last[slot(max)] = last;
     }
 
     /// The biased integer index from a uniform `r` in `0..=max` and 5 random bits `kind`:
     /// kind 0 takes one of the three largest (the largest half the time), kinds 1..=8 keep
-    /// the low byte of `r`, the rest keep `r`.
+    /// the low byte of `r`, the rest keep `r` ([`REPEAT`] is applied after, by
+    /// [`RandomSource::repeat`]).
     #[inline(always)]
     pub(crate) fn bias(r: u64, kind: u64, max: u64) -> u64 {
         const KEEP: [u64; 32] = {
@@ -159,6 +217,15 @@ impl RandomSource {
         self.pool_bits = bits;
     }
 }
+
+/// Where the last draw over the range `max` is kept: two bits of a multiplicative hash.
+#[inline(always)]
+fn slot(max: u64) -> usize {
+    (max.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 62) as usize
+}
+
+/// The bias kind (of 32) that repeats the last integer-like index drawn over the same range.
+pub(crate) const REPEAT: u64 = 9;
 
 /// The 32-bit threshold below which a coin with probability `p` comes up 1: exactly
 /// `ceil(p · 2³²)`, clamped to `0..=2³²`.
@@ -246,7 +313,8 @@ mod tests {
 
     #[test]
     fn integer_bias_frequencies() {
-        // 8 in 32 below 256, 1 in 32 among the three largest, the rest uniform.
+        // 8 in 32 below 256, 1 in 32 among the three largest, 1 in 32 the last again, the
+        // rest uniform: in the long run 8/31 below 256 and 1/31 among the largest.
         let mut src = RandomSource::new(4);
         let max = u64::MAX;
         let n = 320_000;
@@ -257,7 +325,42 @@ mod tests {
             end += (v >= max - 2) as u32;
         }
         let near = |x: u32, want: f64| (x as f64 / n as f64 - want).abs() < 0.005;
-        assert!(near(small, 8.0 / 32.0), "small {small}");
-        assert!(near(end, 1.0 / 32.0), "end {end}");
+        assert!(near(small, 8.0 / 31.0), "small {small}");
+        assert!(near(end, 1.0 / 31.0), "end {end}");
+    }
+
+    #[test]
+    fn one_integer_draw_in_32_repeats_the_last_over_its_range() {
+        let n = 320_000;
+        // Over one range: equal to the draw before 1 in 32 times (chance collisions of the
+        // small kinds add about 0.1%).
+        let mut src = RandomSource::new(5);
+        let mut last = src.int(1 << 40);
+        let mut same = 0;
+        for _ in 0..n {
+            let v = src.int(1 << 40);
+            same += (v == last) as u32;
+            last = v;
+        }
+        let share = same as f64 / n as f64;
+        assert!((share - 1.0 / 32.0).abs() < 0.004, "repeats {share}");
+        // Two ranges drawn in turn (a key and a value): each repeats its own last draw, and
+        // never the other's.
+        assert_ne!(slot(1000), slot(1 << 40));
+        let mut src = RandomSource::new(5);
+        let (mut last_narrow, mut last_wide) = (src.int(1000), src.int(1 << 40));
+        let mut same = 0;
+        for _ in 0..n {
+            let (narrow, wide) = (src.int(1000), src.int(1 << 40));
+            assert!(narrow <= 1000);
+            assert!(
+                wide != last_narrow || wide < 1001,
+                "{wide} repeats {last_narrow}"
+            );
+            same += (wide == last_wide) as u32;
+            (last_narrow, last_wide) = (narrow, wide);
+        }
+        let share = same as f64 / n as f64;
+        assert!((share - 1.0 / 32.0).abs() < 0.004, "wide repeats {share}");
     }
 }

@@ -838,15 +838,25 @@ impl<'s> Tape<'s> {
         // (a loop of its own keeps the per-element tests out of it; the biased integer one
         // apart, because `pick`'s dispatch in the loop cost 15% on a vector of `u64`).
         let forced = min.min(bound);
-        if biased {
+        // The last integer drawn over this range, in a register (see `RandomSource::int`).
+        let mut last = src.last_int(max);
+        if biased && count < forced {
+            // The first draw sets the last one over this range; the rest repeat it or not.
+            coins = print_step(coins, 1);
+            let index = src.int_after(max, &mut last);
+            indices = print_step(indices, index);
+            each(index);
+            count += 1;
+            let mut prev = index;
             while count < forced {
                 coins = print_step(coins, 1);
-                let index = src.int(max);
+                let index = src.int_after_same(max, &mut prev);
                 indices = print_step(indices, index);
                 each(index);
                 count += 1;
             }
-        } else {
+            last = (max, prev);
+        } else if !biased {
             while count < forced {
                 coins = print_step(coins, 1);
                 let index = if max == 0 { 0 } else { src.pick(max, hint) };
@@ -869,7 +879,9 @@ impl<'s> Tape<'s> {
                         ended = true;
                         break (w >> 32, 32);
                     }
-                    let index = RandomSource::bias(rng.below_or_eq(max), (w >> 32) & 31, max);
+                    let kind = (w >> 32) & 31;
+                    let biased = RandomSource::bias(rng.below_or_eq(max), kind, max);
+                    let index = RandomSource::repeat(&mut last, biased, kind, max);
                     indices = print_step(indices, index);
                     each(index);
                     count += 1;
@@ -888,12 +900,15 @@ impl<'s> Tape<'s> {
             }
             let index = match hint {
                 _ if max == 0 => 0,
-                Hint::Int if max > 255 => src.int(max),
+                Hint::Int if max > 255 => src.int_after(max, &mut last),
                 _ => src.pick(max, hint),
             };
             indices = print_step(indices, index);
             each(index);
             count += 1;
+        }
+        if biased {
+            src.set_last_int(max, last);
         }
         let (result, used) = if ended {
             (Ok(()), 2 * count + 1)
