@@ -423,3 +423,31 @@ fn an_elements_amount_moves_to_the_choice_before_it() {
     eprintln!("a root of size 0 over three sizes: {calls} shrink calls");
     assert!(calls <= 120, "{calls} shrink calls\n{r}");
 }
+
+/// Moving an amount near the top of a 64-bit range: no overflow (a taker at its maximum is
+/// not one, and the index one above a sum at `u64::MAX` is not tried).
+#[test]
+fn moving_an_amount_near_the_top_of_the_range_does_not_overflow() {
+    let r = Property::new("absorb_near_max")
+        .no_corpus()
+        .shrink_value(
+            vecs(ints::<u64>(..), 0..=4),
+            |v: Vec<u64>| !(v.len() >= 2 && v[0] >= 1 && v[1] >= u64::MAX - 1),
+            vec![1, u64::MAX - 1],
+        )
+        .unwrap();
+    assert_eq!(r.value.as_deref(), Some("[1, 18446744073709551614]"), "{r}");
+    let r = Property::new("absorb_max_amount")
+        .no_corpus()
+        .shrink_value(
+            (ints::<u64>(..), vecs(ints::<u64>(..), 0..=4)),
+            |(a, v): (u64, Vec<u64>)| !(a == 0 && v.first() == Some(&u64::MAX)),
+            (0, vec![u64::MAX]),
+        )
+        .unwrap();
+    assert_eq!(
+        r.value.as_deref(),
+        Some("(0, [18446744073709551615])"),
+        "{r}"
+    );
+}

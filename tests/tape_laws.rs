@@ -251,6 +251,22 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
                 (all, b as u32)
             })
             .boxed(),
+        // Two widths drawn in turn around vectors of one of them (each keeps its own last
+        // draw), and a range that does not start at 0.
+        (
+            ints::<u16>(..),
+            vecs(ints::<u32>(..), 0..=12),
+            ints::<u16>(..),
+            vecs(ints::<u64>(1..), 1..=12),
+            ints::<u32>(..),
+        )
+            .map(move |(a, v, b, w, c)| {
+                let mut all: Vec<i64> = v.into_iter().map(i64::from).collect();
+                all.extend(widen(w));
+                all.extend([a as i64, b as i64]);
+                (all, c)
+            })
+            .boxed(),
     ];
     for g in &gens {
         for seed in 0..300 {

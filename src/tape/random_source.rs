@@ -4,11 +4,12 @@ use super::{DrawContext, Hint, Rng, Source};
 
 /// Draws each choice from a seeded [`Rng`], following the generator's [`Hint`]: coins with
 /// their probability; integer-like choices with more than 256 options favour small indices
-/// (1 in 4 draws below 256), the three largest (1 in 32: the ends of an integer range,
-/// whose order ends `…, MAX, -MAX, MIN` for a signed type) and the index drawn last over the
-/// same range (1 in 32: a value equal to an earlier one, as a duplicate key or two equal
-/// elements need, which uniform draws from a wide range almost never give), the rest
-/// uniform.
+/// (8 draws in 32 below 256), the three largest (1 in 32: the ends of an integer range,
+/// whose order ends `…, MAX, -MAX, MIN` for a signed type) and the index drawn last over a
+/// range of the same size (1 in 32: a value equal to an earlier one, as a duplicate key or
+/// two equal elements need, which uniform draws from a wide range almost never give), the
+/// rest uniform. Over one range that is 8/31 of the draws below 256 and 1/31 at the ends in
+/// the long run.
 #[derive(Clone, Debug)]
 pub struct RandomSource {
     rng: Rng,
@@ -16,8 +17,10 @@ pub struct RandomSource {
     pool: u64,
     pool_bits: u32,
     /// The range (`max`) and index of the last integer-like draw with more than 256 options,
-    /// in one of four slots by range ([`slot`]), so fields of two types drawn in turn (a key
-    /// and a value) each repeat their own.
+    /// in one of four slots by the range's bit width ([`slot`]: up to 16, 32, 48 and 64
+    /// bits), so fields of two widths drawn in turn (a `u64` key and a `u32` value) each
+    /// repeat their own; two ranges of one width share a slot, and a repeat is only of the
+    /// same `max`.
     last: [(u64, u64); 4],
     /// Payload lengths explore their whole range half the time ([`RandomSource::exploring`]).
     explore: bool,
@@ -218,10 +221,11 @@ impl RandomSource {
     }
 }
 
-/// Where the last draw over the range `max` is kept: two bits of a multiplicative hash.
+/// Where the last draw over the range `max` (above 255) is kept: by its bit width, 9 to 16
+/// bits in slot 0, up to 32 in 1, up to 48 in 2, up to 64 in 3.
 #[inline(always)]
 fn slot(max: u64) -> usize {
-    (max.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 62) as usize
+    ((63 - (max | 1).leading_zeros()) >> 4) as usize
 }
 
 /// The bias kind (of 32) that repeats the last integer-like index drawn over the same range.
@@ -344,23 +348,29 @@ mod tests {
         }
         let share = same as f64 / n as f64;
         assert!((share - 1.0 / 32.0).abs() < 0.004, "repeats {share}");
-        // Two ranges drawn in turn (a key and a value): each repeats its own last draw, and
-        // never the other's.
-        assert_ne!(slot(1000), slot(1 << 40));
+        // The common widths each have a slot of their own.
+        let widths = [u16::MAX as u64, u32::MAX as u64, (1 << 48) - 1, u64::MAX];
+        for (i, &a) in widths.iter().enumerate() {
+            assert_eq!(slot(a), i);
+            assert_eq!(slot(a / 2 + 1), i, "{a}");
+        }
+        assert_eq!(slot(256), 0);
+        // Two ranges drawn in turn (a `u32` value and a `u64` key): each repeats its own
+        // last draw 1 time in 32, and the other's about never.
         let mut src = RandomSource::new(5);
-        let (mut last_narrow, mut last_wide) = (src.int(1000), src.int(1 << 40));
-        let mut same = 0;
+        let (mut last_narrow, mut last_wide) = (src.int(u32::MAX as u64), src.int(u64::MAX));
+        let (mut same_narrow, mut same_wide, mut crossed) = (0, 0, 0);
         for _ in 0..n {
-            let (narrow, wide) = (src.int(1000), src.int(1 << 40));
-            assert!(narrow <= 1000);
-            assert!(
-                wide != last_narrow || wide < 1001,
-                "{wide} repeats {last_narrow}"
-            );
-            same += (wide == last_wide) as u32;
+            let (narrow, wide) = (src.int(u32::MAX as u64), src.int(u64::MAX));
+            same_narrow += (narrow == last_narrow) as u32;
+            same_wide += (wide == last_wide) as u32;
+            crossed += (wide == last_narrow && wide >= 256) as u32;
             (last_narrow, last_wide) = (narrow, wide);
         }
-        let share = same as f64 / n as f64;
-        assert!((share - 1.0 / 32.0).abs() < 0.004, "wide repeats {share}");
+        for same in [same_narrow, same_wide] {
+            let share = same as f64 / n as f64;
+            assert!((share - 1.0 / 32.0).abs() < 0.004, "repeats {share}");
+        }
+        assert!(crossed < 10, "{crossed} draws repeat the other range's");
     }
 }

@@ -58,7 +58,6 @@ pub(in crate::shrink) fn delete_and_absorb(s: &mut Shrinker<'_>) {
         } else {
             vec![span.start]
         };
-        let mut tried = Vec::new();
         for start in starts {
             let Some(held) = s.lone_amount(start, span.end) else {
                 continue;
@@ -69,12 +68,11 @@ pub(in crate::shrink) fn delete_and_absorb(s: &mut Shrinker<'_>) {
             };
             let c = s.choices()[t];
             let both_odd = amount & c.index & 1 == 1;
-            for add in [amount, amount + 1] {
-                let index = c.index + add;
-                if (add > amount && !both_odd) || index > c.max || tried.contains(&(start, index)) {
+            let adds = [Some(amount), amount.checked_add(1).filter(|_| both_odd)];
+            for add in adds.into_iter().flatten() {
+                let Some(index) = c.index.checked_add(add).filter(|&x| x <= c.max) else {
                     continue;
-                }
-                tried.push((start, index));
+                };
                 let mut v: Vec<Choice> = s.choices().to_vec();
                 v[t].index = index;
                 v.drain(start..span.end);
