@@ -61,7 +61,7 @@
 //! |---|---|
 //! | write a property | [`prelude`], [`property!`], [`check`](serve::check), [`assume!`], [`ensure!`] |
 //! | configure a run: tests, seconds, seed, corpus folder, explicit examples | [`Property`](property::Property) (and [`engine::Config`] for every knob) |
-//! | derive the generator of your own struct or enum | [`Generate`](generators::Generate) (`#[derive(Generate)]`, its attributes), [`generators::derived`] (how recursive types are bounded) |
+//! | derive the generator of your own struct or enum | [`Generate`] (`#[derive(Generate)]`, its attributes), [`generators::derived`] (how recursive types are bounded) |
 //! | test a system with a state: action sequences against a model, concurrent runs, monkey testing | [`stateful`]: [`StateMachine`](stateful::StateMachine), [`stateful()`](stateful::stateful), [`check_test`](serve::check_test) |
 //! | build generators | [`generators`]: [`ints`](generators::ints), [`vecs`](generators::vecs) (sizes: [`SizeRange`](generators::SizeRange)), [`any`](generators::any), [`one_of!`], [`Recursive`](generators::Recursive), [`GenExt`](generators::GenExt)'s `map` / `filter` / `flat_map`; Synthia's pickers ([`markov`](generators::markov), [`grammar`](generators::grammar), [`knit`](generators::knit)…: [`generators::pickers`]) and mutators ([`mutated`](generators::mutated): [`generators::mutators`]) |
 //! | steer the search (targeted PBT, RL, greybox) | [`search`]: strategies by name with `TAPEFUZZ_STRATEGY=random\|sa\|rl\|greybox…` ([`search::registry`]); [`target`](property::target) / [`minimize`](property::minimize) for a utility to climb |
@@ -127,9 +127,27 @@ pub mod shrink;
 pub mod stateful;
 pub mod tape;
 
+/// The generator trait and its derive, also at the crate's root (as `serde::Serialize` and
+/// `arbitrary::Arbitrary` are): `#[cfg_attr(test, derive(tapefuzz::Generate))]` on a type
+/// of a crate that has tapefuzz only as a dev-dependency. The same item as
+/// [`generators::Generate`] and the prelude's.
+///
+/// ```
+/// // In a crate with tapefuzz as a dev-dependency:
+/// // `#[cfg_attr(test, derive(tapefuzz::Generate))]`.
+/// #[derive(Clone, Debug, tapefuzz::Generate)]
+/// struct Dir {
+///     size: u8,
+///     children: Vec<Dir>,
+/// }
+/// # use tapefuzz::prelude::*;
+/// # let _ = any::<Dir>();
+/// ```
+pub use generators::Generate;
+
 /// The everyday API, at most 30 names: the generators people reach for and their traits
 /// ([`Gen`](generators::Gen), [`GenExt`](generators::GenExt),
-/// [`Generate`](generators::Generate) and its derive, [`any`](generators::any)),
+/// [`Generate`] and its derive, [`any`](generators::any)),
 /// [`check`](serve::check), [`Property`](property::Property) and the
 /// [`property!`](crate::property!) macro, [`Fail`](property::Fail),
 /// [`target`](engine::target), the stateful entry point
