@@ -52,13 +52,7 @@ pub(in crate::shrink) fn delete_and_absorb(s: &mut Shrinker<'_>) {
             k += 1;
             continue;
         }
-        let bare = s.bare_start(k);
-        let starts = if bare < span.start {
-            vec![span.start, bare]
-        } else {
-            vec![span.start]
-        };
-        for start in starts {
+        for start in s.deletion_starts(k) {
             let Some(held) = s.lone_amount(start, span.end) else {
                 continue;
             };

@@ -44,6 +44,17 @@ impl Shrinker<'_> {
         run
     }
 
+    /// Where a deletion of span `k` may start: at the span, then at the bare choices before
+    /// it (a "one more?" flag kept outside a repeated span), if there are any.
+    pub(super) fn deletion_starts(&self, k: usize) -> Vec<usize> {
+        let (start, bare) = (self.spans()[k].start, self.bare_start(k));
+        if bare < start {
+            vec![start, bare]
+        } else {
+            vec![start]
+        }
+    }
+
     /// Where the bare choices just before span `k` begin: the end of the span before it
     /// (a sibling or one nested in a sibling), else its parent's start.
     pub(super) fn bare_start(&self, k: usize) -> usize {

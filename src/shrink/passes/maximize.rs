@@ -174,13 +174,7 @@ pub(in crate::shrink) fn delete_and_maximize(s: &mut Shrinker<'_>) {
         let parent = span
             .parent
             .map_or(0..base.len(), |p| s.spans()[p].start..s.spans()[p].end);
-        let bare = s.bare_start(k);
-        let starts = if bare < span.start {
-            vec![span.start, bare]
-        } else {
-            vec![span.start]
-        };
-        for start in starts {
+        for start in s.deletion_starts(k) {
             let gone = span.end - start;
             let mut v = base.clone();
             v.drain(start..span.end);
