@@ -880,8 +880,8 @@ impl<'s> Tape<'s> {
                         break (w >> 32, 32);
                     }
                     let kind = (w >> 32) & 31;
-                    let biased = RandomSource::bias(rng.below_or_eq(max), kind, max);
-                    let index = RandomSource::repeat(&mut last, biased, kind, max);
+                    let v = RandomSource::bias(rng.below_or_eq(max), kind, max);
+                    let index = RandomSource::repeat(&mut last, v, kind, max);
                     indices = print_step(indices, index);
                     each(index);
                     count += 1;
