@@ -48,6 +48,20 @@ fn shrink(k: u64, start: Recording) -> Recording {
     Shrinker::new(&mut test, start, budget).run().best
 }
 
+/// The report of shrinking `start`, a failing value of `generator` handed in by hand, under
+/// `prop` (no corpus); panics when `start` passes.
+fn shrunk<G, F>(name: &str, generator: G, prop: F, start: G::Value) -> tapefuzz::engine::Report
+where
+    G: Gen,
+    G::Value: std::fmt::Debug,
+    F: Fn(G::Value) -> bool,
+{
+    Property::new(name)
+        .no_corpus()
+        .shrink_value(generator, prop, start)
+        .unwrap()
+}
+
 #[test]
 fn shrinking_never_grows_and_keeps_failing() {
     let g = generator();
@@ -301,14 +315,12 @@ fn floats_shrink_to_short_fractions_through_the_engine() {
 fn equal_strings_shrink_together() {
     let ab = || strings(CharClass::from_chars("ab"), 0..=64);
     let s: String = "ab".repeat(20);
-    let r = Property::new("equal_strings_together")
-        .no_corpus()
-        .shrink_value(
-            (ab(), ab()),
-            |(a, b): (String, String)| !(a == b && a.len() >= 3),
-            (s.clone(), s),
-        )
-        .unwrap();
+    let r = shrunk(
+        "equal_strings_together",
+        (ab(), ab()),
+        |(a, b): (String, String)| !(a == b && a.len() >= 3),
+        (s.clone(), s),
+    );
     assert_eq!(r.value.as_deref(), Some("(\"aaa\", \"aaa\")"), "{r}");
     let calls = r.failure.as_ref().map_or(0, |f| f.shrink_calls);
     eprintln!("equal strings of 40 characters: {calls} shrink calls");
@@ -338,47 +350,39 @@ fn a_number_in_a_byte_run_shrinks_to_its_minimum() {
 #[test]
 fn multibyte_characters_shrink_as_characters() {
     let text = || strings(CharClass::any(), 0..=20);
-    let r = Property::new("astral_character")
-        .no_corpus()
-        .shrink_value(
-            text(),
-            |s: String| !s.chars().any(|c| c.len_utf8() == 4),
-            "a\u{40000}b\u{10FFFF}\u{7FF}c".to_string(),
-        )
-        .unwrap();
+    let r = shrunk(
+        "astral_character",
+        text(),
+        |s: String| !s.chars().any(|c| c.len_utf8() == 4),
+        "a\u{40000}b\u{10FFFF}\u{7FF}c".to_string(),
+    );
     assert_eq!(r.value.as_deref(), Some("\"\u{10000}\""), "{r}");
     // A failure that needs a character at or above U+4E00: the smallest such, found by a
     // search over the code points of three bytes.
-    let r = Property::new("cjk_character")
-        .no_corpus()
-        .shrink_value(
-            text(),
-            |s: String| !s.chars().any(|c| c as u32 >= 0x4E00),
-            "xy\u{9FFF}z".to_string(),
-        )
-        .unwrap();
+    let r = shrunk(
+        "cjk_character",
+        text(),
+        |s: String| !s.chars().any(|c| c as u32 >= 0x4E00),
+        "xy\u{9FFF}z".to_string(),
+    );
     assert_eq!(r.value.as_deref(), Some("\"\u{4E00}\""), "{r}");
     // A shorter character that still fails is smaller: U+0100 (two bytes) below U+0800.
-    let r = Property::new("latin_extended")
-        .no_corpus()
-        .shrink_value(
-            text(),
-            |s: String| !s.chars().any(|c| c as u32 >= 0x100),
-            "\u{4E00}".to_string(),
-        )
-        .unwrap();
+    let r = shrunk(
+        "latin_extended",
+        text(),
+        |s: String| !s.chars().any(|c| c as u32 >= 0x100),
+        "\u{4E00}".to_string(),
+    );
     assert_eq!(r.value.as_deref(), Some("\"\u{100}\""), "{r}");
     // Two equal strings, each needing such a character: edited together, both shrink.
-    let r = Property::new("latin_extended_twice")
-        .no_corpus()
-        .shrink_value(
-            (text(), text()),
-            |(a, b): (String, String)| {
-                !(a.chars().any(|c| c as u32 >= 0x100) && b.chars().any(|c| c as u32 >= 0x100))
-            },
-            ("\u{4E00}".to_string(), "\u{4E00}".to_string()),
-        )
-        .unwrap();
+    let r = shrunk(
+        "latin_extended_twice",
+        (text(), text()),
+        |(a, b): (String, String)| {
+            !(a.chars().any(|c| c as u32 >= 0x100) && b.chars().any(|c| c as u32 >= 0x100))
+        },
+        ("\u{4E00}".to_string(), "\u{4E00}".to_string()),
+    );
     assert_eq!(
         r.value.as_deref(),
         Some("(\"\u{100}\", \"\u{100}\")"),
@@ -413,10 +417,12 @@ fn an_elements_amount_moves_to_the_choice_before_it() {
         size: 0,
         children: vec![leaf(90), leaf(255), leaf(255)],
     };
-    let r = Property::new("amount_moves_on_deletion")
-        .no_corpus()
-        .shrink_value(any::<Dir>(), |d: Dir| d.total() < 600, start)
-        .unwrap();
+    let r = shrunk(
+        "amount_moves_on_deletion",
+        any::<Dir>(),
+        |d: Dir| d.total() < 600,
+        start,
+    );
     let three = "Dir { size: 90, children: [Dir { size: 255, children: [] }, Dir { size: 255, children: [] }] }";
     assert_eq!(r.value.as_deref(), Some(three), "{r}");
     let calls = r.failure.as_ref().map_or(0, |f| f.shrink_calls);
@@ -428,23 +434,19 @@ fn an_elements_amount_moves_to_the_choice_before_it() {
 /// not one, and the index one above a sum at `u64::MAX` is not tried).
 #[test]
 fn moving_an_amount_near_the_top_of_the_range_does_not_overflow() {
-    let r = Property::new("absorb_near_max")
-        .no_corpus()
-        .shrink_value(
-            vecs(ints::<u64>(..), 0..=4),
-            |v: Vec<u64>| !(v.len() >= 2 && v[0] >= 2 && v[1] >= u64::MAX - 1),
-            vec![2, u64::MAX - 1],
-        )
-        .unwrap();
+    let r = shrunk(
+        "absorb_near_max",
+        vecs(ints::<u64>(..), 0..=4),
+        |v: Vec<u64>| !(v.len() >= 2 && v[0] >= 2 && v[1] >= u64::MAX - 1),
+        vec![2, u64::MAX - 1],
+    );
     assert_eq!(r.value.as_deref(), Some("[2, 18446744073709551614]"), "{r}");
-    let r = Property::new("absorb_max_amount")
-        .no_corpus()
-        .shrink_value(
-            (ints::<u64>(..), vecs(ints::<u64>(..), 0..=4)),
-            |(a, v): (u64, Vec<u64>)| !(a == 0 && v.first() == Some(&u64::MAX)),
-            (0, vec![u64::MAX]),
-        )
-        .unwrap();
+    let r = shrunk(
+        "absorb_max_amount",
+        (ints::<u64>(..), vecs(ints::<u64>(..), 0..=4)),
+        |(a, v): (u64, Vec<u64>)| !(a == 0 && v.first() == Some(&u64::MAX)),
+        (0, vec![u64::MAX]),
+    );
     assert_eq!(
         r.value.as_deref(),
         Some("(0, [18446744073709551615])"),
