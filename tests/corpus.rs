@@ -97,7 +97,7 @@ fn saves_are_atomic_and_idempotent() {
     assert!(
         fs::read_to_string(root.join("FORMAT"))
             .unwrap()
-            .starts_with("tapefuzz corpus 3")
+            .starts_with("tapefuzz corpus 4")
     );
 }
 

@@ -1,7 +1,7 @@
 //! Payload runs (every byte vector): the encoding is a length then the raw bytes, a length
 //! past the input's end reads as the rest of the input, byte strings shrink to their
-//! minimum, and version-1 tapes (a coin before each byte) still read as the values they
-//! were.
+//! minimum, and version-1 tapes (a coin before each byte) and version-2 text (another
+//! repair) still read as the values they were.
 
 mod common;
 
@@ -179,7 +179,7 @@ fn a_corpus_of_the_old_encoding_replays_as_before_and_is_migrated() {
     );
     // The corpus is in the new encoding now: same values, new tapes, new marker.
     let fmt = std::fs::read_to_string(dir.join("FORMAT")).unwrap();
-    assert!(fmt.starts_with("tapefuzz corpus 3"), "{fmt}");
+    assert!(fmt.starts_with("tapefuzz corpus 4"), "{fmt}");
     let mut corpus = Corpus::open(&dir);
     let values: BTreeSet<(Vec<u8>, u8)> = corpus
         .load(Folder::Corpus)
@@ -220,6 +220,9 @@ fn text_is_a_run_of_its_utf8_bytes() {
     let digits = strings(CharClass::digits(), 2..=3);
     // Length 2 + 1; 'x' (120) is '0', 'y' (121) is '1'.
     assert_eq!(decode(&digits, &[1, b'9', b'x', b'y']), "901");
+    // Between two of the class's characters: the next one up.
+    let an = strings(CharClass::alphanumeric(), 2..=2);
+    assert_eq!(decode(&an, &[0, b':', b'`']), "Aa");
     assert_eq!(decode(&digits, &[]), "00");
 }
 
@@ -240,6 +243,73 @@ fn text_shrinks_and_old_text_tapes_read_as_they_did() {
     assert_eq!(v, ("ab".to_string(), 7));
     let v2 = encoding::encode(&tape.finish().choices);
     assert_eq!(decode(&g, &v2), v);
+    // Version 2: today's layout, but a byte outside the class was the class's character at
+    // its code point modulo the class's size (':' is 58: 'W' in `alphanumeric`'s order);
+    // today ':' reads as 'A', the next character up.
+    let tape = [2, b'a', b':', 7];
+    assert_eq!(decode(&g, &tape), ("aA".to_string(), 7));
+    let mut src = LegacySource::of_version(&tape, 2).unwrap();
+    let mut rec = Tape::recording(&mut src);
+    let v = g.generate(&mut rec).unwrap();
+    assert_eq!(v, ("aW".to_string(), 7));
+    let v3 = encoding::encode(&rec.finish().choices);
+    assert_eq!(v3, [2, b'a', b'W', 7]);
+    assert_eq!(decode(&g, &v3), v);
+    // Byte vectors and the rest of the tape read as they did.
+    let g = (
+        bytes(0..=5),
+        strings(CharClass::alphanumeric(), 1..=3),
+        ints::<u16>(..),
+    );
+    let tape = [2, b':', 0xff, 0, b'[', 0x01, 0x02];
+    let mut src = LegacySource::of_version(&tape, 2).unwrap();
+    let v = g.generate(&mut Tape::new(&mut src, false)).unwrap();
+    assert_eq!(v, (vec![b':', 0xff], "t".to_string(), 0x0102));
+    assert_eq!(
+        decode(&g, &tape),
+        (vec![b':', 0xff], "a".to_string(), 0x0102)
+    );
+    assert!(LegacySource::of_version(&tape, 3).is_none());
+}
+
+#[test]
+fn a_store_of_encoding_2_replays_its_text_as_saved_and_is_migrated() {
+    use tapefuzz::corpus::{Corpus, Folder, sha1_name};
+    let root = temp_dir("migrate-v2");
+    let dir = root.join("v2");
+    std::fs::create_dir_all(dir.join("corpus")).unwrap();
+    std::fs::create_dir_all(dir.join("regressions")).unwrap();
+    std::fs::write(dir.join("FORMAT"), "tapefuzz corpus 3\n").unwrap();
+    // Encoding 2: ':' read as 'W' (see above), '[' (91) as 't'; today as 'A' and 'a'.
+    let entry = [2u8, b'[', b'0'];
+    std::fs::write(dir.join("corpus").join(sha1_name(&entry)), entry).unwrap();
+    std::fs::write(
+        dir.join("regressions/old.txt"),
+        "tapefuzz regression 2\nproperty: v2\nvalue: \"W\"\ntape: 013a\n",
+    )
+    .unwrap();
+    let g = strings(CharClass::alphanumeric(), 0..=5);
+    let seen = std::sync::Mutex::new(Vec::new());
+    let report = Property::new("v2")
+        .corpora(&root)
+        .tests(0)
+        .run(g.clone(), |s: String| {
+            seen.lock().unwrap().push(s.clone());
+            s != "W"
+        });
+    assert!(!report.passed(), "the old regression fails as saved");
+    let seen = seen.into_inner().unwrap();
+    assert_eq!(seen.first().map(String::as_str), Some("W"), "{seen:?}");
+    let fmt = std::fs::read_to_string(dir.join("FORMAT")).unwrap();
+    assert!(fmt.starts_with("tapefuzz corpus 4"), "{fmt}");
+    let mut corpus = Corpus::open(&dir);
+    let values: Vec<String> = corpus
+        .load(Folder::Corpus)
+        .iter()
+        .map(|e| decode(&g, &e.bytes))
+        .collect();
+    assert_eq!(values, ["t0"]);
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]

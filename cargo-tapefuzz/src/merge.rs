@@ -163,7 +163,7 @@ mod tests {
         // Another encoding: neither FORMAT nor entries are mixed in.
         write(&b, "old/FORMAT", b"tapefuzz corpus 2\n");
         write(&b, "old/corpus/eee", b"4");
-        write(&dest, "old/FORMAT", b"tapefuzz corpus 3\n");
+        write(&dest, "old/FORMAT", b"tapefuzz corpus 4\n");
         let mut m = Merged::default();
         merge(&a, &dest, &mut m);
         merge(&b, &dest, &mut m);

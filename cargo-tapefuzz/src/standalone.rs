@@ -239,8 +239,9 @@ fn seed_files(corpus: Option<&Path>) -> Vec<(String, Vec<u8>)> {
     };
     // `corpus/` entries of a folder saved by an older encoding are not tapes of today's:
     // a run (any `cargo test`) migrates them first.
-    let old = std::fs::read_to_string(dir.join("FORMAT"))
-        .is_ok_and(|f| f.starts_with("tapefuzz corpus 2"));
+    // (A folder without `FORMAT` is one libFuzzer or a user filled: today's tapes.)
+    let old = dir.join("FORMAT").is_file()
+        && tapefuzz::corpus::Corpus::open(dir).encoding() != tapefuzz::tape::ENCODING_VERSION;
     if old {
         eprintln!(
             "cargo-tapefuzz: {}: saved with an older encoding; run its property once to migrate it, its entries are left out of the seeds",

@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
 /// The folder's format marker: the file `FORMAT` at its root, written once (and once more
-/// when [`Corpus::finish_migration`] moves a folder to this version). Format 3 holds tapes
-/// of the byte encoding's version 2 in `corpus/`; format 2 held version-1 tapes.
-pub const FORMAT: &str = "tapefuzz corpus 3\n\
-corpus/<sha1>           raw tape bytes, encoding 2 (libFuzzer's format and naming)\n\
+/// when [`Corpus::finish_migration`] moves a folder to this version). Format 4 holds tapes
+/// of the byte encoding's version 3 in `corpus/`; format 3 held version-2 tapes, format 2
+/// version-1 tapes.
+pub const FORMAT: &str = "tapefuzz corpus 4\n\
+corpus/<sha1>           raw tape bytes, encoding 3 (libFuzzer's format and naming)\n\
 regressions/<sha1>.txt  one text file per shrunk failure, replayed first\n";
 
 /// The two folders of a corpus.
@@ -300,14 +301,15 @@ impl Corpus {
     }
 
     /// The version of the byte encoding of the tapes in `corpus/`: the current one
-    /// ([`crate::tape::ENCODING_VERSION`]) for a folder of format 3 and for one that has no
-    /// `corpus/` entries yet; 1 for format 2 and for a folder with entries and no `FORMAT`
-    /// (the earliest layout).
+    /// ([`crate::tape::ENCODING_VERSION`]) for a folder of format 4 and for one that has no
+    /// `corpus/` entries yet; 2 for format 3; 1 for format 2 and for a folder with entries
+    /// and no `FORMAT` (the earliest layout).
     pub fn encoding(&self) -> u32 {
         let format = read_regular(&self.root.join("FORMAT"))
             .map(|b| String::from_utf8_lossy(&b).into_owned());
         match format {
             Ok(text) if text.starts_with("tapefuzz corpus 2") => 1,
+            Ok(text) if text.starts_with("tapefuzz corpus 3") => 2,
             Ok(_) => crate::tape::ENCODING_VERSION,
             Err(_) => {
                 let has_entries = fs::read_dir(self.folder(Folder::Corpus))

@@ -1,7 +1,7 @@
 //! Regressions as text a person reads in `git diff`: one small file per shrunk failure.
 //!
 //! ```text
-//! tapefuzz regression 2
+//! tapefuzz regression 3
 //! property: sorted_insert
 //! generator: 5d1f0c6a93e2b447
 //! value: ([0], -1)
@@ -26,9 +26,9 @@ use std::fmt::Write as _;
 
 /// The first line of every regression file this build writes. The number is the version of
 /// the byte encoding of its tape ([`crate::tape::ENCODING_VERSION`]); files that say
-/// `tapefuzz regression 1` hold version-1 tapes, which still replay (see
-/// [`Regression::encoding`]).
-pub const REGRESSION_HEADER: &str = "tapefuzz regression 2";
+/// `tapefuzz regression 1` or `2` hold tapes of those versions, which still replay as the
+/// values they were saved as (see [`Regression::encoding`]).
+pub const REGRESSION_HEADER: &str = "tapefuzz regression 3";
 
 /// The first line every regression file starts with, whatever its version.
 pub const REGRESSION_PREFIX: &str = "tapefuzz regression ";
@@ -48,8 +48,9 @@ pub struct Regression {
     pub isolate: bool,
     /// The tape's bytes.
     pub tape: Vec<u8>,
-    /// The version of the byte encoding the tape is in (the file's first line): 2 for
-    /// files this build writes, 1 for earlier ones (read with [`crate::tape::LegacySource`]).
+    /// The version of the byte encoding the tape is in (the file's first line): 3 for
+    /// files this build writes, 1 or 2 for earlier ones (read with
+    /// [`crate::tape::LegacySource`]).
     pub encoding: u32,
 }
 
@@ -115,10 +116,11 @@ impl Regression {
         let mut lines = text.lines();
         let encoding = match lines.next() {
             Some("tapefuzz regression 1") => 1,
-            Some(REGRESSION_HEADER) => 2,
+            Some("tapefuzz regression 2") => 2,
+            Some(REGRESSION_HEADER) => 3,
             Some(h) if h.starts_with(REGRESSION_PREFIX) => {
                 return Err(format!(
-                    "unsupported format `{h}` (this build reads 1 and 2)"
+                    "unsupported format `{h}` (this build reads 1 to 3)"
                 ));
             }
             _ => return Err(format!("not a regression file (no `{REGRESSION_HEADER}`)")),

@@ -7,8 +7,9 @@ use crate::tape::{ENCODING_VERSION, LegacySource, Tape, encoding};
 
 /// The tape `bytes` of the byte encoding `version` re-encoded in the current one: the
 /// subject's generator (not its test) draws from a [`LegacySource`], and what it recorded is
-/// encoded again. The same bytes when `version` is current. The value is the one the old
-/// tape made, since the encodings differ only in how payload runs are laid out.
+/// encoded again. The same bytes when `version` is current (or not one `LegacySource`
+/// reads). The value is the one the old tape made, since the encodings differ only in how
+/// payload runs are laid out (version 1) and in how text is repaired (version 2).
 pub fn reencode(
     subject: &mut dyn Subject,
     bytes: &[u8],
@@ -18,7 +19,9 @@ pub fn reencode(
     if version >= ENCODING_VERSION {
         return bytes.to_vec();
     }
-    let mut src = LegacySource::new(bytes);
+    let Some(mut src) = LegacySource::of_version(bytes, version) else {
+        return bytes.to_vec();
+    };
     let mut tape = Tape::recording(&mut src).with_max_choices(max_choices);
     subject.generate(&mut tape);
     encoding::encode(&tape.finish().choices)

@@ -10,6 +10,8 @@ const CHAR: Label = crate::tape::builtin::CHAR;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CharClass {
     ranges: Vec<(u32, u32)>,
+    /// The same characters in code point order, overlapping and adjacent ranges merged.
+    by_code: Vec<(u32, u32)>,
     len: u64,
     /// Whether the ranges cover every Unicode scalar value (then no text needs repair).
     all: bool,
@@ -48,7 +50,19 @@ impl CharClass {
             }
         }
         let all = next > 0x10FFFF;
-        CharClass { ranges, len, all }
+        let mut by_code: Vec<(u32, u32)> = Vec::with_capacity(sorted.len());
+        for (a, b) in sorted {
+            match by_code.last_mut() {
+                Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+                _ => by_code.push((a, b)),
+            }
+        }
+        CharClass {
+            ranges,
+            by_code,
+            len,
+            all,
+        }
     }
 
     /// The characters of `s`, in the order given.
@@ -111,6 +125,24 @@ impl CharClass {
             i -= n;
         }
         unreachable!("index below class size")
+    }
+
+    /// The class's character that stands for `c` in repaired text ([`super::strings`]): `c`
+    /// itself when the class holds it; between two of the class's characters (in code
+    /// point order), the next one up; below the class's lowest code point or above its
+    /// highest, the class's character at the index of `c`'s code point (modulo the class's
+    /// size). So between its lowest and highest characters a lower code point never stands
+    /// for a later character (lowering a byte of text lowers its character or leaves it),
+    /// and the code points below its lowest character, from 0, stand for its simplest
+    /// characters in the class's own order.
+    pub fn repaired(&self, c: char) -> char {
+        let c = c as u32;
+        // The first range that reaches `c` (the ranges are sorted and disjoint).
+        let k = self.by_code.partition_point(|&(_, b)| b < c);
+        match self.by_code.get(k) {
+            Some(&(a, _)) if k > 0 || a <= c => char::from_u32(a.max(c)).unwrap_or('\u{FFFD}'),
+            _ => self.at(u64::from(c)),
+        }
     }
 
     /// The index of `c` in the class (the inverse of [`CharClass::at`]: its first place,
@@ -200,6 +232,45 @@ mod tests {
         assert!(CharClass::ascii().contains_all("a b\n"));
         assert!(!CharClass::ascii().contains_all("é"));
         assert!(CharClass::digits().contains_all(""));
+    }
+
+    #[test]
+    fn repaired_is_monotone_within_the_class_span() {
+        let classes = [
+            CharClass::alphanumeric(),
+            CharClass::digits(),
+            CharClass::ascii(),
+            CharClass::from_chars("zaqb"),
+            CharClass::from_ranges(&[('a', 'f'), ('c', 'k'), ('\u{E000}', '\u{E010}')]),
+        ];
+        for class in &classes {
+            let lowest = class.by_code[0].0;
+            let top = class.by_code.last().unwrap().1;
+            let mut before = char::from_u32(lowest).unwrap();
+            for c in (0..=top + 300).filter_map(char::from_u32) {
+                let r = class.repaired(c);
+                assert!(class.contains(r), "{c:?} -> {r:?}");
+                if class.contains(c) {
+                    assert_eq!(r, c);
+                } else if (c as u32) < lowest || (c as u32) > top {
+                    // Outside the span: the class's order, from its simplest.
+                    assert_eq!(r, class.at(c as u64), "{c:?}");
+                } else {
+                    assert!(r >= before, "{c:?} -> {r:?} after {before:?}");
+                    assert!(r > c, "{c:?} -> {r:?}");
+                }
+                if (lowest..=top).contains(&(c as u32)) {
+                    before = r;
+                }
+            }
+        }
+        let an = CharClass::alphanumeric();
+        assert_eq!(
+            (an.repaired(':'), an.repaired('['), an.repaired('{')),
+            ('A', 'a', 'Z')
+        );
+        assert_eq!((an.repaired('\0'), an.repaired('\u{A}')), ('0', 'a'));
+        assert_eq!(CharClass::ascii().repaired('\u{B}'), ' ');
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Strings.
 
 use super::{CharClass, Gen, NoInverse, Reflection, SizeRange};
-use crate::tape::{Hint, RandomSource, Reject, Tape, TextRun};
+use crate::tape::{Hint, LegacyText, RandomSource, Reject, Tape, TextRun};
 
 /// Strings; see [`strings`] and [`string_of`].
 #[derive(Clone, Debug)]
@@ -20,9 +20,14 @@ pub struct Strings<G> {
 /// 1. valid UTF-8 sequences are their characters; each byte of an invalid sequence (a stray
 ///    continuation byte, a cut or overlong sequence, a surrogate) is the character with
 ///    that byte's value (Latin-1: byte `0xE9` is `é`);
-/// 2. a character outside `class` becomes `class`'s character at the index of its code
-///    point (modulo the class's size): for [`CharClass::digits`], `'a'` (97) is `'7'`,
-///    and a zero byte is the class's first character;
+/// 2. a character outside `class` ([`CharClass::repaired`]): between two of the class's
+///    characters in code point order, the next one up (for [`CharClass::alphanumeric`],
+///    `':'` is `'A'` and `'['` is `'a'`), so lowering a byte there never reads as a later
+///    character; below the class's lowest code point or above its highest, the class's
+///    character at the index of its code point (modulo the class's size): a zero byte is
+///    the class's first character, and the bytes 0, 1, 2, … below the class are its
+///    simplest characters in its own order (for [`CharClass::digits`], `'a'` (97) is
+///    `'7'`);
 /// 3. the text is cut to the most characters `size` allows, and padded with the class's
 ///    first character to the fewest.
 ///
@@ -48,6 +53,7 @@ pub struct Strings<G> {
 /// assert_eq!(text(&any, b"\x02\xc3\xa9"), "é"); // UTF-8
 /// assert_eq!(text(&any, b"\x01\xe9"), "é"); // a stray byte: Latin-1
 /// assert_eq!(text(&strings(CharClass::digits(), 0..=10), b"\x03a1\x00"), "710");
+/// assert_eq!(text(&strings(CharClass::alphanumeric(), 0..=10), b"\x03:[\x00"), "Aa0");
 /// ```
 pub fn strings(class: CharClass, size: impl Into<SizeRange>) -> Strings<CharClass> {
     Strings {
@@ -90,6 +96,24 @@ impl Gen for CharClass {
 /// The string of `class` that the bytes `raw` stand for, with `min..=max` characters (the
 /// repair [`strings`] documents).
 pub fn repair_text(raw: &[u8], class: &CharClass, min: usize, max: usize) -> String {
+    repair_with(raw, class, min, max, |c| class.repaired(c))
+}
+
+/// The repair of the byte encoding's version 2: a character outside `class` was the class's
+/// character at its code point modulo the class's size (a saved tape of that version
+/// replays, and migrates, as the string it was saved as).
+fn repair_text_v2(raw: &[u8], class: &CharClass, min: usize, max: usize) -> String {
+    repair_with(raw, class, min, max, |c| class.at(c as u64))
+}
+
+/// [`repair_text`] with `outside` giving the class's character for one outside it.
+fn repair_with(
+    raw: &[u8],
+    class: &CharClass,
+    min: usize,
+    max: usize,
+    outside: impl Fn(char) -> char,
+) -> String {
     let mut out = String::with_capacity(raw.len().min(max.saturating_mul(4)));
     let mut count = 0;
     // Appends the valid text `s`, each character outside the class mapped into it, until
@@ -111,11 +135,7 @@ pub fn repair_text(raw: &[u8], class: &CharClass, min: usize, max: usize) -> Str
             return;
         }
         for c in s.chars().take(max - *count) {
-            out.push(if class.contains(c) {
-                c
-            } else {
-                class.at(c as u64)
-            });
+            out.push(if class.contains(c) { c } else { outside(c) });
             *count += 1;
         }
     };
@@ -211,10 +231,16 @@ fn text(class: &CharClass, size: &SizeRange, tape: &mut Tape<'_>) -> Result<Stri
             out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
         }
     };
-    let legacy = |indices: &[u64], out: &mut Vec<u8>| {
-        let mut utf8 = [0u8; 4];
-        for &i in indices {
-            out.extend_from_slice(class.at(i).encode_utf8(&mut utf8).as_bytes());
+    let legacy = |old: LegacyText<'_>, out: &mut Vec<u8>| match old {
+        LegacyText::Indices(indices) => {
+            let mut utf8 = [0u8; 4];
+            for &i in indices {
+                out.extend_from_slice(class.at(i).encode_utf8(&mut utf8).as_bytes());
+            }
+        }
+        // The text it was saved as, in the class: today's repair reads it as itself.
+        LegacyText::Bytes(raw) => {
+            out.extend_from_slice(repair_text_v2(raw, class, min, max).as_bytes());
         }
     };
     tape.draw_text(&spec, &mut raw, &mut random, &legacy)?;
@@ -258,7 +284,7 @@ mod tests {
                 if class.contains(c) {
                     c
                 } else {
-                    class.at(c as u64)
+                    class.repaired(c)
                 }
             })
             .collect();

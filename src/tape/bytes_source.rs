@@ -1,7 +1,7 @@
 //! Decodes a byte string as choices (libFuzzer inputs, corpus files).
 
 use super::encoding::read_index;
-use super::{DrawContext, Hint, Source};
+use super::{DrawContext, Hint, PointId, Source};
 
 /// Reads choices from bytes as described in [`super::encoding`]; past the end every choice
 /// is index 0.
@@ -20,6 +20,31 @@ impl<'a> BytesSource<'a> {
     /// How many bytes have been read (may exceed the length: the tail reads as zeros).
     pub fn consumed(&self) -> usize {
         self.pos
+    }
+
+    /// The bytes of a payload run of `min..=max` bytes, read as a tape reads one from this
+    /// source: its length (clipped to the input left), then its bytes.
+    pub(crate) fn payload(&mut self, min: usize, max: usize) -> Vec<u8> {
+        let spread = max.saturating_sub(min) as u64;
+        let extra = if spread == 0 {
+            0
+        } else {
+            self.draw(&DrawContext {
+                point: PointId(0),
+                label: super::builtin::PAYLOAD_LEN,
+                max: spread,
+                hint: Hint::Length {
+                    p_more: 0.0,
+                    min: min as u64,
+                },
+                position: 0,
+                path: &[],
+                choices: &[],
+            })
+        };
+        let mut out = Vec::new();
+        self.fill_run(min + extra as usize, &mut out);
+        out
     }
 }
 

@@ -17,8 +17,11 @@ use super::Choice;
 
 /// The version of this encoding, recorded in corpus folders (`FORMAT`) and regression files.
 /// Version 1 drew byte vectors and byte strings as collections (a "one more?" coin before
-/// each byte); [`super::LegacySource`] reads its tapes.
-pub const ENCODING_VERSION: u32 = 2;
+/// each byte); version 2 laid tapes out as today, but read a text byte outside the string's
+/// character class as the class's character at its code point modulo the class's size
+/// (today: the next character of the class up, as the string generator documents);
+/// [`super::LegacySource`] reads both.
+pub const ENCODING_VERSION: u32 = 3;
 
 /// Number of bytes a choice with largest index `max` reads.
 #[inline]

@@ -1,21 +1,32 @@
-//! Reads tapes of the byte encoding's version 1 (corpus entries and regressions saved before
-//! payload runs).
+//! Reads tapes of the byte encoding's versions 1 (saved before payload runs) and 2 (saved
+//! before text's repair became monotone).
 
 use super::encoding::read_index;
-use super::{DrawContext, Hint, Source};
+use super::{BytesSource, DrawContext, Hint, Source};
 use std::collections::VecDeque;
 
-/// Decodes a version-1 tape for a generator of today: every choice reads as it did, except
-/// a payload run's length ([`Hint::Length`]), which version 1 drew as a collection — before
-/// each byte a "one more?" coin (forced below the minimum and at the maximum), then the byte.
-/// The source reads those coins and bytes, answers the run's length, and hands the bytes
-/// to the run's byte choices. Recording what a generator draws from it and encoding that
-/// ([`super::encoding::encode`]) migrates a tape to the current version.
+/// Decodes a tape of an older byte encoding for a generator of today. Recording what a
+/// generator draws from it and encoding that ([`super::encoding::encode`]) migrates the
+/// tape to the current version, with the value it was saved as.
+///
+/// - **Version 1** ([`LegacySource::new`]): every choice reads as it did, except a payload
+///   run's length ([`Hint::Length`]), which version 1 drew as a collection — before each
+///   byte a "one more?" coin (forced below the minimum and at the maximum), then the byte.
+///   The source reads those coins and bytes, answers the run's length, and hands the bytes
+///   to the run's byte choices; a text run's characters were class indices
+///   ([`Source::legacy_collection`]).
+/// - **Version 2** ([`LegacySource::of_version`]): laid out as today; only a text run's
+///   bytes meant other characters where they fell outside the class (the class's
+///   character at the code point modulo its size). The source reads every choice as a
+///   [`BytesSource`] does and hands a text run's bytes over whole
+///   ([`Source::legacy_text_bytes`]), for the string generator to read with that repair.
 #[derive(Clone, Debug)]
 pub struct LegacySource<'a> {
     bytes: &'a [u8],
     pos: usize,
     pending: VecDeque<u8>,
+    /// Version 2 (read as bytes, text handed over); `None` for version 1.
+    v2: Option<BytesSource<'a>>,
 }
 
 impl<'a> LegacySource<'a> {
@@ -25,6 +36,21 @@ impl<'a> LegacySource<'a> {
             bytes,
             pos: 0,
             pending: VecDeque::new(),
+            v2: None,
+        }
+    }
+
+    /// A source over the tape `bytes` of encoding `version`: 1 as [`LegacySource::new`],
+    /// 2 as documented on the type. `None` for any other version (0, or the current one and
+    /// later: read those with a [`BytesSource`]).
+    pub fn of_version(bytes: &'a [u8], version: u32) -> Option<LegacySource<'a>> {
+        match version {
+            1 => Some(LegacySource::new(bytes)),
+            2 => Some(LegacySource {
+                v2: Some(BytesSource::new(bytes)),
+                ..LegacySource::new(bytes)
+            }),
+            _ => None,
         }
     }
 }
@@ -53,6 +79,9 @@ impl LegacySource<'_> {
 
 impl Source for LegacySource<'_> {
     fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+        if let Some(v2) = &mut self.v2 {
+            return v2.draw(ctx);
+        }
         if let Hint::Length { min, .. } = ctx.hint {
             let most = min.saturating_add(ctx.max);
             let elements = self.collection(min, most, 255);
@@ -71,12 +100,22 @@ impl Source for LegacySource<'_> {
         false
     }
     fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
+        if let Some(v2) = &mut self.v2 {
+            return v2.fill_run(len, out);
+        }
         for _ in 0..len {
             out.push(self.pending.pop_front().unwrap_or(0));
         }
         true
     }
     fn legacy_collection(&mut self, min: u64, max: u64, element_max: u64) -> Option<Vec<u64>> {
+        if self.v2.is_some() {
+            return None;
+        }
         Some(self.collection(min, max, element_max))
+    }
+    fn legacy_text_bytes(&mut self, bytes_min: usize, bytes_max: usize) -> Option<Vec<u8>> {
+        let v2 = self.v2.as_mut()?;
+        Some(v2.payload(bytes_min, bytes_max))
     }
 }

@@ -10,13 +10,14 @@
 //!
 //! This module depends on nothing else in the crate.
 //!
-//! # Byte encoding, version 2
+//! # Byte encoding, version 3
 //!
 //! See [`encoding`]: a choice with `max + 1` options reads `ceil(bits(max) / 8)` bytes
 //! big-endian, index = raw mod (max + 1); past the end, the stream reads as zeros, so a short
-//! input is a simple value. Forced choices read no bytes. A payload run (byte vectors) is a
-//! length, then the raw bytes; a length past the input's end reads as the rest of the
-//! input. Version 1 (no payload runs) is read by [`LegacySource`].
+//! input is a simple value. Forced choices read no bytes. A payload run (byte vectors, text)
+//! is a length, then the raw bytes; a length past the input's end reads as the rest of the
+//! input. Versions 1 (no payload runs) and 2 (the same layout, text repaired by another
+//! rule) are read by [`LegacySource`].
 
 pub mod builtin;
 mod bytes_source;
@@ -50,5 +51,5 @@ pub use rng::Rng;
 pub use source::{DrawContext, Hint, OpenSpan, Source};
 pub use span::Span;
 pub use status::{Reject, Status};
-pub use tape::{DEFAULT_MAX_CHOICES, Recording, Tape, TextRun};
+pub use tape::{DEFAULT_MAX_CHOICES, LegacyText, Recording, Tape, TextRun};
 pub use trace::Trace;

@@ -117,6 +117,16 @@ pub trait Source {
         let _ = (min, max, element_max);
         None
     }
+
+    /// For a reader of the byte encoding's version 2 ([`super::LegacySource::of_version`]):
+    /// the bytes of a text run of `bytes_min..=bytes_max` bytes, read as that version laid
+    /// them out (a length, then the bytes: today's layout), which the string generator reads
+    /// with that version's repair. Asked by [`super::Tape::draw_text`] before its run, after
+    /// [`Source::legacy_collection`]; every other source answers `None`.
+    fn legacy_text_bytes(&mut self, bytes_min: usize, bytes_max: usize) -> Option<Vec<u8>> {
+        let _ = (bytes_min, bytes_max);
+        None
+    }
 }
 
 /// The pointer types a source is passed by: every method forwards to the pointee.
@@ -149,6 +159,9 @@ macro_rules! forward {
             }
             fn legacy_collection(&mut self, min: u64, max: u64, element_max: u64) -> Option<Vec<u64>> {
                 (**self).legacy_collection(min, max, element_max)
+            }
+            fn legacy_text_bytes(&mut self, bytes_min: usize, bytes_max: usize) -> Option<Vec<u8>> {
+                (**self).legacy_text_bytes(bytes_min, bytes_max)
             }
         }
     )*};

@@ -34,6 +34,16 @@ enum Origin<'s> {
     Context(&'s mut dyn Source),
 }
 
+/// A text run as an older byte encoding laid it out, for the string generator to turn into
+/// today's bytes ([`Tape::draw_text`], [`super::LegacySource`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LegacyText<'a> {
+    /// Version 1: the class indices of its characters.
+    Indices(&'a [u64]),
+    /// Version 2: its bytes, to be read with that version's repair.
+    Bytes(&'a [u8]),
+}
+
 /// A text run's shape ([`Tape::draw_text`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextRun {
@@ -473,8 +483,10 @@ impl<'s> Tape<'s> {
     /// - a random source: the bytes `random` writes (the generator's own distribution of
     ///   characters, encoded), cut to `bytes_max` and zero-padded to `bytes_min`, recorded
     ///   as if drawn;
-    /// - a reader of version-1 tapes ([`Source::legacy_collection`]): `legacy` turns the
-    ///   element indices that version laid out (`spec.elements`) into the bytes;
+    /// - a reader of an older encoding ([`super::LegacySource`]): `legacy` turns what that
+    ///   version laid out into today's bytes — version 1's element indices (`spec.elements`,
+    ///   [`Source::legacy_collection`]), version 2's bytes, which it repaired differently
+    ///   ([`Source::legacy_text_bytes`]);
     /// - any other source (bytes, replay, the steering searches): a length and the bytes
     ///   themselves, drawn.
     ///
@@ -484,7 +496,7 @@ impl<'s> Tape<'s> {
         spec: &TextRun,
         out: &mut Vec<u8>,
         random: &mut dyn FnMut(&mut RandomSource, &mut Vec<u8>),
-        legacy: &dyn Fn(&[u64], &mut Vec<u8>),
+        legacy: &dyn Fn(LegacyText<'_>, &mut Vec<u8>),
     ) -> Result<(), Reject> {
         use super::builtin::{PAYLOAD, PAYLOAD_BYTE, PAYLOAD_LEN};
         let fast = self.is_fast();
@@ -509,12 +521,15 @@ impl<'s> Tape<'s> {
                     true
                 }
                 Origin::Plain(src) | Origin::Steered(src) | Origin::Context(src) => {
-                    match src.legacy_collection(spec.elements.0, spec.elements.1, spec.elements.2) {
-                        Some(indices) => {
-                            legacy(&indices, &mut given);
-                            true
-                        }
-                        None => false,
+                    let (e_min, e_max, e_top) = spec.elements;
+                    if let Some(indices) = src.legacy_collection(e_min, e_max, e_top) {
+                        legacy(LegacyText::Indices(&indices), &mut given);
+                        true
+                    } else if let Some(raw) = src.legacy_text_bytes(min, max) {
+                        legacy(LegacyText::Bytes(&raw), &mut given);
+                        true
+                    } else {
+                        false
                     }
                 }
             };
