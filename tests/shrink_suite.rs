@@ -51,6 +51,7 @@ const MINIMAL_NOW: &[&str] = &[
     "repeat_char",
     "equal_strings",
     "trailing_space",
+    "has_upper",
     "astral",
     "cjk_char",
     "two_non_ascii",
