@@ -390,6 +390,34 @@ fn multibyte_characters_shrink_as_characters() {
     );
 }
 
+/// A character of several bytes in text is edited as a character only: once the character
+/// pass has settled it, the passes that edit single values leave its bytes alone (each byte
+/// of `F0 90 80 80` lowered, raised or moved reads as other characters). Shrinking to
+/// U+10000 from a text of six characters: 19 calls, 69 when every byte pass confirmed the
+/// four bytes too.
+#[test]
+fn a_settled_character_costs_no_byte_edits() {
+    let r = shrunk(
+        "astral_settled",
+        strings(CharClass::any(), 0..=20),
+        |s: String| !s.chars().any(|c| c.len_utf8() == 4),
+        "a\u{40000}b\u{10FFFF}\u{7FF}c".to_string(),
+    );
+    assert_eq!(r.value.as_deref(), Some("\"\u{10000}\""), "{r}");
+    let calls = r.failure.as_ref().map_or(0, |f| f.shrink_calls);
+    eprintln!("to U+10000: {calls} shrink calls");
+    assert!(calls <= 40, "{calls} shrink calls\n{r}");
+    // Bytes that only happen to read as UTF-8 (a byte vector, not text) are still edited one
+    // by one: `C3 A9` is 'é', and the smallest pair above `C3 81` is itself.
+    let r = shrunk(
+        "bytes_like_text",
+        bytes(2..=2),
+        |v: Vec<u8>| u16::from_be_bytes([v[0], v[1]]) < 0xC381,
+        vec![0xC3, 0xA9],
+    );
+    assert_eq!(r.value.as_deref(), Some("[195, 129]"), "{r}");
+}
+
 /// A directory: a size and its subdirectories.
 #[derive(Generate, Clone, Debug)]
 struct Dir {

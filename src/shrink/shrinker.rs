@@ -1,7 +1,7 @@
 //! The shrinker: holds the best failing tape and tries candidates against the test.
 
 use super::cache::Cache;
-use super::passes::{PASSES, Tier, lower_common_offset};
+use super::passes::{PASSES, Tier, char_bytes, lower_common_offset};
 use super::{Budget, shortlex_less};
 use crate::tape::{Choice, Fallback, Recording, ReplaySource, Status, Tape};
 use std::time::Instant;
@@ -78,6 +78,8 @@ pub(super) enum Tried {
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,
+    /// [`char_bytes`] of the best tape.
+    pub(super) char_bytes: Vec<bool>,
     budget: Budget,
     started: Instant,
     calls: u64,
@@ -102,6 +104,7 @@ impl<'a> Shrinker<'a> {
         cache.insert(&start);
         Shrinker {
             test,
+            char_bytes: char_bytes(&start.choices, &start.spans),
             best: start,
             budget,
             started: Instant::now(),
@@ -250,6 +253,7 @@ impl<'a> Shrinker<'a> {
         let rec = tape.finish();
         self.cache.insert(&rec);
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
+            self.char_bytes = char_bytes(&rec.choices, &rec.spans);
             self.best = rec;
             self.improvements += 1;
             self.calls_to_best = self.calls;

@@ -45,6 +45,9 @@ pub const BOOL: Label = Label::builtin(Kind::Value, "bool");
 pub const CHAR: Label = Label::builtin(Kind::Value, "char");
 /// A payload run's span ([`super::Tape::draw_payload`]).
 pub const PAYLOAD: Label = Label::builtin(Kind::Payload, "payload");
+/// A text run's span ([`super::Tape::draw_text`]): a payload run of UTF-8 bytes, which the
+/// shrinker edits character by character too.
+pub const TEXT: Label = Label::builtin(Kind::Payload, "text");
 /// A payload run's length choice.
 pub const PAYLOAD_LEN: Label = Label::builtin(Kind::Length, "payload.length");
 /// One byte of a payload run.

@@ -498,11 +498,11 @@ impl<'s> Tape<'s> {
         random: &mut dyn FnMut(&mut RandomSource, &mut Vec<u8>),
         legacy: &dyn Fn(LegacyText<'_>, &mut Vec<u8>),
     ) -> Result<(), Reject> {
-        use super::builtin::{PAYLOAD, PAYLOAD_BYTE, PAYLOAD_LEN};
+        use super::builtin::{PAYLOAD_BYTE, PAYLOAD_LEN, TEXT};
         let fast = self.is_fast();
         let depth = self.depth();
         if !fast {
-            self.start_span(PAYLOAD);
+            self.start_span(TEXT);
         }
         let (min, max) = (spec.bytes_min, spec.bytes_max);
         let r = (|| {

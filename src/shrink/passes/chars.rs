@@ -5,7 +5,7 @@
 
 use super::super::Shrinker;
 use super::runs::splice;
-use crate::tape::Kind;
+use crate::tape::{Choice, Span, builtin};
 
 /// The smallest code point of each UTF-8 length (index: bytes − 1).
 const FIRST_OF_LEN: [u32; 4] = [0, 0x80, 0x800, 0x1_0000];
@@ -30,7 +30,42 @@ fn encoded(cp: u32) -> Option<Vec<u8>> {
     Some(ch.encode_utf8(&mut buf).as_bytes().to_vec())
 }
 
-/// For every payload run that reads as text (UTF-8, but perhaps for invalid bytes among its
+/// Whether the bytes `b` of a payload run read as text: UTF-8, but perhaps for invalid bytes
+/// among its last three (random binary bytes stop being UTF-8 within a few bytes: their
+/// chance characters are no unit to edit).
+fn reads_as_text(b: &[u8]) -> bool {
+    let valid = std::str::from_utf8(b).map_or_else(|e| e.valid_up_to(), |t| t.len());
+    valid + 3 >= b.len()
+}
+
+/// For each position of the tape `choices` (with its `spans`), whether it holds a byte of a
+/// character of two to four bytes in a text run ([`builtin::TEXT`]) that reads as text. [`shrink_run_chars`]
+/// edits such a character as one thing; a byte of it edited alone (lowered, moved into
+/// another, swapped) reads as other characters, so the passes that edit single values leave
+/// these bytes alone (see `Shrinker::free`). The deletion of runs' bytes still deletes them.
+pub(in crate::shrink) fn char_bytes(choices: &[Choice], spans: &[Span]) -> Vec<bool> {
+    let mut mask = vec![false; choices.len()];
+    for t in spans {
+        if t.label != builtin::TEXT || t.end <= t.start + 2 || t.end > choices.len() {
+            continue;
+        }
+        let b: Vec<u8> = (choices[t.start + 1..t.end].iter())
+            .map(|c| c.index.min(255) as u8)
+            .collect();
+        if !reads_as_text(&b) {
+            continue;
+        }
+        let valid = std::str::from_utf8(&b).map_or_else(|e| e.valid_up_to(), |s| s.len());
+        let text = std::str::from_utf8(&b[..valid]).unwrap_or_default();
+        for (off, c) in text.char_indices().filter(|(_, c)| c.len_utf8() > 1) {
+            let from = t.start + 1 + off;
+            mask[from..from + c.len_utf8()].fill(true);
+        }
+    }
+    mask
+}
+
+/// For every text run ([`builtin::TEXT`]) that reads as text (UTF-8, but perhaps for invalid bytes among its
 /// last three), front to back, each character of two to four bytes, edited in the run and in
 /// every equal twin of it at once (two strings that must stay equal survive no edit of one;
 /// two that happen to be equal shrink alike):
@@ -52,7 +87,7 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
     while k < s.spans().len() && !s.stopped() {
         let span = s.spans()[k];
         k += 1;
-        if span.label.kind() != Kind::Payload || span.end <= span.start + 2 {
+        if span.label != builtin::TEXT || span.end <= span.start + 2 {
             continue;
         }
         let at = span.start;
@@ -75,13 +110,9 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
                     let b: Vec<u8> = (s.choices()[at + 1..run.end].iter())
                         .map(|c| c.index.min(255) as u8)
                         .collect();
-                    // Random binary bytes stop being UTF-8 within a few bytes: their chance
-                    // characters are no unit to edit.
-                    let valid =
-                        std::str::from_utf8(&b).map_or_else(|e| e.valid_up_to(), |t| t.len());
                     let twins: Vec<usize> = s.twin_runs(at).iter().rev().map(|r| r.start).collect();
                     // A twin before this run had its turn (its edits were this run's too).
-                    if valid + 3 < b.len() || twins.last().is_some_and(|&t| t != at) {
+                    if !reads_as_text(&b) || twins.last().is_some_and(|&t| t != at) {
                         break;
                     }
                     bytes.insert((b, twins))

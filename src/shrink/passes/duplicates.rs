@@ -163,7 +163,7 @@ pub(in crate::shrink) fn duplicate_choices(s: &mut Shrinker<'_>) {
         for (i, c) in s.choices().iter().enumerate() {
             // A payload run's length lowered without its bytes reads them as what follows:
             // equal runs lose bytes together in `delete_run_bytes`.
-            if !c.forced && c.index > 0 && c.max >= 2 && !s.run_length(i) {
+            if s.free(i) && c.index > 0 && c.max >= 2 && !s.run_length(i) {
                 by_value.entry((c.index, c.max)).or_default().push(i);
             }
         }

@@ -20,6 +20,7 @@ mod runs;
 mod suggested;
 mod zero;
 
+pub(super) use chars::char_bytes;
 pub(super) use redistribute::lower_common_offset;
 
 use super::Shrinker;
@@ -163,9 +164,12 @@ impl Shrinker<'_> {
         &self.best.spans
     }
 
-    /// Whether position `i` holds a choice the shrinker may change.
+    /// Whether position `i` holds a choice the passes that edit single values may change:
+    /// not forced, and not a byte of a character of several bytes in text (see
+    /// [`chars::char_bytes`]: [`chars::shrink_run_chars`] edits those).
     fn free(&self, i: usize) -> bool {
         self.choices().get(i).is_some_and(|c| !c.forced)
+            && !self.char_bytes.get(i).copied().unwrap_or(false)
     }
 
     /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's

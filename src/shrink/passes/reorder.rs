@@ -116,12 +116,12 @@ pub(in crate::shrink) fn swap_choices(s: &mut Shrinker<'_>) {
     while i < s.choices().len() && !s.stopped() {
         let mut later: Vec<(u64, usize)> = Vec::new();
         if let (Some(a), Some(&la)) = (s.choices().get(i), s.best.labels.get(i))
-            && !a.forced
+            && s.free(i)
             && a.index > 0
         {
             for j in i + 1..s.choices().len() {
                 let b = s.choices()[j];
-                if !b.forced
+                if s.free(j)
                     && b.max == a.max
                     && b.index < a.index
                     && s.best.labels.get(j) == Some(&la)
