@@ -270,6 +270,24 @@ fn text_shrinks_and_old_text_tapes_read_as_they_did() {
         (vec![b':', 0xff], "a".to_string(), 0x0102)
     );
     assert!(LegacySource::of_version(&tape, 3).is_none());
+    // Only what reads otherwise today is rewritten: a stray byte (Latin-1 '©') and valid
+    // text keep their bytes, so a tape that fit a size budget still fits it.
+    let g = strings(CharClass::any(), 0..=3);
+    let tape = [0x03, 0xA9, 0x01, 0xC8];
+    let mut src = LegacySource::of_version(&tape, 2).unwrap();
+    let mut rec = Tape::recording(&mut src).with_max_choices(4);
+    assert_eq!(g.generate(&mut rec).unwrap(), "\u{A9}\u{1}\u{C8}");
+    assert_eq!(encoding::encode(&rec.finish().choices), tape);
+    let g = strings(CharClass::alphanumeric(), 0..=4);
+    let tape = [0x04, 0xE9, b':', b'7', b'['];
+    let mut src = LegacySource::of_version(&tape, 2).unwrap();
+    let mut rec = Tape::recording(&mut src).with_max_choices(5);
+    // 'é' (233) is above the class: read as before; ':' and '[' are rewritten.
+    assert_eq!(g.generate(&mut rec).unwrap(), "LW7t");
+    assert_eq!(
+        encoding::encode(&rec.finish().choices),
+        [0x04, 0xE9, b'W', b'7', b't']
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Value-stability: the value each combinator builds from fixed tapes is pinned. A change
 //! here changes what saved corpora mean: it needs a new tape encoding version (version 2
-//! made byte vectors and strings payload runs: their pins changed with it).
+//! made byte vectors and strings payload runs: their pins changed with it; version 3 reads a
+//! text's character between two of its class's as the next one up: the last pin here).
 
 use tapefuzz::generators::value_from_bytes;
 use tapefuzz::generators::{
@@ -105,6 +106,17 @@ fn chars_and_strings() {
         "Ok(\"2\")",
         "Ok(\"777\")",
         "Ok(\"\")"
+    );
+    // Between the class's ranges, the next character up; above its last, its order again.
+    assert_eq!(
+        format!(
+            "{:?}",
+            value_from_bytes(
+                &strings(CharClass::alphanumeric(), 0..=5),
+                &[5, b':', b'@', b'[', b'`', b'{']
+            )
+        ),
+        "Ok(\"AAaaZ\")"
     );
 }
 

@@ -230,18 +230,19 @@ fn copy(from: &Path, to: &Path) -> Result<(), String> {
 }
 
 /// The seed inputs of a property's corpus folder: every `corpus/` entry, and the tape of
-/// every regression (libFuzzer's inputs are tapes), named by their files; the encoding of
-/// today only (a run migrates older ones first).
+/// every regression (libFuzzer's inputs are tapes), named by their files; tapes of the
+/// encodings that lay choices out as today's (2 and 3: a seed claims nothing, and version
+/// 2 reads as today but for a text's characters between two of its class's), not version
+/// 1's (a run migrates those first).
 fn seed_files(corpus: Option<&Path>) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let Some(dir) = corpus else {
         return out;
     };
-    // `corpus/` entries of a folder saved by an older encoding are not tapes of today's:
-    // a run (any `cargo test`) migrates them first.
-    // (A folder without `FORMAT` is one libFuzzer or a user filled: today's tapes.)
-    let old = dir.join("FORMAT").is_file()
-        && tapefuzz::corpus::Corpus::open(dir).encoding() != tapefuzz::tape::ENCODING_VERSION;
+    // `corpus/` entries of a folder saved by the first encoding are not laid out as today's:
+    // a run (any `cargo test`) migrates them first. (A folder without `FORMAT` is one
+    // libFuzzer or a user filled: today's tapes.)
+    let old = dir.join("FORMAT").is_file() && tapefuzz::corpus::Corpus::open(dir).encoding() < 2;
     if old {
         eprintln!(
             "cargo-tapefuzz: {}: saved with an older encoding; run its property once to migrate it, its entries are left out of the seeds",
@@ -273,7 +274,7 @@ fn seed_files(corpus: Option<&Path>) -> Vec<(String, Vec<u8>)> {
         let parsed = std::fs::read_to_string(&p)
             .ok()
             .and_then(|t| tapefuzz::corpus::Regression::parse(&t).ok());
-        if let Some(r) = parsed.filter(|r| r.encoding == tapefuzz::tape::ENCODING_VERSION) {
+        if let Some(r) = parsed.filter(|r| r.encoding >= 2) {
             out.push((format!("regression-{}", file_name(&p)), r.tape));
         }
     }

@@ -3,13 +3,14 @@
 use super::Subject;
 use crate::corpus::{Corpus, Folder};
 use crate::reporter::Reporter;
-use crate::tape::{ENCODING_VERSION, LegacySource, Tape, encoding};
+use crate::tape::{ENCODING_VERSION, LegacySource, Status, Tape, encoding};
 
 /// The tape `bytes` of the byte encoding `version` re-encoded in the current one: the
 /// subject's generator (not its test) draws from a [`LegacySource`], and what it recorded is
 /// encoded again. The same bytes when `version` is current (or not one `LegacySource`
 /// reads). The value is the one the old tape made, since the encodings differ only in how
-/// payload runs are laid out (version 1) and in how text is repaired (version 2).
+/// payload runs are laid out (version 1) and in how text is repaired (version 2), unless the
+/// re-encoded tape of version 2 overruns `max_choices`: then `bytes` are kept as they are.
 pub fn reencode(
     subject: &mut dyn Subject,
     bytes: &[u8],
@@ -23,7 +24,12 @@ pub fn reencode(
         return bytes.to_vec();
     };
     let mut tape = Tape::recording(&mut src).with_max_choices(max_choices);
-    subject.generate(&mut tape);
+    if subject.generate(&mut tape) == Status::Overrun && version == 2 {
+        // Cut short by the size budget (version 2's text can grow by a few bytes where its
+        // characters are rewritten): what was recorded would be another value. The tape as
+        // it was has today's layout and reads as the same value but for such characters.
+        return bytes.to_vec();
+    }
     encoding::encode(&tape.finish().choices)
 }
 

@@ -100,10 +100,52 @@ pub fn repair_text(raw: &[u8], class: &CharClass, min: usize, max: usize) -> Str
 }
 
 /// The repair of the byte encoding's version 2: a character outside `class` was the class's
-/// character at its code point modulo the class's size (a saved tape of that version
-/// replays, and migrates, as the string it was saved as).
+/// character at its code point modulo the class's size.
 fn repair_text_v2(raw: &[u8], class: &CharClass, min: usize, max: usize) -> String {
     repair_with(raw, class, min, max, |c| class.at(c as u64))
+}
+
+/// The bytes of today's encoding for the text run `raw` of the byte encoding's version 2,
+/// whose repair read a character outside `class` as the class's character at its code point
+/// modulo the class's size: each character (or invalid byte) that version read as another
+/// character than today's repair does is replaced by the UTF-8 of the character it read as,
+/// and every other byte is kept. So the run reads as the string it was saved as, and only
+/// grows where a class of characters of several bytes read a shorter one as such (a run
+/// that grew past a tape's size budget is not migrated, see `engine::reencode`).
+fn migrate_text_v2(raw: &[u8], class: &CharClass) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut utf8 = [0u8; 4];
+    let mut rest = raw;
+    while !rest.is_empty() {
+        // The next unit as the repair reads it: a valid character, or one invalid byte read
+        // as the character with its value (Latin-1).
+        let (c, n) = match std::str::from_utf8(&rest[..rest.len().min(4)]) {
+            Ok(s) => s.chars().next().map(|c| (c, c.len_utf8())),
+            Err(e) if e.valid_up_to() > 0 => {
+                let valid = std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default();
+                valid.chars().next().map(|c| (c, c.len_utf8()))
+            }
+            Err(_) => None,
+        }
+        .unwrap_or((char::from(rest[0]), 1));
+        let old = if class.contains(c) {
+            c
+        } else {
+            class.at(c as u64)
+        };
+        let now = if class.contains(c) {
+            c
+        } else {
+            class.repaired(c)
+        };
+        if old == now {
+            out.extend_from_slice(&rest[..n]);
+        } else {
+            out.extend_from_slice(old.encode_utf8(&mut utf8).as_bytes());
+        }
+        rest = &rest[n..];
+    }
+    out
 }
 
 /// [`repair_text`] with `outside` giving the class's character for one outside it.
@@ -238,9 +280,15 @@ fn text(class: &CharClass, size: &SizeRange, tape: &mut Tape<'_>) -> Result<Stri
                 out.extend_from_slice(class.at(i).encode_utf8(&mut utf8).as_bytes());
             }
         }
-        // The text it was saved as, in the class: today's repair reads it as itself.
         LegacyText::Bytes(raw) => {
-            out.extend_from_slice(repair_text_v2(raw, class, min, max).as_bytes());
+            let migrated = migrate_text_v2(raw, class);
+            if migrated.len() <= spec.bytes_max {
+                out.extend_from_slice(&migrated);
+            } else {
+                // Grown past the run's bound: the string it was saved as, whole (at most
+                // four bytes a character, so within it).
+                out.extend_from_slice(repair_text_v2(raw, class, min, max).as_bytes());
+            }
         }
     };
     tape.draw_text(&spec, &mut raw, &mut random, &legacy)?;

@@ -19,7 +19,8 @@ use super::Choice;
 /// Version 1 drew byte vectors and byte strings as collections (a "one more?" coin before
 /// each byte); version 2 laid tapes out as today, but read a text byte outside the string's
 /// character class as the class's character at its code point modulo the class's size
-/// (today: the next character of the class up, as the string generator documents);
+/// (today: between two of the class's characters, the next one up; see the string
+/// generator);
 /// [`super::LegacySource`] reads both.
 pub const ENCODING_VERSION: u32 = 3;
 
