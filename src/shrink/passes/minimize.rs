@@ -16,11 +16,14 @@ impl Shrinker<'_> {
     /// neither works the choice is taken as stuck, a few calls instead of a search. On a wide
     /// range it then tries four steps down: when that passes, the failure ends just below
     /// (a value tied to another choice), and two steps down is the last try. Else it
-    /// probes up from the bottom in steps of the current index's parity (2, 4, 8, … above
-    /// it) until one fails, searches the gap between, and last tries one below the answer
-    /// (the other parity: a range that starts at its simplest value counts by 1). Answers
-    /// are usually far below a random start, so probing from below costs about
-    /// `2 log2(answer)` calls. Returns whether anything was accepted.
+    /// probes up from the bottom in steps of the current index's parity, at 2, 4, 16, 256,
+    /// … above it (the exponent doubling) until one fails, halves the exponents between the
+    /// last two probes down to a factor of two, searches that gap, and last tries one below
+    /// the answer (the other parity: a range that starts at its simplest value counts by
+    /// 1). Answers are usually far below a random start, but not always (a threshold
+    /// halfway up a wide range): this costs about `log2(answer) + 2 log2 log2(answer)`
+    /// calls, where doubling the gap from the bottom cost `2 log2(answer)`. Returns whether
+    /// anything was accepted.
     pub(super) fn minimize_together(&mut self, positions: &[usize]) -> bool {
         let current = |s: &Self| -> Option<u64> {
             let first = *s.choices().get(positions[0])?;
@@ -78,8 +81,15 @@ impl Shrinker<'_> {
         let Some(mut hi) = current(self) else {
             return true;
         };
-        let mut gap = 2u64;
-        while let Some(probe) = (hi % 2).checked_add(gap).filter(|&p| p < hi) {
+        // Gaps 2^1, 2^2, 2^4, 2^8, … (the exponent doubling) until a probe fails, then a
+        // binary search over the exponents between: about `2 log2 log2` calls to bracket
+        // the answer within a factor of two, where doubling the gap costs `log2` of it.
+        let (mut e_lo, mut e) = (0u32, 1u32);
+        let mut e_hi = None;
+        while e < 64 {
+            let Some(probe) = (hi % 2).checked_add(1 << e).filter(|&p| p < hi) else {
+                break;
+            };
             if self.stopped() {
                 break;
             }
@@ -88,12 +98,28 @@ impl Shrinker<'_> {
                     Some(now) => hi = now,
                     None => return true,
                 }
+                e_hi = Some(e);
                 break;
             }
             lo = probe;
-            match gap.checked_mul(2) {
-                Some(g) => gap = g,
-                None => break,
+            e_lo = e;
+            e *= 2;
+        }
+        let mut e_hi = e_hi.unwrap_or_else(|| 64 - hi.leading_zeros());
+        while e_hi > e_lo + 1 && !self.stopped() {
+            let e = (e_lo + e_hi) / 2;
+            let Some(probe) = (hi % 2).checked_add(1 << e).filter(|&p| p < hi && p > lo) else {
+                break;
+            };
+            if try_index(self, probe) {
+                match current(self) {
+                    Some(now) => hi = now,
+                    None => return true,
+                }
+                e_hi = e;
+            } else {
+                lo = probe;
+                e_lo = e;
             }
         }
         // No probe failed, and the gap is wide: a failing set that is sparse just below `hi`
