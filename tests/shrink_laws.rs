@@ -416,6 +416,26 @@ fn a_settled_character_costs_no_byte_edits() {
         vec![0xC3, 0xA9],
     );
     assert_eq!(r.value.as_deref(), Some("[195, 129]"), "{r}");
+    // A character that appears twice is still lowered in both places at once (by lowering
+    // equal bytes together), though the character pass edits copies together only in equal
+    // runs.
+    let r = shrunk(
+        "repeated_character",
+        strings(CharClass::any(), 0..=20),
+        |s: String| !(s.chars().filter(|c| !c.is_ascii()).count() >= 2),
+        "\u{4E2D}\u{4E2D}".to_string(),
+    );
+    assert_eq!(r.value.as_deref(), Some("\"\\u{80}\\u{80}\""), "{r}");
+    let text = || strings(CharClass::any(), 0..=20);
+    let r = shrunk(
+        "shared_character",
+        (text(), text()),
+        |(a, b): (String, String)| {
+            !(a.len() > b.len() && b.chars().any(|c| !c.is_ascii() && a.contains(c)))
+        },
+        ("x\u{4E2D}".to_string(), "\u{4E2D}".to_string()),
+    );
+    assert_eq!(r.value.as_deref(), Some("(\"\\0\\u{80}\", \"\\u{80}\")"), "{r}");
 }
 
 /// A directory: a size and its subdirectories.

@@ -1,4 +1,4 @@
-//! Characters in payload runs: text is a run of UTF-8 bytes, and a character of two to four
+//! Characters in text runs: text is a run of UTF-8 bytes, and a character of two to four
 //! bytes is one thing to delete or lower. Byte edits mostly cannot do that: a byte less, or
 //! one byte lowered alone, usually leaves an invalid sequence, which the text's repair reads
 //! as other characters.
@@ -39,12 +39,16 @@ fn reads_as_text(b: &[u8]) -> bool {
 }
 
 /// For each position of the tape `choices` (with its `spans`), whether it holds a byte of a
-/// character of two to four bytes in a text run ([`builtin::TEXT`]) that reads as text. [`shrink_run_chars`]
-/// edits such a character as one thing; a byte of it edited alone (lowered, moved into
-/// another, swapped) reads as other characters, so the passes that edit single values leave
-/// these bytes alone (see `Shrinker::free`). The deletion of runs' bytes still deletes them.
+/// character of two to four bytes that appears once in the tape's text runs
+/// ([`builtin::TEXT`], those that read as text). [`shrink_run_chars`] edits such a
+/// character as one thing; a byte of it edited alone (lowered, moved into another, swapped)
+/// reads as other characters, so the passes that edit single values leave these bytes alone
+/// (see `Shrinker::free`). A character that appears more than once stays theirs: lowering
+/// equal bytes together (`duplicate_choices`) lowers all its copies, where the character
+/// pass edits copies together only in equal runs. Empty when the tape has no such
+/// character; the deletion of runs' bytes deletes them all the same.
 pub(in crate::shrink) fn char_bytes(choices: &[Choice], spans: &[Span]) -> Vec<bool> {
-    let mut mask = vec![false; choices.len()];
+    let mut found: Vec<(char, usize)> = Vec::new();
     for t in spans {
         if t.label != builtin::TEXT || t.end <= t.start + 2 || t.end > choices.len() {
             continue;
@@ -57,8 +61,16 @@ pub(in crate::shrink) fn char_bytes(choices: &[Choice], spans: &[Span]) -> Vec<b
         }
         let valid = std::str::from_utf8(&b).map_or_else(|e| e.valid_up_to(), |s| s.len());
         let text = std::str::from_utf8(&b[..valid]).unwrap_or_default();
-        for (off, c) in text.char_indices().filter(|(_, c)| c.len_utf8() > 1) {
-            let from = t.start + 1 + off;
+        found.extend(
+            (text.char_indices())
+                .filter(|(_, c)| c.len_utf8() > 1)
+                .map(|(off, c)| (c, t.start + 1 + off)),
+        );
+    }
+    let mut mask = Vec::new();
+    for &(c, from) in &found {
+        if found.iter().filter(|&&(d, _)| d == c).count() == 1 {
+            mask.resize(choices.len(), false);
             mask[from..from + c.len_utf8()].fill(true);
         }
     }
