@@ -435,7 +435,11 @@ fn a_settled_character_costs_no_byte_edits() {
         },
         ("x\u{4E2D}".to_string(), "\u{4E2D}".to_string()),
     );
-    assert_eq!(r.value.as_deref(), Some("(\"\\0\\u{80}\", \"\\u{80}\")"), "{r}");
+    assert_eq!(
+        r.value.as_deref(),
+        Some("(\"\\0\\u{80}\", \"\\u{80}\")"),
+        "{r}"
+    );
 }
 
 /// A directory: a size and its subdirectories.
