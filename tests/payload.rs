@@ -128,19 +128,26 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// A property's store folder `name` under `root`, as an older build left it: `corpus/` and
+/// `regressions/`, and a `FORMAT` saying `format`.
+fn old_store(root: &std::path::Path, name: &str, format: &str) -> std::path::PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(dir.join("corpus")).unwrap();
+    std::fs::create_dir_all(dir.join("regressions")).unwrap();
+    std::fs::write(dir.join("FORMAT"), format).unwrap();
+    dir
+}
+
 #[test]
 fn a_corpus_of_the_old_encoding_replays_as_before_and_is_migrated() {
     use std::collections::BTreeSet;
     use tapefuzz::corpus::{Corpus, Folder, sha1_name};
     let root = temp_dir("migrate");
-    let dir = root.join("old");
-    std::fs::create_dir_all(dir.join("corpus")).unwrap();
-    std::fs::create_dir_all(dir.join("regressions")).unwrap();
-    std::fs::write(
-        dir.join("FORMAT"),
+    let dir = old_store(
+        &root,
+        "old",
         "tapefuzz corpus 2\ncorpus/<sha1>           raw tape bytes (libFuzzer's format and naming)\nregressions/<sha1>.txt  one text file per shrunk failure, replayed first\n",
-    )
-    .unwrap();
+    );
     // Version-1 tapes of (bytes, u8): a coin before each byte, then the integer.
     let old = [
         (vec![1, b'o', 1, b'k', 0, 9], (b"ok".to_vec(), 9u8)),
@@ -294,10 +301,7 @@ fn text_shrinks_and_old_text_tapes_read_as_they_did() {
 fn a_store_of_encoding_2_replays_its_text_as_saved_and_is_migrated() {
     use tapefuzz::corpus::{Corpus, Folder, sha1_name};
     let root = temp_dir("migrate-v2");
-    let dir = root.join("v2");
-    std::fs::create_dir_all(dir.join("corpus")).unwrap();
-    std::fs::create_dir_all(dir.join("regressions")).unwrap();
-    std::fs::write(dir.join("FORMAT"), "tapefuzz corpus 3\n").unwrap();
+    let dir = old_store(&root, "v2", "tapefuzz corpus 3\n");
     // Encoding 2: ':' read as 'W' (see above), '[' (91) as 't'; today as 'A' and 'a'.
     let entry = [2u8, b'[', b'0'];
     std::fs::write(dir.join("corpus").join(sha1_name(&entry)), entry).unwrap();
