@@ -42,14 +42,6 @@ impl CharClass {
         assert!(len > 0, "empty char class");
         let mut sorted = ranges.clone();
         sorted.sort_unstable();
-        // The first value not yet covered, walking the sorted ranges.
-        let mut next = 0u32;
-        for &(a, b) in &sorted {
-            if a <= next || (next == 0xD800 && a == 0xE000) {
-                next = next.max(b + 1);
-            }
-        }
-        let all = next > 0x10FFFF;
         let mut by_code: Vec<(u32, u32)> = Vec::with_capacity(sorted.len());
         for (a, b) in sorted {
             match by_code.last_mut() {
@@ -57,6 +49,8 @@ impl CharClass {
                 _ => by_code.push((a, b)),
             }
         }
+        // Every scalar value: everything but the surrogates, which no range holds.
+        let all = by_code == [(0, 0xD7FF), (0xE000, 0x10FFFF)];
         CharClass {
             ranges,
             by_code,

@@ -30,12 +30,12 @@ fn encoded(cp: u32) -> Option<Vec<u8>> {
     Some(ch.encode_utf8(&mut buf).as_bytes().to_vec())
 }
 
-/// Whether the bytes `b` of a payload run read as text: UTF-8, but perhaps for invalid bytes
-/// among its last three (random binary bytes stop being UTF-8 within a few bytes: their
-/// chance characters are no unit to edit).
-fn reads_as_text(b: &[u8]) -> bool {
+/// The text the bytes `b` of a payload run hold, if they read as text: UTF-8, but perhaps for
+/// invalid bytes among its last three (random binary bytes stop being UTF-8 within a few
+/// bytes: their chance characters are no unit to edit); its valid prefix.
+fn as_text(b: &[u8]) -> Option<&str> {
     let valid = std::str::from_utf8(b).map_or_else(|e| e.valid_up_to(), |t| t.len());
-    valid + 3 >= b.len()
+    (valid + 3 >= b.len()).then(|| std::str::from_utf8(&b[..valid]).unwrap_or_default())
 }
 
 /// For each position of the tape `choices` (with its `spans`), whether it holds a byte of a
@@ -56,20 +56,22 @@ pub(in crate::shrink) fn char_bytes(choices: &[Choice], spans: &[Span]) -> Vec<b
         let b: Vec<u8> = (choices[t.start + 1..t.end].iter())
             .map(|c| c.index.min(255) as u8)
             .collect();
-        if !reads_as_text(&b) {
+        let Some(text) = as_text(&b) else {
             continue;
-        }
-        let valid = std::str::from_utf8(&b).map_or_else(|e| e.valid_up_to(), |s| s.len());
-        let text = std::str::from_utf8(&b[..valid]).unwrap_or_default();
+        };
         found.extend(
             (text.char_indices())
                 .filter(|(_, c)| c.len_utf8() > 1)
                 .map(|(off, c)| (c, t.start + 1 + off)),
         );
     }
+    let mut sorted: Vec<char> = found.iter().map(|&(c, _)| c).collect();
+    sorted.sort_unstable();
+    let once =
+        |c: char| sorted.partition_point(|&d| d <= c) - sorted.partition_point(|&d| d < c) == 1;
     let mut mask = Vec::new();
     for &(c, from) in &found {
-        if found.iter().filter(|&&(d, _)| d == c).count() == 1 {
+        if once(c) {
             mask.resize(choices.len(), false);
             mask[from..from + c.len_utf8()].fill(true);
         }
@@ -124,7 +126,7 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
                         .collect();
                     let twins: Vec<usize> = s.twin_runs(at).iter().rev().map(|r| r.start).collect();
                     // A twin before this run had its turn (its edits were this run's too).
-                    if !reads_as_text(&b) || twins.last().is_some_and(|&t| t != at) {
+                    if as_text(&b).is_none() || twins.last().is_some_and(|&t| t != at) {
                         break;
                     }
                     bytes.insert((b, twins))
