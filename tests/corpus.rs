@@ -269,3 +269,53 @@ fn a_regression_of_another_property_is_replayed_and_said() {
     assert!(r.passed(), "replayed anyway: {r}");
     let _ = fs::remove_dir_all(&root);
 }
+
+/// A regression file already at a failure's name that this build would not write the same
+/// way (a newer build's format, an older encoding of the same bytes, a damaged file) is kept:
+/// the new failure goes beside it. The same failure again rewrites its own file.
+#[test]
+fn a_regression_never_replaces_a_file_of_another_encoding() {
+    let root = temp_dir("siblings");
+    let mut c = Corpus::open(root.join("p"));
+    let tape = tape_of(200);
+    let first = c.regression_path(&tape);
+    fs::create_dir_all(first.parent().unwrap()).unwrap();
+    let newer = "tapefuzz regression 9\nproperty: p\nsomething: this build cannot read\n";
+    fs::write(&first, newer).unwrap();
+    let older = Regression {
+        property: "p".into(),
+        generator: 1,
+        value: Some("an old reading".into()),
+        failure: None,
+        isolate: false,
+        tape: tape.clone(),
+        encoding: 2,
+    };
+    let second = first.with_file_name(format!("{}-1.txt", sha1_name(&tape)));
+    fs::write(&second, older.to_text()).unwrap();
+
+    let today = Regression {
+        encoding: tapefuzz::tape::ENCODING_VERSION,
+        value: Some("200".into()),
+        ..older.clone()
+    };
+    let saved = c.save_regression(&today).unwrap();
+    let third = first.with_file_name(format!("{}-2.txt", sha1_name(&tape)));
+    assert_eq!(saved, third);
+    assert_eq!(fs::read_to_string(&first).unwrap(), newer);
+    assert_eq!(fs::read_to_string(&second).unwrap(), older.to_text());
+    // The same failure again: its own file, rewritten with what it says now.
+    let again = Regression {
+        failure: Some("a new message".into()),
+        ..today.clone()
+    };
+    assert_eq!(c.save_regression(&again).unwrap(), third);
+    assert_eq!(
+        Regression::parse(&fs::read_to_string(&third).unwrap())
+            .unwrap()
+            .failure
+            .as_deref(),
+        Some("a new message")
+    );
+    assert_eq!(fs::read_dir(first.parent().unwrap()).unwrap().count(), 3);
+}

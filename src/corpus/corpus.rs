@@ -12,6 +12,10 @@ use std::path::{Path, PathBuf};
 /// Entries larger than this are reported and skipped (left on disk).
 pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
+/// How many files named after one tape (`<sha1>.txt`, `<sha1>-1.txt`, …) a regression may
+/// be saved beside before [`Corpus::save_regression`] gives up rather than replace one.
+const MAX_SIBLINGS: usize = 16;
+
 /// The folder's format marker: the file `FORMAT` at its root, written once (and once more
 /// when [`Corpus::finish_migration`] moves a folder to this version). Format 4 holds tapes
 /// of the byte encoding's version 3 in `corpus/`; format 3 held version-2 tapes, format 2
@@ -276,10 +280,48 @@ impl Corpus {
         self.folder(Folder::Corpus).join(sha1_name(bytes))
     }
 
-    /// The path a regression of this tape is saved at.
+    /// The path a regression of this tape is saved at when no other file holds that name
+    /// (see [`Corpus::save_regression`]: a file there of another encoding, another tape or
+    /// that does not parse is kept, and the new one goes beside it).
     pub fn regression_path(&self, tape: &[u8]) -> PathBuf {
         self.folder(Folder::Regressions)
             .join(format!("{}.txt", sha1_name(tape)))
+    }
+
+    /// Where `r` is saved: [`Corpus::regression_path`], or `<sha1>-1.txt`, `<sha1>-2.txt`, …
+    /// when that name holds a file that is not a regression of the same tape in the same
+    /// encoding (a file of an older encoding reads the same bytes as another value; one of a
+    /// newer build, or damaged, cannot be read here: neither may be lost). A regression of the
+    /// same tape and encoding is the same failure: its file is rewritten.
+    fn free_regression_path(&self, r: &Regression) -> io::Result<PathBuf> {
+        let first = self.regression_path(&r.tape);
+        let stem = sha1_name(&r.tape);
+        for n in 0..=MAX_SIBLINGS {
+            let path = if n == 0 {
+                first.clone()
+            } else {
+                self.folder(Folder::Regressions)
+                    .join(format!("{stem}-{n}.txt"))
+            };
+            if fs::symlink_metadata(&path).is_err() {
+                return Ok(path);
+            }
+            let same = read_regular(&path).ok().is_some_and(|bytes| {
+                std::str::from_utf8(&bytes)
+                    .ok()
+                    .and_then(|t| Regression::parse(t).ok())
+                    .is_some_and(|old| old.encoding == r.encoding && old.tape == r.tape)
+            });
+            if same {
+                return Ok(path);
+            }
+        }
+        Err(with_path(
+            io::Error::other(format!(
+                "{MAX_SIBLINGS} other files already hold this tape's names: none is replaced"
+            )),
+            &first,
+        ))
     }
 
     /// Whether `folder` already holds this tape.
@@ -383,14 +425,16 @@ impl Corpus {
     }
 
     /// Saves a failure to `regressions/` as a text file named by its tape's sha1 (property
-    /// name filled in when empty) and returns the path. Errors name the path.
+    /// name filled in when empty) and returns the path. A file already at that name that is
+    /// not this tape's regression in this encoding (an older or newer format, a damaged
+    /// file) stays: the new file is `<sha1>-1.txt` (or the next free number). Errors name
+    /// the path.
     pub fn save_regression(&mut self, regression: &Regression) -> io::Result<PathBuf> {
         self.mark_format()?;
         let mut r = regression.clone();
         if r.property.is_empty() {
             r.property = self.property.clone();
         }
-        let path = self.regression_path(&r.tape);
         let dir = self.folder(Folder::Regressions);
         if dir.exists() && !dir.is_dir() {
             return Err(with_path(
@@ -398,6 +442,7 @@ impl Corpus {
                 &dir,
             ));
         }
+        let path = self.free_regression_path(&r)?;
         write_atomic(&path, r.to_text().as_bytes())?;
         Ok(path)
     }
