@@ -17,10 +17,20 @@ pub(crate) enum Rel {
     Gt,
 }
 
-/// One decision of the filter: which of `count` feasible outcomes was taken.
+/// One decision of the filter: which of `count` feasible outcomes was taken, at which
+/// comparison of the run.
 #[derive(Clone, Copy, Debug)]
 struct Decision {
     taken: u8,
+    count: u8,
+    comparison: usize,
+}
+
+/// The outcomes of one comparison that the store allowed (indices into its outcomes, the
+/// first `count`): the same on every run that reaches it by the same decisions.
+#[derive(Clone, Copy, Debug)]
+struct Feasible {
+    outcomes: [u8; 3],
     count: u8,
 }
 
@@ -37,6 +47,11 @@ pub(crate) struct Session {
     base_hi: Vec<i64>,
     decisions: Vec<Decision>,
     at: usize,
+    /// What each comparison of the current path allowed, so a run that replays the path
+    /// after a backtrack does not try its outcomes again.
+    feasible: Vec<Feasible>,
+    /// Comparisons made so far in this run.
+    comparisons: usize,
     seed: u64,
     /// Comparisons are decisions only in the filter phase.
     filtering: bool,
@@ -134,12 +149,14 @@ impl Session {
         self.seed = seed;
         self.filtering = true;
         self.decisions.clear();
+        self.feasible.clear();
     }
 
     /// Starts one run of the filter: the base bounds, the decisions so far replayed.
     pub(crate) fn begin_run(&mut self) {
         self.store.reset(&self.base_lo, &self.base_hi);
         self.at = 0;
+        self.comparisons = 0;
         self.runs += 1;
     }
 
@@ -150,6 +167,8 @@ impl Session {
         while let Some(d) = self.decisions.last_mut() {
             if d.taken + 1 < d.count {
                 d.taken += 1;
+                // The comparisons after this one may differ now.
+                self.feasible.truncate(d.comparison + 1);
                 return true;
             }
             self.decisions.pop();
@@ -176,12 +195,18 @@ impl Session {
     }
 
     fn allows(&mut self, rel: Rel, x: (u32, i64), y: (u32, i64)) -> bool {
-        let m = self.store.mark();
-        let ok = Session::constraint(rel, x, y)
-            .iter()
-            .all(|&(a, b, k)| self.store.add(a, b, k));
-        self.store.undo(m);
-        ok
+        let constraints = Session::constraint(rel, x, y);
+        // Most comparisons are settled by the bounds alone (a key against its ancestors'
+        // bounds): no trial propagation then.
+        match self.store.settled(&constraints) {
+            Some(answer) => answer,
+            None => {
+                let m = self.store.mark();
+                let ok = constraints.iter().all(|&(a, b, k)| self.store.add(a, b, k));
+                self.store.undo(m);
+                ok
+            }
+        }
     }
 
     fn decide<T: Copy>(&mut self, x: (u32, i64), y: (u32, i64), outcomes: &[(Rel, T)]) -> T {
@@ -195,14 +220,27 @@ impl Session {
             // Keep the filter running on something; its answer is discarded.
             return outcomes[0].1;
         }
-        let mut feasible = [0usize; 3];
-        let mut n = 0;
-        for (i, &(rel, _)) in outcomes.iter().enumerate() {
-            if self.allows(rel, x, y) {
-                feasible[n] = i;
-                n += 1;
+        let comparison = self.comparisons;
+        self.comparisons += 1;
+        let known = match self.feasible.get(comparison) {
+            Some(&known) => known,
+            None => {
+                let mut known = Feasible {
+                    outcomes: [0; 3],
+                    count: 0,
+                };
+                for (i, &(rel, _)) in outcomes.iter().enumerate() {
+                    if self.allows(rel, x, y) {
+                        known.outcomes[known.count as usize] = i as u8;
+                        known.count += 1;
+                    }
+                }
+                self.feasible.push(known);
+                known
             }
-        }
+        };
+        let mut feasible = known.outcomes.map(usize::from);
+        let n = known.count as usize;
         assert!(
             n > 0,
             "a consistent store allows one outcome of a partition"
@@ -225,6 +263,7 @@ impl Session {
                     self.decisions.push(Decision {
                         taken: 0,
                         count: n as u8,
+                        comparison,
                     });
                     0
                 }
@@ -232,8 +271,12 @@ impl Session {
         };
         let (rel, answer) = outcomes[feasible[pick.min(n - 1)]];
         for (a, b, k) in Session::constraint(rel, x, y) {
-            let ok = self.store.add(a, b, k);
-            debug_assert!(ok, "a feasible outcome stays feasible");
+            // An edge the bounds already entail stays entailed (bounds only narrow until
+            // the next undo, which would remove it anyway): not stored, never propagated.
+            if !self.store.entails(a, b, k) {
+                let ok = self.store.add(a, b, k);
+                debug_assert!(ok, "a feasible outcome stays feasible");
+            }
         }
         answer
     }

@@ -140,6 +140,41 @@ impl Store {
         self.propagate_hi(v) && self.propagate_lo(v)
     }
 
+    /// Whether every solution within the bounds has `a − b ≤ k` (`hi(a) − lo(b) ≤ k`): then
+    /// adding it changes nothing.
+    #[inline]
+    pub(crate) fn entails(&self, a: u32, b: u32, k: i64) -> bool {
+        if a == b {
+            return k >= 0;
+        }
+        let (a, b) = (a as usize, b as usize);
+        (self.hi[a] as i128) - (self.lo[b] as i128) <= k as i128
+    }
+
+    /// Whether the bounds alone rule out `a − b ≤ k` (`lo(a) − hi(b) > k`: no values within
+    /// them satisfy it).
+    #[inline]
+    fn excludes(&self, a: u32, b: u32, k: i64) -> bool {
+        if a == b {
+            return k < 0;
+        }
+        let (a, b) = (a as usize, b as usize);
+        (self.lo[a] as i128) - (self.hi[b] as i128) > k as i128
+    }
+
+    /// Whether the bounds alone decide that adding all of `constraints` together keeps the
+    /// store feasible: `Some(false)` when one is excluded, `Some(true)` when all are
+    /// entailed, `None` when only propagation can tell.
+    pub(crate) fn settled(&self, constraints: &[(u32, u32, i64)]) -> Option<bool> {
+        if constraints.iter().any(|&(a, b, k)| self.excludes(a, b, k)) {
+            return Some(false);
+        }
+        constraints
+            .iter()
+            .all(|&(a, b, k)| self.entails(a, b, k))
+            .then_some(true)
+    }
+
     /// Whether adding `a − b ≤ k` keeps the store feasible (the store is left unchanged).
     #[cfg(test)]
     pub(crate) fn allows(&mut self, a: u32, b: u32, k: i64) -> bool {
@@ -235,6 +270,31 @@ mod tests {
         assert!(s.fix(y, 5));
         assert_eq!(s.bounds(x), (4, 4));
         assert_eq!(s.bounds(z).0, 6);
+    }
+
+    #[test]
+    fn the_bounds_settle_what_they_entail_or_exclude() {
+        let mut s = Store::new();
+        let x = s.var(0, 3);
+        let y = s.var(5, 9);
+        // x − y ≤ −2 holds for all of them; y − x ≤ 1 for none; x − y ≤ −6 for some.
+        assert_eq!(s.settled(&[(x, y, -2)]), Some(true));
+        assert_eq!(s.settled(&[(y, x, 1)]), Some(false));
+        assert_eq!(s.settled(&[(x, y, -6)]), None);
+        assert_eq!(s.settled(&[(x, y, -2), (y, x, 1)]), Some(false));
+        assert_eq!(s.settled(&[(x, y, -2), (ZERO, ZERO, 0)]), Some(true));
+        // What settling says is what propagation says.
+        for (a, b, k) in [(x, y, -2), (y, x, 1), (x, y, -6), (y, x, 9), (x, y, -10)] {
+            if let Some(answer) = s.settled(&[(a, b, k)]) {
+                assert_eq!(answer, s.allows(a, b, k), "{a} − {b} ≤ {k}");
+            }
+        }
+        // Extreme bounds do not overflow: `big − x ≤ MAX` always holds, `x − big ≤ MIN`
+        // would need `big` past `i64::MAX`.
+        let big = s.var(i64::MIN, i64::MAX);
+        assert_eq!(s.settled(&[(big, x, i64::MAX)]), Some(true));
+        assert_eq!(s.settled(&[(x, big, i64::MIN)]), Some(false));
+        assert_eq!(s.settled(&[(x, big, 0)]), None);
     }
 
     #[test]
