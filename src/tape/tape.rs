@@ -408,11 +408,14 @@ impl<'s> Tape<'s> {
             return Err(Reject::Overrun);
         }
         if !matches!(self.origin, Origin::Context(_)) {
-            self.count_draw(index);
+            // A forced choice follows from the draws before it: it adds nothing to the
+            // fingerprint (and a collection's forced "one more?" coins cost no hash step).
+            self.drawn += 1;
             return Ok(index);
         }
         let point = PointId(mix(self.path, label.hash()));
-        self.note(label, point, max, index, true);
+        self.drawn += 1;
+        self.keep(label, point, max, index, true);
         Ok(index)
     }
 
@@ -434,6 +437,12 @@ impl<'s> Tape<'s> {
     #[inline]
     fn note(&mut self, label: Label, point: PointId, max: u64, index: u64, forced: bool) {
         self.count_draw(index);
+        self.keep(label, point, max, index, forced);
+    }
+
+    /// Records a choice drawn and counted (on a recording tape).
+    #[inline]
+    fn keep(&mut self, label: Label, point: PointId, max: u64, index: u64, forced: bool) {
         if self.recording {
             self.choices.push(Choice {
                 point,
@@ -855,16 +864,15 @@ impl<'s> Tape<'s> {
         let forced = min.min(bound);
         // The last integer drawn over this range, in a register (see `RandomSource::int`).
         let mut last = src.last_int(max);
+        // A forced coin adds nothing to the fingerprint (see `Tape::force`).
         if biased && count < forced {
             // The first draw sets the last one over this range; the rest repeat it or not.
-            coins = print_step(coins, 1);
             let index = src.int_after(max, &mut last);
             indices = print_step(indices, index);
             each(index);
             count += 1;
             let mut prev = index;
             while count < forced {
-                coins = print_step(coins, 1);
                 let index = src.int_after_same(max, &mut prev);
                 indices = print_step(indices, index);
                 each(index);
@@ -873,7 +881,6 @@ impl<'s> Tape<'s> {
             last = (max, prev);
         } else if !biased {
             while count < forced {
-                coins = print_step(coins, 1);
                 let index = if max == 0 { 0 } else { src.pick(max, hint) };
                 indices = print_step(indices, index);
                 each(index);
@@ -907,8 +914,13 @@ impl<'s> Tape<'s> {
                 src.set_pool(word, left);
                 break;
             }
-            let more = if count < min { 1 } else { src.coin(threshold) };
-            coins = print_step(coins, more);
+            let more = if count < min {
+                1
+            } else {
+                let more = src.coin(threshold);
+                coins = print_step(coins, more);
+                more
+            };
             if more == 0 {
                 ended = true;
                 break;
@@ -936,9 +948,10 @@ impl<'s> Tape<'s> {
             } else if count >= max_len {
                 0
             } else {
-                src.coin(threshold)
+                let more = src.coin(threshold);
+                coins = print_step(coins, more);
+                more
             };
-            coins = print_step(coins, more);
             let result = if more == 0 {
                 Ok(())
             } else {
@@ -1017,7 +1030,8 @@ impl<'s> Tape<'s> {
         self.drawn
     }
 
-    /// A hash of every index drawn so far: equal tapes give equal fingerprints.
+    /// A hash of every index drawn so far: equal tapes give equal fingerprints. Forced choices
+    /// ([`Tape::force`]) are counted but not hashed: the draws before them decide them.
     pub fn fingerprint(&self) -> u64 {
         mix(
             print_step(self.prints[0], self.prints[1]),
