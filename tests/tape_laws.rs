@@ -222,6 +222,27 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
         vecs(ints::<u8>(..), 0..=20)
             .map(|v| (v.into_iter().map(i64::from).collect(), 1))
             .boxed(),
+        // Forced coins (below a minimum, at a maximum) at every position modulo 4, where the
+        // fingerprint's lanes turn.
+        (
+            bools(),
+            vecs(ints::<u8>(0..=9), 3..=5),
+            bools(),
+            vecs(ints::<u64>(..), 1..=3),
+            vecs(ints::<i64>(..), 2..=2),
+            ints::<u8>(..),
+        )
+            .map(move |(_, a, _, b, c, x)| {
+                let mut all: Vec<i64> = a.into_iter().map(i64::from).collect();
+                all.extend(widen(b));
+                all.extend(c);
+                (all, u32::from(x))
+            })
+            .boxed(),
+        // Payload runs starting two and three draws in.
+        (bools(), bools(), vecs(ints::<u8>(..), 5..=21), bools(), vecs(ints::<u8>(..), 0..=7))
+            .map(|(_, _, v, _, w)| (v.into_iter().chain(w).map(i64::from).collect(), 3))
+            .boxed(),
         // Payload runs after an odd number of draws (the other lane first).
         (bools(), vecs(ints::<u8>(..), 0..=21), ints::<u32>(..))
             .map(|(_, v, x)| (v.into_iter().map(i64::from).collect(), x))
