@@ -240,7 +240,13 @@ fn batched_fast_path_draws_exactly_what_the_general_path_draws() {
             })
             .boxed(),
         // Payload runs starting two and three draws in.
-        (bools(), bools(), vecs(ints::<u8>(..), 5..=21), bools(), vecs(ints::<u8>(..), 0..=7))
+        (
+            bools(),
+            bools(),
+            vecs(ints::<u8>(..), 5..=21),
+            bools(),
+            vecs(ints::<u8>(..), 0..=7),
+        )
             .map(|(_, _, v, _, w)| (v.into_iter().chain(w).map(i64::from).collect(), 3))
             .boxed(),
         // Payload runs after an odd number of draws (the other lane first).
