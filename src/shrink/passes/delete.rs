@@ -191,7 +191,9 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
 
 /// Deletes runs of sibling spans and lowers every later choice with at least three options
 /// by the number deleted: elements that point at positions in their own list (an index into
-/// it) keep pointing at the same elements once the ones before are gone.
+/// it) keep pointing at the same elements once the ones before are gone. Only where some
+/// lowered choice could be such a position (below the number of siblings): a list of large
+/// values costs no call.
 pub(in crate::shrink) fn delete_and_renumber(s: &mut Shrinker<'_>) {
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
@@ -202,20 +204,27 @@ pub(in crate::shrink) fn delete_and_renumber(s: &mut Shrinker<'_>) {
         }
         let base = s.choices().to_vec();
         let start = run[0].0;
+        // How many siblings the list has: a later choice can only be a position in it below
+        // that.
+        let span = s.spans()[k];
+        let siblings = (s.spans().iter())
+            .filter(|t| t.parent == span.parent && t.label == span.label)
+            .count() as u64;
         let deleted = find_integer(|n| {
             if n as usize > run.len() {
                 return false;
             }
             let end = run[n as usize - 1].1;
             let mut v = without(&base, start, end);
-            let mut lowered = false;
+            let (mut lowered, mut position) = (false, false);
             for c in v[start..].iter_mut() {
                 if !c.forced && c.max >= 2 && c.index >= n {
+                    position |= c.index < siblings;
                     c.index -= n;
                     lowered = true;
                 }
             }
-            lowered && s.consider(&v)
+            lowered && position && s.consider(&v)
         });
         if deleted == 0 {
             k += 1;
