@@ -318,4 +318,10 @@ fn a_regression_never_replaces_a_file_of_another_encoding() {
         Some("a new message")
     );
     assert_eq!(fs::read_dir(first.parent().unwrap()).unwrap().count(), 3);
+    // With the first name free again, the same failure still goes to its own file (no
+    // second copy that would replay twice).
+    fs::remove_file(&first).unwrap();
+    assert_eq!(c.save_regression(&again).unwrap(), third);
+    assert_eq!(fs::read_dir(first.parent().unwrap()).unwrap().count(), 2);
+    let _ = fs::remove_dir_all(&root);
 }

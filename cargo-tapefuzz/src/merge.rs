@@ -1,11 +1,14 @@
 //! `merge`: the corpora folders of several jobs (CI shards, machines, branches) copied into
 //! one. Every file of a store is named by its content (`corpus/<sha1>`,
 //! `regressions/<sha1>.txt`, named by its tape), so a merge is a copy of what is missing:
-//! nothing is ever overwritten. A regression whose tape the destination holds is present
-//! even when its text differs (the failure's message names a line that moved); a property
-//! folder saved in another encoding (`FORMAT`) is not mixed in (run the property on both
-//! sides first: a run migrates its folder); any other name that holds other bytes on each
-//! side (only a damaged file can) is reported and left as it is in the destination.
+//! nothing is ever overwritten. A regression whose tape the destination holds in the same
+//! encoding is present even when its text differs (the failure's message names a line that
+//! moved); one whose name the destination holds with another regression (another encoding
+//! of the same bytes, a file this build cannot read) goes beside it as `<sha1>-N.txt`, as a
+//! run saves it. A property folder saved in another encoding (`FORMAT`) is not mixed in (run
+//! the property on both sides first: a run migrates its folder); any other name that holds
+//! other bytes on each side (only a damaged file can) is reported and left as it is in the
+//! destination.
 
 use std::path::{Path, PathBuf};
 
@@ -72,12 +75,31 @@ fn same_format(source: &Path, dest: &Path, corpus: &Path) -> bool {
     }
 }
 
-/// The tape of a regression file's text, if it is one.
-fn regression_tape(bytes: &[u8]) -> Option<Vec<u8>> {
+/// The tape and encoding of a regression file's text, if it is one.
+fn regression_key(bytes: &[u8]) -> Option<(Vec<u8>, u32)> {
     let text = std::str::from_utf8(bytes).ok()?;
     tapefuzz::corpus::Regression::parse(text)
         .ok()
-        .map(|r| r.tape)
+        .map(|r| (r.tape, r.encoding))
+}
+
+/// How many `<sha1>-N.txt` siblings a merged regression may go to (as
+/// `Corpus::save_regression` does).
+const MAX_SIBLINGS: usize = 16;
+
+/// The names a regression named `to` may take in its folder: `to`, then `<stem>-1.txt`, …
+/// (`<stem>` without a `-N` of its own).
+fn regression_names(to: &Path) -> Vec<PathBuf> {
+    let name = to.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let stem = name.as_deref().map(|n| match n.rsplit_once('-') {
+        Some((stem, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => stem,
+        _ => n,
+    });
+    let mut names = vec![to.to_path_buf()];
+    if let Some(stem) = stem {
+        names.extend((1..=MAX_SIBLINGS).map(|k| to.with_file_name(format!("{stem}-{k}.txt"))));
+    }
+    names
 }
 
 /// Copies one file unless `to` exists: the same bytes (for a regression, the same tape)
@@ -90,26 +112,51 @@ fn copy_one(from: &Path, to: &Path, out: &mut Merged) {
             return;
         }
     };
-    let regression = to.parent().and_then(|p| p.file_name()) == Some("regressions".as_ref());
-    match std::fs::read(to) {
-        Ok(there) if there == bytes => out.present += 1,
-        Ok(there)
-            if regression
-                && regression_tape(&there).is_some_and(|t| Some(t) == regression_tape(&bytes)) =>
-        {
-            out.present += 1
-        }
-        Ok(_) => out.conflicts.push(to.to_path_buf()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let made = to
-                .parent()
-                .map_or(Ok(()), tapefuzz::corpus::create_dir_durably)
-                .and_then(|()| tapefuzz::corpus::write_atomic(to, &bytes));
-            match made {
-                Ok(()) => out.copied += 1,
-                Err(e) => out.errors.push(format!("{}: {e}", to.display())),
+    let regression = to.parent().and_then(|p| p.file_name()) == Some("regressions".as_ref())
+        && to.extension().is_some_and(|e| e == "txt");
+    let key = if regression {
+        regression_key(&bytes)
+    } else {
+        None
+    };
+    if let Some(key) = key {
+        // The first of its names that is free or holds the same failure: another
+        // encoding's file, or one this build cannot read, stays and this one goes beside it.
+        for name in regression_names(to) {
+            match std::fs::read(&name) {
+                Ok(there) if there == bytes || regression_key(&there).as_ref() == Some(&key) => {
+                    out.present += 1;
+                    return;
+                }
+                Ok(_) => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return copy_new(&name, &bytes, out);
+                }
+                Err(e) => {
+                    out.errors.push(format!("{}: {e}", name.display()));
+                    return;
+                }
             }
         }
+        out.conflicts.push(to.to_path_buf());
+        return;
+    }
+    match std::fs::read(to) {
+        Ok(there) if there == bytes => out.present += 1,
+        Ok(_) => out.conflicts.push(to.to_path_buf()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => copy_new(to, &bytes, out),
+        Err(e) => out.errors.push(format!("{}: {e}", to.display())),
+    }
+}
+
+/// Writes `bytes` to `to`, a name the destination does not hold.
+fn copy_new(to: &Path, bytes: &[u8], out: &mut Merged) {
+    let made = to
+        .parent()
+        .map_or(Ok(()), tapefuzz::corpus::create_dir_durably)
+        .and_then(|()| tapefuzz::corpus::write_atomic(to, bytes));
+    match made {
+        Ok(()) => out.copied += 1,
         Err(e) => out.errors.push(format!("{}: {e}", to.display())),
     }
 }
@@ -122,6 +169,39 @@ mod tests {
         let p = root.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, bytes).unwrap();
+    }
+
+    #[test]
+    fn a_regression_of_another_encoding_at_the_name_goes_beside_it() {
+        let tmp = std::env::temp_dir().join(format!("tapefuzz-merge-enc-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let (a, b, dest) = (tmp.join("a"), tmp.join("b"), tmp.join("dest"));
+        let reg = |encoding: u32| {
+            tapefuzz::corpus::Regression {
+                property: "p".into(),
+                generator: 0,
+                value: Some(format!("read in encoding {encoding}")),
+                failure: None,
+                isolate: false,
+                tape: vec![2, 0, 58],
+                encoding,
+            }
+            .to_text()
+        };
+        let today = tapefuzz::tape::ENCODING_VERSION;
+        write(&dest, "p/regressions/x.txt", reg(2).as_bytes());
+        write(&a, "p/regressions/x.txt", reg(today).as_bytes());
+        // Another job saved today's beside its own old file already: present, not copied.
+        write(&b, "p/regressions/x-1.txt", reg(today).as_bytes());
+        let mut m = Merged::default();
+        merge(&a, &dest, &mut m);
+        merge(&b, &dest, &mut m);
+        assert_eq!((m.copied, m.present), (1, 1), "{m:?}");
+        assert!(m.conflicts.is_empty() && m.errors.is_empty(), "{m:?}");
+        let read = |n: &str| std::fs::read_to_string(dest.join("p/regressions").join(n)).unwrap();
+        assert_eq!(read("x.txt"), reg(2));
+        assert_eq!(read("x-1.txt"), reg(today));
+        let _ = std::fs::remove_dir_all(&tmp);
     }
 
     #[test]

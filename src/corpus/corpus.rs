@@ -292,10 +292,11 @@ impl Corpus {
     /// when that name holds a file that is not a regression of the same tape in the same
     /// encoding (a file of an older encoding reads the same bytes as another value; one of a
     /// newer build, or damaged, cannot be read here: neither may be lost). A regression of the
-    /// same tape and encoding is the same failure: its file is rewritten.
+    /// same tape and encoding is the same failure: its file is rewritten, wherever it is.
     fn free_regression_path(&self, r: &Regression) -> io::Result<PathBuf> {
         let first = self.regression_path(&r.tape);
         let stem = sha1_name(&r.tape);
+        let mut free = None;
         for n in 0..=MAX_SIBLINGS {
             let path = if n == 0 {
                 first.clone()
@@ -303,28 +304,40 @@ impl Corpus {
                 self.folder(Folder::Regressions)
                     .join(format!("{stem}-{n}.txt"))
             };
-            if fs::symlink_metadata(&path).is_err() {
-                return Ok(path);
+            match fs::symlink_metadata(&path) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    free.get_or_insert(path);
+                    continue;
+                }
+                Err(e) => return Err(with_path(e, &path)),
+                Ok(_) => {}
             }
-            let same = read_regular(&path).ok().is_some_and(|bytes| {
-                std::str::from_utf8(&bytes)
-                    .ok()
-                    .and_then(|t| Regression::parse(t).ok())
-                    .is_some_and(|old| old.encoding == r.encoding && old.tape == r.tape)
-            });
+            let same = read_bounded(&path, MAX_ENTRY_BYTES)
+                .ok()
+                .is_some_and(|bytes| {
+                    std::str::from_utf8(&bytes)
+                        .ok()
+                        .and_then(|t| Regression::parse(t).ok())
+                        .is_some_and(|old| old.encoding == r.encoding && old.tape == r.tape)
+                });
             if same {
                 return Ok(path);
             }
         }
-        Err(with_path(
-            io::Error::other(format!(
-                "{MAX_SIBLINGS} other files already hold this tape's names: none is replaced"
-            )),
-            &first,
-        ))
+        free.ok_or_else(|| {
+            with_path(
+                io::Error::other(format!(
+                    "{} other files already hold this tape's names: none is replaced",
+                    MAX_SIBLINGS + 1
+                )),
+                &first,
+            )
+        })
     }
 
-    /// Whether `folder` already holds this tape.
+    /// Whether `folder` already holds this tape: in `corpus/`, its file with these bytes; in
+    /// `regressions/`, a file at [`Corpus::regression_path`] (of any encoding; the
+    /// `<sha1>-N.txt` siblings [`Corpus::save_regression`] may write are not looked at).
     pub fn contains(&self, folder: Folder, bytes: &[u8]) -> bool {
         match folder {
             Folder::Corpus => read_regular(&self.corpus_path(bytes)).ok().as_deref() == Some(bytes),

@@ -10,7 +10,7 @@
 //! prefixes of their recorded unforced indices: each prefix a run went through knows the
 //! range of the choice drawn next, each prefix a run stopped at knows that run's length.
 
-use crate::tape::{Recording, Status};
+use crate::tape::Recording;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -54,8 +54,8 @@ type ByHash<V> = HashMap<u64, V, BuildHasherDefault<Identity>>;
 /// The runs made so far (see the module docs).
 #[derive(Debug, Default)]
 pub(super) struct Cache {
-    /// Tape length and status of each run, by the hash of its recorded unforced indices.
-    ends: ByHash<(usize, Status)>,
+    /// Tape length of each run, by the hash of its recorded unforced indices.
+    ends: ByHash<usize>,
     /// The largest index of the choice drawn after each prefix a run went through.
     maxes: ByHash<u64>,
     /// The recordings of the latest runs, by hash, oldest first.
@@ -68,8 +68,6 @@ pub(super) struct Cache {
 pub(super) struct Hit {
     /// Its tape's length (forced choices included).
     pub(super) len: usize,
-    /// What the test said of it.
-    pub(super) status: Status,
     /// Its recording, if it is one of the latest runs.
     pub(super) recording: Option<Recording>,
 }
@@ -85,10 +83,9 @@ impl Cache {
         let mut hash = EMPTY;
         let mut pos = 0;
         loop {
-            if let Some(&(len, status)) = self.ends.get(&hash) {
+            if let Some(&len) = self.ends.get(&hash) {
                 return Some(Hit {
                     len,
-                    status,
                     recording: self.recent.get(&hash).cloned(),
                 });
             }
@@ -100,14 +97,14 @@ impl Cache {
         }
     }
 
-    /// Records the run that recorded `rec` with `status`.
-    pub(super) fn insert(&mut self, rec: &Recording, status: Status) {
+    /// Records the run that recorded `rec`.
+    pub(super) fn insert(&mut self, rec: &Recording) {
         let mut hash = EMPTY;
         for c in rec.choices.iter().filter(|c| !c.forced) {
             self.maxes.insert(hash, c.max);
             hash = step(hash, c.index);
         }
-        self.ends.insert(hash, (rec.choices.len(), status));
+        self.ends.insert(hash, rec.choices.len());
         // Without the generators' suggestions: only the best tape's are read, and a float's
         // can outweigh its choices.
         let kept = Recording {
@@ -152,7 +149,7 @@ mod tests {
     #[test]
     fn a_candidate_that_repeats_a_recorded_run_is_known() {
         let mut c = Cache::new();
-        c.insert(&rec(&[(1, 1), (5, 9)]), Status::Valid);
+        c.insert(&rec(&[(1, 1), (5, 9)]));
         let found = |c: &Cache, i: &[u64]| c.lookup(i).map(|h| h.len);
         assert_eq!(found(&c, &[1, 5]), Some(2));
         assert_eq!(
@@ -163,16 +160,12 @@ mod tests {
         assert_eq!(found(&c, &[1, 5, 7, 7]), Some(2));
         assert_eq!(found(&c, &[1, 15]), None);
         assert_eq!(found(&c, &[1, 9]), None);
-        c.insert(&rec(&[(1, 1), (9, 9)]), Status::Valid);
+        c.insert(&rec(&[(1, 1), (9, 9)]));
         assert_eq!(found(&c, &[1, 15]), Some(2));
         assert_eq!(found(&c, &[1, 4]), None);
         assert_eq!(found(&c, &[0]), None);
-        // Each run keeps what the test said of it.
-        c.insert(&rec(&[(2, 3)]), Status::Invalid);
-        assert_eq!(c.lookup(&[2, 7]).map(|h| h.status), Some(Status::Invalid));
-        assert_eq!(c.lookup(&[1, 5]).map(|h| h.status), Some(Status::Valid));
         // A run that read zeros past its candidate's end decides the shorter candidate.
-        c.insert(&rec(&[(0, 1), (0, 3)]), Status::Valid);
+        c.insert(&rec(&[(0, 1), (0, 3)]));
         assert_eq!(found(&c, &[]), Some(2));
         assert_eq!(found(&c, &[0]), Some(2));
     }

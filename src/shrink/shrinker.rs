@@ -101,7 +101,7 @@ impl<'a> Shrinker<'a> {
         budget: Budget,
     ) -> Shrinker<'a> {
         let mut cache = Cache::new();
-        cache.insert(&start, Status::Interesting);
+        cache.insert(&start);
         Shrinker {
             test,
             char_bytes: char_bytes(&start.choices, &start.spans),
@@ -207,17 +207,6 @@ impl<'a> Shrinker<'a> {
         &self.best.choices
     }
 
-    /// What the test said of `candidate` when it ran (`None`: it has not run, or was
-    /// forgotten).
-    pub(super) fn status_of(&self, candidate: &[Choice]) -> Option<Status> {
-        let indices: Vec<u64> = candidate
-            .iter()
-            .filter(|c| !c.forced)
-            .map(|c| c.index)
-            .collect();
-        self.cache.lookup(&indices).map(|hit| hit.status)
-    }
-
     /// Tries a candidate; whether it became the best tape.
     pub(super) fn consider(&mut self, candidate: &[Choice]) -> bool {
         matches!(self.attempt(candidate), Tried::Improved)
@@ -262,7 +251,7 @@ impl<'a> Shrinker<'a> {
             .with_suggestions();
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
-        self.cache.insert(&rec, status);
+        self.cache.insert(&rec);
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.char_bytes = char_bytes(&rec.choices, &rec.spans);
             self.best = rec;

@@ -1030,8 +1030,9 @@ impl<'s> Tape<'s> {
         self.drawn
     }
 
-    /// A hash of every index drawn so far: equal tapes give equal fingerprints. Forced choices
-    /// ([`Tape::force`]) are counted but not hashed: the draws before them decide them.
+    /// A hash of the indices drawn so far: equal tapes give equal fingerprints. Choices made
+    /// with [`Tape::force`] are counted but not hashed (the draws before them decide them);
+    /// one-option draws are hashed like any other.
     pub fn fingerprint(&self) -> u64 {
         mix(
             print_step(self.prints[0], self.prints[1]),

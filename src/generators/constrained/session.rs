@@ -32,6 +32,9 @@ struct Decision {
 struct Feasible {
     outcomes: [u8; 3],
     count: u8,
+    /// The comparison it answered (its operands and how many outcomes it had): a filter
+    /// that is not deterministic may reach another one here, which is then decided anew.
+    of: ((u32, i64), (u32, i64), usize),
 }
 
 /// What stopped symbolic execution: an operation outside difference constraints.
@@ -222,12 +225,17 @@ impl Session {
         }
         let comparison = self.comparisons;
         self.comparisons += 1;
+        let of = (x, y, outcomes.len());
         let known = match self.feasible.get(comparison) {
-            Some(&known) => known,
-            None => {
+            Some(&known) if known.of == of => known,
+            _ => {
+                // Not reached before on this path (or, from a filter that is not
+                // deterministic, another comparison was): what follows is decided anew.
+                self.feasible.truncate(comparison);
                 let mut known = Feasible {
                     outcomes: [0; 3],
                     count: 0,
+                    of,
                 };
                 for (i, &(rel, _)) in outcomes.iter().enumerate() {
                     if self.allows(rel, x, y) {
