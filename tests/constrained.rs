@@ -302,7 +302,7 @@ fn a_filter_that_changes_between_runs_never_panics() {
                 r.get()
             });
             let (a, b, c) = (l[0], l[1], l[2]);
-            if run % 3 == 0 {
+            if run.is_multiple_of(3) {
                 // Three outcomes where the other runs have two, at the same comparison.
                 a.partial_cmp(&b) == Some(Ordering::Greater) && b < c && c < a
             } else if run % 3 == 1 {
