@@ -83,25 +83,6 @@ fn regression_key(bytes: &[u8]) -> Option<(Vec<u8>, u32)> {
         .map(|r| (r.tape, r.encoding))
 }
 
-/// How many `<sha1>-N.txt` siblings a merged regression may go to (as
-/// `Corpus::save_regression` does).
-const MAX_SIBLINGS: usize = 16;
-
-/// The names a regression named `to` may take in its folder: `to`, then `<stem>-1.txt`, …
-/// (`<stem>` without a `-N` of its own).
-fn regression_names(to: &Path) -> Vec<PathBuf> {
-    let name = to.file_stem().map(|s| s.to_string_lossy().into_owned());
-    let stem = name.as_deref().map(|n| match n.rsplit_once('-') {
-        Some((stem, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => stem,
-        _ => n,
-    });
-    let mut names = vec![to.to_path_buf()];
-    if let Some(stem) = stem {
-        names.extend((1..=MAX_SIBLINGS).map(|k| to.with_file_name(format!("{stem}-{k}.txt"))));
-    }
-    names
-}
-
 /// Copies one file unless `to` exists: the same bytes (for a regression, the same tape)
 /// count as present, other bytes as a conflict.
 fn copy_one(from: &Path, to: &Path, out: &mut Merged) {
@@ -122,7 +103,7 @@ fn copy_one(from: &Path, to: &Path, out: &mut Merged) {
     if let Some(key) = key {
         // The first of its names that is free or holds the same failure: another
         // encoding's file, or one this build cannot read, stays and this one goes beside it.
-        for name in regression_names(to) {
+        for name in tapefuzz::corpus::regression_names(to) {
             match std::fs::read(&name) {
                 Ok(there) if there == bytes || regression_key(&there).as_ref() == Some(&key) => {
                     out.present += 1;

@@ -14,7 +14,34 @@ pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
 /// How many files named after one tape (`<sha1>.txt`, `<sha1>-1.txt`, …) a regression may
 /// be saved beside before [`Corpus::save_regression`] gives up rather than replace one.
-const MAX_SIBLINGS: usize = 16;
+pub const MAX_SIBLINGS: usize = 16;
+
+/// The names a regression file named `path` may take in its folder, in the order they are
+/// tried: `path` itself, then `<stem>-1.txt` to `<stem>-16.txt` ([`MAX_SIBLINGS`]), where
+/// `<stem>` is `path`'s name without its `.txt` and without a `-N` of its own (so a sibling's
+/// names are its first's). A name without a stem gives `path` alone.
+///
+/// ```
+/// use std::path::Path;
+/// use tapefuzz::corpus::regression_names;
+///
+/// let names = regression_names(Path::new("regressions/ab12-2.txt"));
+/// assert_eq!(names[0], Path::new("regressions/ab12-2.txt"));
+/// assert_eq!(names[1], Path::new("regressions/ab12-1.txt"));
+/// assert_eq!(names.len(), 17);
+/// ```
+pub fn regression_names(path: &Path) -> Vec<PathBuf> {
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let stem = name.as_deref().map(|n| match n.rsplit_once('-') {
+        Some((stem, k)) if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) => stem,
+        _ => n,
+    });
+    let mut names = vec![path.to_path_buf()];
+    if let Some(stem) = stem {
+        names.extend((1..=MAX_SIBLINGS).map(|k| path.with_file_name(format!("{stem}-{k}.txt"))));
+    }
+    names
+}
 
 /// The folder's format marker: the file `FORMAT` at its root, written once (and once more
 /// when [`Corpus::finish_migration`] moves a folder to this version). Format 4 holds tapes
@@ -295,15 +322,8 @@ impl Corpus {
     /// same tape and encoding is the same failure: its file is rewritten, wherever it is.
     fn free_regression_path(&self, r: &Regression) -> io::Result<PathBuf> {
         let first = self.regression_path(&r.tape);
-        let stem = sha1_name(&r.tape);
         let mut free = None;
-        for n in 0..=MAX_SIBLINGS {
-            let path = if n == 0 {
-                first.clone()
-            } else {
-                self.folder(Folder::Regressions)
-                    .join(format!("{stem}-{n}.txt"))
-            };
+        for path in regression_names(&first) {
             match fs::symlink_metadata(&path) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     free.get_or_insert(path);

@@ -13,8 +13,8 @@ mod regression;
 pub use atomic::{clean_stale_temps, create_dir_durably, is_temp_name, write_atomic};
 pub(crate) use atomic::{open_regular, random_suffix};
 pub use corpus::{
-    Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, read_bounded, read_tape, read_tape_versioned,
-    sha1_name,
+    Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, MAX_SIBLINGS, read_bounded, read_tape,
+    read_tape_versioned, regression_names, sha1_name,
 };
 pub use flight::{Crashed, CrashedInput, FLIGHT_SLOTS, Flight, FlightView};
 pub use regression::{REGRESSION_HEADER, Regression};
