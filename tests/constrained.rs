@@ -317,3 +317,33 @@ fn a_filter_that_changes_between_runs_never_panics() {
         let _ = run(&g, seed);
     }
 }
+
+/// `x > MIN` and `y < MAX` with each drawn from its end of the `i64` range: only exact arithmetic on
+/// the constraints keeps the values next to the type's ends.
+struct AtTheEnds;
+impl Constrain for AtTheEnds {
+    type Value<N: Num> = (N, N);
+    fn generator<N: Num>(&self) -> impl Gen<Value = (N, N)> {
+        (
+            nums::<N>(i64::MIN..=i64::MIN + 1),
+            nums::<N>(i64::MAX - 1..=i64::MAX),
+        )
+    }
+    fn valid<N: Num>(&self, (x, y): &(N, N)) -> bool {
+        *x > N::constant(i64::MIN) && *y < N::constant(i64::MAX)
+    }
+}
+
+#[test]
+fn comparisons_at_the_ends_of_the_range_lose_no_value() {
+    let g = constrained(AtTheEnds);
+    for seed in 0..50 {
+        let (st, v) = run(&g, seed);
+        assert_eq!(
+            st,
+            Status::Valid,
+            "seed {seed}: the one valid pair was lost"
+        );
+        assert_eq!(v, Some((i64::MIN + 1, i64::MAX - 1)));
+    }
+}

@@ -184,16 +184,17 @@ impl Session {
         self.at
     }
 
-    fn constraint(rel: Rel, (x, dx): (u32, i64), (y, dy): (u32, i64)) -> [(u32, u32, i64); 2] {
-        // x + dx  rel  y + dy, as differences x − y ≤ k (and y − x ≤ k').
-        let d = dy.saturating_sub(dx);
-        const NONE: (u32, u32, i64) = (ZERO, ZERO, 0);
+    fn constraint(rel: Rel, (x, dx): (u32, i64), (y, dy): (u32, i64)) -> [(u32, u32, i128); 2] {
+        // x + dx  rel  y + dy, as differences x − y ≤ k (and y − x ≤ k'), exact in i128:
+        // saturating i64 would lose a value at the type's ends (x > MIN as x ≥ MIN + 2).
+        let d = dy as i128 - dx as i128;
+        const NONE: (u32, u32, i128) = (ZERO, ZERO, 0);
         match rel {
             Rel::Le => [(x, y, d), NONE],
-            Rel::Lt => [(x, y, d.saturating_sub(1)), NONE],
-            Rel::Ge => [(y, x, d.saturating_neg()), NONE],
-            Rel::Gt => [(y, x, d.saturating_neg().saturating_sub(1)), NONE],
-            Rel::Eq => [(x, y, d), (y, x, d.saturating_neg())],
+            Rel::Lt => [(x, y, d - 1), NONE],
+            Rel::Ge => [(y, x, -d), NONE],
+            Rel::Gt => [(y, x, -d - 1), NONE],
+            Rel::Eq => [(x, y, d), (y, x, -d)],
         }
     }
 

@@ -26,9 +26,9 @@ pub(crate) struct Store {
     lo: Vec<i64>,
     hi: Vec<i64>,
     /// `out[b]`: edges `(a, k)` meaning `a − b ≤ k` (upper bounds flow from `b` to `a`).
-    out: Vec<Vec<(u32, i64)>>,
+    out: Vec<Vec<(u32, i128)>>,
     /// `inn[a]`: edges `(b, k)` meaning `a − b ≤ k` (lower bounds flow from `a` to `b`).
-    inn: Vec<Vec<(u32, i64)>>,
+    inn: Vec<Vec<(u32, i128)>>,
     trail: Vec<Undo>,
     queue: VecDeque<u32>,
     queued: Vec<bool>,
@@ -113,7 +113,7 @@ impl Store {
 
     /// Adds `a − b ≤ k`; `false` (with the store in some inconsistent state: undo it) when it
     /// makes the store infeasible.
-    pub(crate) fn add(&mut self, a: u32, b: u32, k: i64) -> bool {
+    pub(crate) fn add(&mut self, a: u32, b: u32, k: i128) -> bool {
         if a == b {
             return k >= 0;
         }
@@ -143,29 +143,29 @@ impl Store {
     /// Whether every solution within the bounds has `a − b ≤ k` (`hi(a) − lo(b) ≤ k`): then
     /// adding it changes nothing.
     #[inline]
-    pub(crate) fn entails(&self, a: u32, b: u32, k: i64) -> bool {
+    pub(crate) fn entails(&self, a: u32, b: u32, k: i128) -> bool {
         if a == b {
             return k >= 0;
         }
         let (a, b) = (a as usize, b as usize);
-        (self.hi[a] as i128) - (self.lo[b] as i128) <= k as i128
+        (self.hi[a] as i128) - (self.lo[b] as i128) <= k
     }
 
     /// Whether the bounds alone rule out `a − b ≤ k` (`lo(a) − hi(b) > k`: no values within
     /// them satisfy it).
     #[inline]
-    fn excludes(&self, a: u32, b: u32, k: i64) -> bool {
+    fn excludes(&self, a: u32, b: u32, k: i128) -> bool {
         if a == b {
             return k < 0;
         }
         let (a, b) = (a as usize, b as usize);
-        (self.lo[a] as i128) - (self.hi[b] as i128) > k as i128
+        (self.lo[a] as i128) - (self.hi[b] as i128) > k
     }
 
     /// Whether the bounds alone decide that adding all of `constraints` together keeps the
     /// store feasible: `Some(false)` when one is excluded, `Some(true)` when all are
     /// entailed, `None` when only propagation can tell.
-    pub(crate) fn settled(&self, constraints: &[(u32, u32, i64)]) -> Option<bool> {
+    pub(crate) fn settled(&self, constraints: &[(u32, u32, i128)]) -> Option<bool> {
         if constraints.iter().any(|&(a, b, k)| self.excludes(a, b, k)) {
             return Some(false);
         }
@@ -177,7 +177,7 @@ impl Store {
 
     /// Whether adding `a − b ≤ k` keeps the store feasible (the store is left unchanged).
     #[cfg(test)]
-    pub(crate) fn allows(&mut self, a: u32, b: u32, k: i64) -> bool {
+    pub(crate) fn allows(&mut self, a: u32, b: u32, k: i128) -> bool {
         let m = self.mark();
         let ok = self.add(a, b, k);
         self.undo(m);
@@ -212,7 +212,7 @@ impl Store {
             let hb = self.hi[b as usize];
             for i in 0..self.out[b as usize].len() {
                 let (a, k) = self.out[b as usize][i];
-                let nh = hb.saturating_add(k);
+                let nh = clamp(hb as i128 + k);
                 if nh < self.hi[a as usize] {
                     self.trail.push(Undo::Hi(a, self.hi[a as usize]));
                     self.hi[a as usize] = nh;
@@ -232,7 +232,7 @@ impl Store {
             let la = self.lo[a as usize];
             for i in 0..self.inn[a as usize].len() {
                 let (b, k) = self.inn[a as usize][i];
-                let nl = la.saturating_sub(k);
+                let nl = clamp(la as i128 - k);
                 if nl > self.lo[b as usize] {
                     self.trail.push(Undo::Lo(b, self.lo[b as usize]));
                     self.lo[b as usize] = nl;
@@ -244,6 +244,13 @@ impl Store {
         }
         true
     }
+}
+
+/// A bound computed exactly, as the nearest `i64` (a variable's values are `i64`s, so a bound
+/// past them says no more than the type's end).
+#[inline]
+fn clamp(x: i128) -> i64 {
+    x.clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
 #[cfg(test)]
@@ -292,8 +299,8 @@ mod tests {
         // Extreme bounds do not overflow: `big − x ≤ MAX` always holds, `x − big ≤ MIN`
         // would need `big` past `i64::MAX`.
         let big = s.var(i64::MIN, i64::MAX);
-        assert_eq!(s.settled(&[(big, x, i64::MAX)]), Some(true));
-        assert_eq!(s.settled(&[(x, big, i64::MIN)]), Some(false));
+        assert_eq!(s.settled(&[(big, x, i64::MAX as i128)]), Some(true));
+        assert_eq!(s.settled(&[(x, big, i64::MIN as i128)]), Some(false));
         assert_eq!(s.settled(&[(x, big, 0)]), None);
     }
 
