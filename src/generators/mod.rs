@@ -61,6 +61,7 @@ mod sampled_from;
 mod size;
 mod strings;
 mod tuple;
+mod union;
 mod weighted;
 mod with_neighbour;
 
@@ -276,5 +277,6 @@ pub use strings::{Strings, string_of, strings};
 /// }
 /// ```
 pub use tapefuzz_derive::Generate;
+pub use union::{Union, Variants};
 pub use weighted::{Weighted, weighted};
 pub use with_neighbour::{MAX_STEPS, Step, WithNeighbour};

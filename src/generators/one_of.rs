@@ -68,10 +68,12 @@ pub(crate) fn reflect_union<U: ?Sized, T>(
     )))
 }
 
-/// `one_of![g1, g2, …]`: a union of generators of the same value type (boxing each).
+/// `one_of![g1, g2, …]`: a union of generators of the same value type, a
+/// [`Union`](crate::generators::Union) of 1 to 24 generators (for more, or a list built at
+/// run time, [`one_of`](crate::generators::one_of) over boxed generators: the same choices).
 #[macro_export]
 macro_rules! one_of {
     ($($g:expr),+ $(,)?) => {
-        $crate::generators::one_of(vec![$($crate::generators::GenExt::boxed($g)),+])
+        $crate::generators::Union::new(($($g,)+))
     };
 }
