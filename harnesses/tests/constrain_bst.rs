@@ -5,7 +5,7 @@
 
 use harnesses::bst::{Bug, OpenBst, OrderedBst, Tree, check};
 use harnesses::timing::median;
-use tapefuzz::engine::Config;
+use tapefuzz::engine::{Config, Report};
 use tapefuzz::generators::constrained::constrained;
 use tapefuzz::prelude::*;
 use tapefuzz::search::constrain::SkeletonSearch;
@@ -43,21 +43,31 @@ fn unshrunk(name: &str, seed: u64, tests: u64) -> Property {
 
 /// Tests and seconds to the first failure (`None`: not found in `tests`).
 fn constrain_run(bug: Bug, seed: u64, tests: u64) -> Option<(u64, f64)> {
-    let r = unshrunk("constrain_bst", seed, tests)
-        .strategy(SkeletonSearch::default())
-        .run(
-            (constrained(OrderedBst), ints::<u8>(0..=10)),
-            move |(t, k): (OpenBst<i64>, u8)| check(&t.to_tree(), k, Some(bug)),
-        );
+    let r = constrain_report(Some(bug), seed, tests);
     r.first_failure_test().map(|n| (n, r.seconds))
 }
 
+/// A `constrain` run against `bug` (`None`: the correct insertion, nothing to find).
+fn constrain_report(bug: Option<Bug>, seed: u64, tests: u64) -> Report {
+    unshrunk("constrain_bst", seed, tests)
+        .strategy(SkeletonSearch::default())
+        .run(
+            (constrained(OrderedBst), ints::<u8>(0..=10)),
+            move |(t, k): (OpenBst<i64>, u8)| check(&t.to_tree(), k, bug),
+        )
+}
+
 fn hand_run(bug: Bug, seed: u64, tests: u64) -> Option<(u64, f64)> {
-    let r = unshrunk("inserted_bst", seed, tests).run(
-        (inserted(), ints::<u8>(0..=10)),
-        move |(t, k): (Tree, u8)| check(&t, k, Some(bug)),
-    );
+    let r = hand_report(Some(bug), seed, tests);
     r.first_failure_test().map(|n| (n, r.seconds))
+}
+
+/// A random run over inserted trees against `bug` (`None`: nothing to find).
+fn hand_report(bug: Option<Bug>, seed: u64, tests: u64) -> Report {
+    unshrunk("inserted_bst", seed, tests).run(
+        (inserted(), ints::<u8>(0..=10)),
+        move |(t, k): (Tree, u8)| check(&t, k, bug),
+    )
 }
 
 #[test]
@@ -115,5 +125,23 @@ fn table() {
             );
         }
         eprintln!("CBST {bug:?}\ttime ratio constrain / inserted: {ratio:.2}");
+    }
+    // What a test case costs each way, without a bug to stop the run.
+    for (name, report) in [
+        (
+            "constrain",
+            constrain_report as fn(Option<Bug>, u64, u64) -> Report,
+        ),
+        ("inserted random", hand_report),
+    ] {
+        let runs: Vec<Report> = (1..=3).map(|seed| report(None, seed, 20_000)).collect();
+        let us = median(
+            &runs
+                .iter()
+                .map(|r| r.seconds * 1e6 / 20_000.0)
+                .collect::<Vec<_>>(),
+        );
+        let valid = median(&runs.iter().map(|r| r.valid as f64).collect::<Vec<_>>());
+        eprintln!("CBST per test\t{name}\t{us:.2} us\t{valid:.0} of 20000 valid");
     }
 }

@@ -200,11 +200,23 @@ impl<C: Constrain> Gen for Constrained<C> {
     type Value = C::Value<i64>;
 
     fn generate(&self, tape: &mut Tape<'_>) -> Result<C::Value<i64>, Reject> {
+        // One session's allocations serve every test case on this thread.
+        let mut s = session::fresh();
+        let r = self.generate_in(tape, &mut s);
+        session::give_back(s);
+        r
+    }
+}
+
+impl<C: Constrain> Constrained<C> {
+    /// [`Gen::generate`] with `s` (in [`Session::new`]'s state) for the session.
+    fn generate_in(&self, tape: &mut Tape<'_>, s: &mut Session) -> Result<C::Value<i64>, Reject> {
         // 1. The skeleton, its shape choices captured for the concrete replay.
         let open_gen = self.spec.generator::<Open>();
         tape.start_span(builtin::SKELETON);
         tape.start_capture();
-        let (skeleton, mut s) = session::with(Session::new(), || open_gen.generate(&mut *tape));
+        let (skeleton, back) = session::with(std::mem::take(s), || open_gen.generate(&mut *tape));
+        *s = back;
         let shape = tape.take_capture();
         tape.end_span();
         let skeleton = skeleton?;
@@ -213,20 +225,29 @@ impl<C: Constrain> Gen for Constrained<C> {
         //    seed, so the last skeleton's answer is reused.
         let seed = tape.draw(builtin::DECISIONS, 255, Hint::Uniform)?;
         let (cached, again) = match self.last.lock() {
-            Ok(last) if last.seed == seed && last.shape == shape => (last.session.clone(), true),
+            Ok(last) if last.seed == seed && last.shape == shape => match &last.session {
+                Some((session, solved)) => {
+                    s.clone_from(session);
+                    (Some(*solved), true)
+                }
+                None => (None, true),
+            },
             _ => (None, false),
         };
         let solved = match cached {
-            Some((session, solved)) => {
-                s = session;
-                solved
-            }
+            Some(solved) => solved,
             None => {
                 s.begin_filter(seed);
-                let solved = self.solve(&skeleton, &mut s);
+                let solved = self.solve(&skeleton, s);
                 if let Ok(mut last) = self.last.lock() {
                     if again {
-                        last.session = Some((s.clone(), solved));
+                        match &mut last.session {
+                            Some((kept, k)) => {
+                                kept.clone_from(s);
+                                *k = solved;
+                            }
+                            None => last.session = Some((s.clone(), solved)),
+                        }
                     } else {
                         last.shape.clear();
                         last.shape.extend_from_slice(&shape);

@@ -5,7 +5,7 @@
 //! [`super::Open`] values (`PartialOrd`, `PartialEq`) have nowhere else to ask.
 
 use super::store::{Store, ZERO};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// A relation between two open integers a comparison may settle on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ struct Feasible {
 pub(crate) type Abort = &'static str;
 
 /// The state of one constrained value being built.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Session {
     pub(crate) store: Store,
     /// Each variable's range as drawn (index = variable; [`ZERO`] first).
@@ -65,6 +65,25 @@ pub(crate) struct Session {
 
 thread_local! {
     static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    /// A session given back after a test case, for the next one's allocations.
+    static SPARE: Cell<Option<Session>> = const { Cell::new(None) };
+}
+
+/// A session in [`Session::new`]'s state: the one given back last on this thread, recycled,
+/// or a new one.
+pub(crate) fn fresh() -> Session {
+    match SPARE.with(Cell::take) {
+        Some(mut s) => {
+            s.recycle();
+            s
+        }
+        None => Session::new(),
+    }
+}
+
+/// Keeps `s` for the next [`fresh`] on this thread.
+pub(crate) fn give_back(s: Session) {
+    SPARE.with(|spare| spare.set(Some(s)));
 }
 
 /// Runs `f` with `session` installed as this thread's session, and hands the session back
@@ -135,6 +154,45 @@ pub(crate) fn decide<T: Copy>(
     })
 }
 
+impl Clone for Session {
+    fn clone(&self) -> Session {
+        let mut s = Session::default();
+        s.clone_from(self);
+        s
+    }
+
+    /// A copy of `source` in this session's allocations.
+    fn clone_from(&mut self, source: &Session) {
+        // Destructured, so a new field cannot be forgotten here.
+        let Session {
+            store,
+            ranges,
+            base_lo,
+            base_hi,
+            decisions,
+            at,
+            feasible,
+            comparisons,
+            seed,
+            filtering,
+            aborted,
+            runs,
+        } = self;
+        store.clone_from(&source.store);
+        ranges.clone_from(&source.ranges);
+        base_lo.clone_from(&source.base_lo);
+        base_hi.clone_from(&source.base_hi);
+        decisions.clone_from(&source.decisions);
+        *at = source.at;
+        feasible.clone_from(&source.feasible);
+        *comparisons = source.comparisons;
+        *seed = source.seed;
+        *filtering = source.filtering;
+        *aborted = source.aborted;
+        *runs = source.runs;
+    }
+}
+
 impl Session {
     /// A session whose variables will be made by the skeleton.
     pub(crate) fn new() -> Session {
@@ -144,11 +202,42 @@ impl Session {
         }
     }
 
+    /// Back to [`Session::new`]'s state, keeping the allocations (a constrained generator
+    /// reuses one session from test case to test case).
+    pub(crate) fn recycle(&mut self) {
+        let Session {
+            store,
+            ranges,
+            base_lo,
+            base_hi,
+            decisions,
+            at,
+            feasible,
+            comparisons,
+            seed,
+            filtering,
+            aborted,
+            runs,
+        } = self;
+        store.recycle();
+        ranges.clear();
+        ranges.push((0, 0));
+        base_lo.clear();
+        base_hi.clear();
+        decisions.clear();
+        *at = 0;
+        feasible.clear();
+        *comparisons = 0;
+        *seed = 0;
+        *filtering = false;
+        *aborted = None;
+        *runs = 0;
+    }
+
     /// Starts the filter phase: the skeleton's bounds become the base every run starts from.
     pub(crate) fn begin_filter(&mut self, seed: u64) {
-        let (lo, hi) = self.store.snapshot();
-        self.base_lo = lo;
-        self.base_hi = hi;
+        self.store
+            .snapshot_into(&mut self.base_lo, &mut self.base_hi);
         self.seed = seed;
         self.filtering = true;
         self.decisions.clear();

@@ -20,8 +20,10 @@ enum Undo {
     Edge(u32, u32),
 }
 
-/// The store: bounds, edges and a trail to undo trial additions.
-#[derive(Clone, Debug)]
+/// The store: bounds, edges and a trail to undo trial additions. `lo.len()` is the number of
+/// variables; `out`, `inn`, `queued` and `count` may be longer (entries kept from an earlier
+/// use, so a recycled store allocates nothing for its first variables).
+#[derive(Debug)]
 pub(crate) struct Store {
     lo: Vec<i64>,
     hi: Vec<i64>,
@@ -32,7 +34,11 @@ pub(crate) struct Store {
     trail: Vec<Undo>,
     queue: VecDeque<u32>,
     queued: Vec<bool>,
-    count: Vec<u32>,
+    /// Times each variable was queued in the current propagation, as `(propagation, times)`:
+    /// a count from an earlier propagation is 0 (no pass over every variable per edge).
+    count: Vec<(u32, u32)>,
+    /// The current propagation.
+    propagation: u32,
 }
 
 impl Default for Store {
@@ -52,19 +58,40 @@ impl Store {
             trail: Vec::new(),
             queue: VecDeque::new(),
             queued: vec![false],
-            count: vec![0],
+            count: vec![(0, 0)],
+            propagation: 0,
         }
     }
 
     /// A new variable in `lo..=hi`.
     pub(crate) fn var(&mut self, lo: i64, hi: i64) -> u32 {
+        let v = self.lo.len();
         self.lo.push(lo);
         self.hi.push(hi);
-        self.out.push(Vec::new());
-        self.inn.push(Vec::new());
-        self.queued.push(false);
-        self.count.push(0);
-        (self.lo.len() - 1) as u32
+        if v < self.out.len() {
+            self.out[v].clear();
+            self.inn[v].clear();
+            self.queued[v] = false;
+            self.count[v] = (0, 0);
+        } else {
+            self.out.push(Vec::new());
+            self.inn.push(Vec::new());
+            self.queued.push(false);
+            self.count.push((0, 0));
+        }
+        v as u32
+    }
+
+    /// Back to a store holding only [`ZERO`], as [`Store::new`], keeping its allocations.
+    pub(crate) fn recycle(&mut self) {
+        self.lo.truncate(1);
+        self.hi.truncate(1);
+        self.out[0].clear();
+        self.inn[0].clear();
+        self.trail.clear();
+        while let Some(q) = self.queue.pop_front() {
+            self.queued[q as usize] = false;
+        }
     }
 
     /// The bounds of `v`.
@@ -87,9 +114,10 @@ impl Store {
         self.trail.clear();
     }
 
-    /// The current bounds of every variable (to reset to later).
-    pub(crate) fn snapshot(&self) -> (Vec<i64>, Vec<i64>) {
-        (self.lo.clone(), self.hi.clone())
+    /// The current bounds of every variable, into `lo` and `hi` (to reset to later).
+    pub(crate) fn snapshot_into(&self, lo: &mut Vec<i64>, hi: &mut Vec<i64>) {
+        lo.clone_from(&self.lo);
+        hi.clone_from(&self.hi);
     }
 
     /// A point to [`Store::undo`] back to.
@@ -185,9 +213,16 @@ impl Store {
     }
 
     fn start(&mut self, v: u32) {
-        self.queue.clear();
-        self.queued.iter_mut().for_each(|q| *q = false);
-        self.count.iter_mut().for_each(|c| *c = 0);
+        // Only the variables a failed propagation left queued are marked.
+        while let Some(q) = self.queue.pop_front() {
+            self.queued[q as usize] = false;
+        }
+        self.propagation = self.propagation.wrapping_add(1);
+        if self.propagation == 0 {
+            // Wrapped: no old count may pass for a current one.
+            self.count.iter_mut().for_each(|c| *c = (0, 0));
+            self.propagation = 1;
+        }
         self.queue.push_back(v);
         self.queued[v as usize] = true;
     }
@@ -195,9 +230,14 @@ impl Store {
     fn enqueue(&mut self, v: u32) -> bool {
         if !self.queued[v as usize] {
             self.queued[v as usize] = true;
-            self.count[v as usize] += 1;
+            let c = &mut self.count[v as usize];
+            if c.0 != self.propagation {
+                *c = (self.propagation, 0);
+            }
+            c.1 += 1;
             // More rounds than variables: a negative cycle.
-            if self.count[v as usize] as usize > self.lo.len() + 1 {
+            if c.1 as usize > self.lo.len() + 1 {
+                self.queued[v as usize] = false;
                 return false;
             }
             self.queue.push_back(v);
@@ -243,6 +283,37 @@ impl Store {
             }
         }
         true
+    }
+}
+
+impl Clone for Store {
+    fn clone(&self) -> Store {
+        let mut s = Store::new();
+        s.clone_from(self);
+        s
+    }
+
+    /// A copy of `source` in this store's allocations (a constrained generator copies its
+    /// last solved skeleton into every instantiation).
+    fn clone_from(&mut self, source: &Store) {
+        let n = source.lo.len();
+        self.lo.clone_from(&source.lo);
+        self.hi.clone_from(&source.hi);
+        for (edges, from) in [(&mut self.out, &source.out), (&mut self.inn, &source.inn)] {
+            if edges.len() < n {
+                edges.resize_with(n, Vec::new);
+            }
+            for (e, f) in edges.iter_mut().zip(&from[..n]) {
+                e.clone_from(f);
+            }
+        }
+        self.trail.clone_from(&source.trail);
+        self.queue.clear();
+        self.queued.clear();
+        self.queued.resize(self.out.len(), false);
+        self.count.clear();
+        self.count.resize(self.out.len(), (0, 0));
+        self.propagation = 0;
     }
 }
 
@@ -329,6 +400,106 @@ mod tests {
                 let (lo, hi) = s.bounds(x);
                 let pick = lo + rng.below_or_eq((hi - lo) as u64) as i64;
                 assert!(s.fix(x, pick), "{pick} in {lo}..={hi}");
+            }
+        }
+    }
+
+    /// Random variables, edges (kept or tried and undone) and fixes on `s`, logging every
+    /// answer and bound.
+    fn random_work(s: &mut Store, seed: u64) -> Vec<(bool, Vec<(i64, i64)>)> {
+        let mut rng = crate::tape::Rng::new(seed);
+        let vars: Vec<u32> = (0..1 + rng.below_or_eq(7))
+            .map(|_| s.var(-(rng.below_or_eq(20) as i64), rng.below_or_eq(20) as i64))
+            .collect();
+        let mut log = Vec::new();
+        for _ in 0..30 {
+            let a = vars[rng.below_or_eq(vars.len() as u64 - 1) as usize];
+            let b = vars[rng.below_or_eq(vars.len() as u64 - 1) as usize];
+            let k = rng.below_or_eq(30) as i128 - 15;
+            let m = s.mark();
+            let ok = match rng.below_or_eq(2) {
+                0 => s.allows(a, b, k),
+                1 => s.add(a, b, k),
+                _ => {
+                    let (lo, hi) = s.bounds(a);
+                    s.fix(a, lo.midpoint(hi))
+                }
+            };
+            if !ok {
+                s.undo(m);
+            }
+            log.push((ok, vars.iter().map(|&v| s.bounds(v)).collect()));
+        }
+        log
+    }
+
+    #[test]
+    fn a_recycled_or_copied_store_works_as_a_new_one() {
+        for seed in 0..300 {
+            let fresh = random_work(&mut Store::new(), seed);
+            // Used on other work first (a failed propagation may leave variables queued).
+            let mut used = Store::new();
+            random_work(&mut used, seed + 1_000);
+            used.recycle();
+            assert_eq!(random_work(&mut used, seed), fresh, "recycled, seed {seed}");
+            // A copy of a store, into one that held more variables.
+            let mut original = Store::new();
+            random_work(&mut original, seed + 2_000);
+            let mut copy = Store::new();
+            random_work(&mut copy, seed + 3_000);
+            random_work(&mut copy, seed + 4_000);
+            copy.clone_from(&original);
+            assert_eq!(
+                random_work(&mut copy, seed),
+                random_work(&mut original, seed)
+            );
+        }
+    }
+
+    #[test]
+    fn every_answer_is_what_brute_force_says() {
+        // Four variables in −3..=3 and ZERO: every edge's answer against all 2,401
+        // assignments, through successes and failures (which leave variables queued).
+        let feasible = |edges: &[(u32, u32, i128)]| {
+            (0..7i128.pow(4)).any(|n| {
+                let x = [0, n % 7 - 3, n / 7 % 7 - 3, n / 49 % 7 - 3, n / 343 - 3];
+                edges
+                    .iter()
+                    .all(|&(a, b, k)| x[a as usize] - x[b as usize] <= k)
+            })
+        };
+        let mut rng = crate::tape::Rng::new(11);
+        for round in 0..300 {
+            let mut s = Store::new();
+            if round % 2 == 1 {
+                // A recycled store, after work of its own.
+                random_work(&mut s, round);
+                s.recycle();
+            }
+            let vars: Vec<u32> = (0..4).map(|_| s.var(-3, 3)).collect();
+            let mut kept: Vec<(u32, u32, i128)> = Vec::new();
+            for _ in 0..12 {
+                let pick = |rng: &mut crate::tape::Rng| match rng.below_or_eq(4) {
+                    0 => ZERO,
+                    i => vars[i as usize - 1],
+                };
+                let (a, b) = (pick(&mut rng), pick(&mut rng));
+                let k = rng.below_or_eq(8) as i128 - 4;
+                let mut with = kept.clone();
+                with.push((a, b, k));
+                let expected = feasible(&with);
+                if rng.below_or_eq(1) == 0 {
+                    assert_eq!(s.allows(a, b, k), expected, "round {round}: {with:?}");
+                } else {
+                    let m = s.mark();
+                    let ok = s.add(a, b, k);
+                    assert_eq!(ok, expected, "round {round}: {with:?}");
+                    if ok {
+                        kept = with;
+                    } else {
+                        s.undo(m);
+                    }
+                }
             }
         }
     }
