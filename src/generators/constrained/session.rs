@@ -40,7 +40,9 @@ struct Feasible {
 /// What stopped symbolic execution: an operation outside difference constraints.
 pub(crate) type Abort = &'static str;
 
-/// The state of one constrained value being built.
+/// The state of one constrained value being built. `Default` is an empty placeholder that
+/// allocates nothing (what `std::mem::take` leaves while a session is lent out);
+/// [`Session::new`] makes one to use.
 #[derive(Debug, Default)]
 pub(crate) struct Session {
     pub(crate) store: Store,
@@ -156,7 +158,7 @@ pub(crate) fn decide<T: Copy>(
 
 impl Clone for Session {
     fn clone(&self) -> Session {
-        let mut s = Session::default();
+        let mut s = Session::new();
         s.clone_from(self);
         s
     }
@@ -197,6 +199,7 @@ impl Session {
     /// A session whose variables will be made by the skeleton.
     pub(crate) fn new() -> Session {
         Session {
+            store: Store::new(),
             ranges: vec![(0, 0)],
             ..Session::default()
         }

@@ -42,8 +42,20 @@ pub(crate) struct Store {
 }
 
 impl Default for Store {
+    /// An empty placeholder that allocates nothing (not even [`ZERO`]): what a session is
+    /// left holding while its store is lent out. [`Store::new`] makes a store to use.
     fn default() -> Store {
-        Store::new()
+        Store {
+            lo: Vec::new(),
+            hi: Vec::new(),
+            out: Vec::new(),
+            inn: Vec::new(),
+            trail: Vec::new(),
+            queue: VecDeque::new(),
+            queued: Vec::new(),
+            count: Vec::new(),
+            propagation: 0,
+        }
     }
 }
 
@@ -84,6 +96,11 @@ impl Store {
 
     /// Back to a store holding only [`ZERO`], as [`Store::new`], keeping its allocations.
     pub(crate) fn recycle(&mut self) {
+        if self.lo.is_empty() {
+            // A placeholder (see `Default`).
+            *self = Store::new();
+            return;
+        }
         self.lo.truncate(1);
         self.hi.truncate(1);
         self.out[0].clear();
