@@ -142,6 +142,18 @@ fn table() {
                 .collect::<Vec<_>>(),
         );
         let valid = median(&runs.iter().map(|r| r.valid as f64).collect::<Vec<_>>());
-        eprintln!("CBST per test\t{name}\t{us:.2} us\t{valid:.0} of 20000 valid");
+        let stat = |s: &str| {
+            median(
+                &runs
+                    .iter()
+                    .map(|r| r.stat(s).unwrap_or(0) as f64)
+                    .collect::<Vec<_>>(),
+            )
+        };
+        eprintln!(
+            "CBST per test\t{name}\t{us:.2} us\t{valid:.0} of 20000 valid\t{:.0} exploring, {:.0} skeletons",
+            stat("explored"),
+            stat("skeletons")
+        );
     }
 }
