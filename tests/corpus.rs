@@ -325,3 +325,49 @@ fn a_regression_never_replaces_a_file_of_another_encoding() {
     assert_eq!(fs::read_dir(first.parent().unwrap()).unwrap().count(), 2);
     let _ = fs::remove_dir_all(&root);
 }
+
+#[test]
+fn writers_of_two_encodings_racing_for_one_name_both_keep_their_file() {
+    // Two builds save the same tape at the same moment, each in its own encoding: each
+    // finds the first name free, and neither may replace the other's file there.
+    let tape = tape_of(77);
+    let older = Regression {
+        property: "p".into(),
+        generator: 1,
+        value: Some("old".into()),
+        failure: None,
+        isolate: false,
+        tape: tape.clone(),
+        encoding: 2,
+    };
+    let today = Regression {
+        encoding: tapefuzz::tape::ENCODING_VERSION,
+        value: Some("77".into()),
+        ..older.clone()
+    };
+    for round in 0..100 {
+        let root = temp_dir(&format!("race-{round}"));
+        let saved: Vec<_> = std::thread::scope(|s| {
+            [&older, &today]
+                .map(|r| {
+                    let root = &root;
+                    s.spawn(move || Corpus::open(root.join("p")).save_regression(r).unwrap())
+                })
+                .map(|h| h.join().unwrap())
+                .to_vec()
+        });
+        assert_ne!(
+            saved[0], saved[1],
+            "round {round}: both wrote {:?}",
+            saved[0]
+        );
+        for (path, r) in saved.iter().zip([&older, &today]) {
+            assert_eq!(
+                fs::read_to_string(path).unwrap(),
+                r.to_text(),
+                "round {round}"
+            );
+        }
+        let _ = fs::remove_dir_all(&root);
+    }
+}

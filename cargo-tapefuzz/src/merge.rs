@@ -130,14 +130,18 @@ fn copy_one(from: &Path, to: &Path, out: &mut Merged) {
     }
 }
 
-/// Writes `bytes` to `to`, a name the destination does not hold.
+/// Writes `bytes` to `to`, a name the destination does not hold. A file another process
+/// put there since is never replaced: the name is reported as a conflict.
 fn copy_new(to: &Path, bytes: &[u8], out: &mut Merged) {
     let made = to
         .parent()
         .map_or(Ok(()), tapefuzz::corpus::create_dir_durably)
-        .and_then(|()| tapefuzz::corpus::write_atomic(to, bytes));
+        .and_then(|()| tapefuzz::corpus::write_new_atomic(to, bytes));
     match made {
         Ok(()) => out.copied += 1,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            out.conflicts.push(to.to_path_buf())
+        }
         Err(e) => out.errors.push(format!("{}: {e}", to.display())),
     }
 }

@@ -70,10 +70,47 @@ pub(crate) fn with_path(e: io::Error, path: &Path) -> io::Error {
 /// and concurrent writers of the same or other files in the folder never disturb each other.
 /// Errors name the path.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_via(path, bytes, |tmp, path| fs::rename(tmp, path))
+}
+
+/// [`write_atomic`] that never replaces a file: when `path` exists (or another writer
+/// publishes there first) nothing is written and the error is
+/// [`io::ErrorKind::AlreadyExists`], naming the path. The whole file appears at once through
+/// a hard link from the temporary file; on a file system without hard links, a check
+/// before the rename stands in for it (two writers of one new name at the same instant may
+/// then race there).
+pub fn write_new_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_via(path, bytes, |tmp, path| match fs::hard_link(tmp, path) {
+        Ok(()) => {
+            let _ = fs::remove_file(tmp);
+            Ok(())
+        }
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::AlreadyExists | io::ErrorKind::NotFound
+            ) =>
+        {
+            Err(e)
+        }
+        Err(_) if fs::symlink_metadata(path).is_ok() => {
+            Err(io::Error::from(io::ErrorKind::AlreadyExists))
+        }
+        Err(_) => fs::rename(tmp, path),
+    })
+}
+
+/// A temporary file with `bytes`, locked, fsynced, then `publish(tmp, path)`, then the folder
+/// fsynced. `NotFound` from `publish` (a stale-temp cleaner took the file) starts over.
+fn write_via(
+    path: &Path,
+    bytes: &[u8],
+    publish: impl Fn(&Path, &Path) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     create_dir_durably(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    // A stale-temp cleaner may remove our temporary file before we lock it: then the rename
+    // A stale-temp cleaner may remove our temporary file before we lock it: then publishing
     // fails with NotFound, and we start over with a new name.
     let mut last = None;
     for _ in 0..8 {
@@ -88,7 +125,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let result = (|| {
             f.write_all(bytes)?;
             f.sync_all()?;
-            fs::rename(&tmp, path)
+            publish(&tmp, path)
         })();
         match result {
             Ok(()) => {
@@ -196,6 +233,36 @@ mod tests {
         fs::write(dir.join("f"), b"x").unwrap();
         let e = write_atomic(&dir.join("f/g"), b"x").unwrap_err();
         assert!(e.to_string().contains("/f"), "{e}");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_new_file_never_replaces_one() {
+        let dir = std::env::temp_dir().join(format!("tapefuzz-atomic-new-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let path = dir.join("file");
+        write_new_atomic(&path, b"one").unwrap();
+        let e = write_new_atomic(&path, b"two").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+        assert!(e.to_string().contains("file"), "{e}");
+        assert_eq!(fs::read(&path).unwrap(), b"one");
+        // No temporary file is left either way.
+        let names: Vec<_> = fs::read_dir(&dir).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
+        // Writers racing for one new name: exactly one wins, the others see AlreadyExists.
+        let racing = dir.join("raced");
+        let wins: Vec<bool> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8u8)
+                .map(|i| {
+                    let racing = &racing;
+                    s.spawn(move || write_new_atomic(racing, &[i]).is_ok())
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(wins.iter().filter(|&&w| w).count(), 1, "{wins:?}");
+        let winner = wins.iter().position(|&w| w).unwrap() as u8;
+        assert_eq!(fs::read(&racing).unwrap(), vec![winner]);
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -3,7 +3,7 @@
 use super::atomic::{
     clean_stale_temps, create_dir_durably, is_temp_name, open_regular, read_regular, with_path,
 };
-use super::{Regression, write_atomic};
+use super::{Regression, write_atomic, write_new_atomic};
 use std::fmt;
 use std::fs;
 use std::io;
@@ -320,7 +320,9 @@ impl Corpus {
     /// encoding (a file of an older encoding reads the same bytes as another value; one of a
     /// newer build, or damaged, cannot be read here: neither may be lost). A regression of the
     /// same tape and encoding is the same failure: its file is rewritten, wherever it is.
-    fn free_regression_path(&self, r: &Regression) -> io::Result<PathBuf> {
+    /// `true` with the path when it holds that failure already (to rewrite), `false` when it
+    /// is free (to create without replacing what another writer may put there meanwhile).
+    fn free_regression_path(&self, r: &Regression) -> io::Result<(PathBuf, bool)> {
         let first = self.regression_path(&r.tape);
         let mut free = None;
         for path in regression_names(&first) {
@@ -341,10 +343,10 @@ impl Corpus {
                         .is_some_and(|old| old.encoding == r.encoding && old.tape == r.tape)
                 });
             if same {
-                return Ok(path);
+                return Ok((path, true));
             }
         }
-        free.ok_or_else(|| {
+        free.map(|path| (path, false)).ok_or_else(|| {
             with_path(
                 io::Error::other(format!(
                     "{} other files already hold this tape's names: none is replaced",
@@ -460,8 +462,10 @@ impl Corpus {
     /// Saves a failure to `regressions/` as a text file named by its tape's sha1 (property
     /// name filled in when empty) and returns the path. A file already at that name that is
     /// not this tape's regression in this encoding (an older or newer format, a damaged
-    /// file) stays: the new file is `<sha1>-1.txt` (or the next free number). Errors name
-    /// the path.
+    /// file) stays: the new file is `<sha1>-1.txt` (or the next free number). A new file is
+    /// created without replacing one another process saves at the same name meanwhile (see
+    /// [`write_new_atomic`](super::write_new_atomic)): the next free name is taken then.
+    /// Errors name the path.
     pub fn save_regression(&mut self, regression: &Regression) -> io::Result<PathBuf> {
         self.mark_format()?;
         let mut r = regression.clone();
@@ -475,8 +479,23 @@ impl Corpus {
                 &dir,
             ));
         }
-        let path = self.free_regression_path(&r)?;
-        write_atomic(&path, r.to_text().as_bytes())?;
-        Ok(path)
+        let text = r.to_text();
+        // Another process (another build, another shard) may take a free name between the
+        // search and the write: the write never replaces it, and the search runs again.
+        let mut taken = None;
+        for _ in 0..=MAX_SIBLINGS {
+            let (path, same) = self.free_regression_path(&r)?;
+            let written = if same {
+                write_atomic(&path, text.as_bytes())
+            } else {
+                write_new_atomic(&path, text.as_bytes())
+            };
+            match written {
+                Ok(()) => return Ok(path),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => taken = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(taken.unwrap_or_else(|| io::Error::other("no free regression name")))
     }
 }

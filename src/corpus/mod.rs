@@ -10,7 +10,9 @@ mod corpus;
 mod flight;
 mod regression;
 
-pub use atomic::{clean_stale_temps, create_dir_durably, is_temp_name, write_atomic};
+pub use atomic::{
+    clean_stale_temps, create_dir_durably, is_temp_name, write_atomic, write_new_atomic,
+};
 pub(crate) use atomic::{open_regular, random_suffix};
 pub use corpus::{
     Corpus, Entry, FORMAT, Folder, MAX_ENTRY_BYTES, MAX_SIBLINGS, read_bounded, read_tape,
