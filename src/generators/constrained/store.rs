@@ -103,6 +103,8 @@ impl Store {
         }
         self.lo.truncate(1);
         self.hi.truncate(1);
+        // ZERO is 0 again, whatever a failed addition left.
+        (self.lo[0], self.hi[0]) = (0, 0);
         self.out[0].clear();
         self.inn[0].clear();
         self.trail.clear();
@@ -161,6 +163,10 @@ impl Store {
     pub(crate) fn add(&mut self, a: u32, b: u32, k: i128) -> bool {
         if a == b {
             return k >= 0;
+        }
+        if self.excludes(a, b, k) {
+            // Clamped bounds could otherwise miss a `k` below what any two values differ by.
+            return false;
         }
         self.out[b as usize].push((a, k));
         self.inn[a as usize].push((b, k));
