@@ -49,12 +49,25 @@ pub(crate) fn reflect_union<U: ?Sized, T>(
     out: &mut Reflection,
     choice: impl Fn(usize) -> (u64, u64),
 ) -> Result<(), NoInverse> {
+    reflect_first::<U, T>(variants.len(), value, out, choice, |i, v, out| {
+        variants[i].reflect(v, out)
+    })
+}
+
+/// [`reflect_union`] over `count` variants that `reflect(i, …)` reflects through.
+pub(crate) fn reflect_first<U: ?Sized, T>(
+    count: usize,
+    value: &T,
+    out: &mut Reflection,
+    choice: impl Fn(usize) -> (u64, u64),
+    reflect: impl Fn(usize, &T, &mut Reflection) -> Result<(), NoInverse>,
+) -> Result<(), NoInverse> {
     let mut why = Vec::new();
-    for (i, g) in variants.iter().enumerate() {
+    for i in 0..count {
         let mark = out.mark();
         let (max, index) = choice(i);
         out.draw(max, index);
-        match g.reflect(value, out) {
+        match reflect(i, value, out) {
             Ok(()) => return Ok(()),
             Err(e) => {
                 why.push(format!("variant {i}: {}", super::no_inverse::clipped(&e)));

@@ -1,7 +1,7 @@
 //! `one_of!`'s union: a tuple of generators, each called directly (no box, no indirect call).
 
-use super::no_inverse::clipped;
-use super::{Gen, NoInverse, Reflection};
+use super::one_of::reflect_first;
+use super::{Gen, NoInverse, OneOf, Reflection};
 use crate::tape::{Hint, Label, Reject, Tape};
 
 const VARIANT: Label = crate::tape::builtin::ONE_OF;
@@ -10,8 +10,8 @@ const CHOSEN: Label = crate::tape::builtin::VARIANT;
 /// A tuple of generators of one value type, the variants of a [`Union`]: implemented for
 /// tuples of 1 to 24 generators. Variant `i` is the tuple's field `i`.
 #[diagnostic::on_unimplemented(
-    message = "`one_of!` takes 1 to 24 generators of one value type",
-    label = "not a tuple of up to 24 generators with the same `Value`",
+    message = "`one_of!` takes 1 to 24 generators",
+    label = "more than 24 generators",
     note = "for more variants: `one_of(vec![g1.boxed(), g2.boxed(), …])`"
 )]
 pub trait Variants {
@@ -75,23 +75,15 @@ impl<V: Variants> Gen for Union<V> {
     }
 
     fn reflect(&self, value: &V::Value, out: &mut Reflection) -> Result<(), NoInverse> {
+        // Named as `one_of` names it: the same union, whichever way it was built.
         let max = (V::COUNT - 1) as u64;
-        let mut why = Vec::new();
-        for i in 0..V::COUNT {
-            let mark = out.mark();
-            out.draw(max, i as u64);
-            match self.0.reflect_variant(i, value, out) {
-                Ok(()) => return Ok(()),
-                Err(e) => {
-                    why.push(format!("variant {i}: {}", clipped(&e)));
-                    out.rewind(mark);
-                }
-            }
-        }
-        Err(NoInverse::of::<Self>(format!(
-            "no variant makes the value ({})",
-            why.join("; ")
-        )))
+        reflect_first::<OneOf<V::Value>, V::Value>(
+            V::COUNT,
+            value,
+            out,
+            |i| (max, i as u64),
+            |i, v, out| self.0.reflect_variant(i, v, out),
+        )
     }
 }
 
