@@ -241,13 +241,8 @@ impl<C: Constrain> Constrained<C> {
                 let solved = self.solve(&skeleton, s);
                 if let Ok(mut last) = self.last.lock() {
                     if again {
-                        match &mut last.session {
-                            Some((kept, k)) => {
-                                kept.clone_from(s);
-                                *k = solved;
-                            }
-                            None => last.session = Some((s.clone(), solved)),
-                        }
+                        // Only reached with no session kept (a kept one was reused above).
+                        last.session = Some((s.clone(), solved));
                     } else {
                         last.shape.clear();
                         last.shape.extend_from_slice(&shape);
