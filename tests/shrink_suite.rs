@@ -37,6 +37,7 @@ const MINIMAL_NOW: &[&str] = &[
     "factors5",
     "factors6",
     "grid_payload",
+    "bounded_list",
     "list_index",
     "product_threshold",
     "offset_pair",
@@ -76,6 +77,10 @@ struct Run {
     value: String,
     minimal: bool,
     calls: u64,
+    /// Of [`Run::calls`], those in which the property ran (the generator built a value):
+    /// what Hypothesis's figure counts (its test function never sees a rejected or overrun
+    /// generation).
+    property_calls: u64,
     calls_to_best: u64,
     budget_exhausted: bool,
     passes: Vec<tapefuzz::shrink::PassStats>,
@@ -93,14 +98,21 @@ impl Outcome {
         self.runs.iter().filter(|r| r.minimal).count()
     }
     fn median_calls(&self) -> f64 {
-        let mut c: Vec<u64> = self.runs.iter().map(|r| r.calls).collect();
-        c.sort_unstable();
-        let n = c.len();
-        if n % 2 == 1 {
-            c[n / 2] as f64
-        } else {
-            (c[n / 2 - 1] + c[n / 2]) as f64 / 2.0
-        }
+        median(self.runs.iter().map(|r| r.calls).collect())
+    }
+    fn median_property_calls(&self) -> f64 {
+        median(self.runs.iter().map(|r| r.property_calls).collect())
+    }
+}
+
+/// The median of `c` (the mean of the middle two for an even count).
+fn median(mut c: Vec<u64>) -> f64 {
+    c.sort_unstable();
+    let n = c.len();
+    if n % 2 == 1 {
+        c[n / 2] as f64
+    } else {
+        (c[n / 2 - 1] + c[n / 2]) as f64 / 2.0
     }
 }
 
@@ -125,6 +137,7 @@ where
     G::Value: Debug,
 {
     let calls = Cell::new(0u64);
+    let property_calls = Cell::new(0u64);
     // `SHRINK_TRACE=<challenge>`: every call's unforced indices and status on stderr, for
     // whoever tunes the passes.
     let trace = std::env::var("SHRINK_TRACE").ok().as_deref() == Some(name);
@@ -132,8 +145,14 @@ where
         calls.set(calls.get() + 1);
         let st = match generator.generate(tape) {
             Err(r) => r.status(),
-            Ok(v) if fails(&v) => Status::Interesting,
-            Ok(_) => Status::Valid,
+            Ok(v) => {
+                property_calls.set(property_calls.get() + 1);
+                if fails(&v) {
+                    Status::Interesting
+                } else {
+                    Status::Valid
+                }
+            }
         };
         if trace {
             common::trace_call(calls.get(), st, tape);
@@ -148,6 +167,7 @@ where
         let start = common::first_failure(&mut test, Rng::derive(stream, seed), MAX_TESTS)
             .unwrap_or_else(|| panic!("{name} seed {seed}: no failure in {MAX_TESTS} tests"));
         calls.set(0);
+        property_calls.set(0);
         let shrunk = Shrinker::new(&mut test, start, Budget::default()).run();
         let mut src = ReplaySource::of(&shrunk.best.choices);
         let value = generator
@@ -155,6 +175,9 @@ where
             .expect("the shrunk tape replays");
         assert!(fails(&value), "{name} seed {seed}: the shrunk value passes");
         let rendered = format!("{value:?}");
+        if trace {
+            eprintln!("seed {seed}: {rendered} after {} calls", shrunk.calls);
+        }
         let minimal = match &minimum {
             Minimum::Exactly(s) => rendered == *s,
             Minimum::Such(_, p) => p(&value),
@@ -163,6 +186,7 @@ where
             value: rendered,
             minimal,
             calls: shrunk.calls,
+            property_calls: property_calls.get(),
             calls_to_best: shrunk.calls_to_best,
             budget_exhausted: shrunk.budget_exhausted,
             passes: shrunk.passes,
@@ -1130,13 +1154,14 @@ fn table() {
             .map(|(v, n)| format!("{v} ×{n}"))
             .unwrap_or_default();
         println!(
-            "SUITE\t{name}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "SUITE\t{name}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             o.shape,
             o.minimal(),
             o.runs.len(),
             o.median_calls(),
             o.expected,
-            example
+            example,
+            o.median_property_calls()
         );
         // `SHRINK_PASSES=1`: where the calls went (sums over the seeds), for whoever tunes
         // the passes.

@@ -568,15 +568,18 @@ mod challenge {
         // reports them.
         for f in ALL {
             let o = f();
-            let mut calls: Vec<u64> = o.runs.iter().map(|r| r.calls).collect();
-            calls.sort_unstable();
-            let n = calls.len();
-            let median = (calls[(n - 1) / 2] + calls[n / 2]) as f64 / 2.0;
+            let median = |mut c: Vec<u64>| {
+                c.sort_unstable();
+                let n = c.len();
+                (c[(n - 1) / 2] + c[n / 2]) as f64 / 2.0
+            };
             println!(
-                "CLASSIC\t{}\t{}\t{}\t{median}",
+                "CLASSIC\t{}\t{}\t{}\t{}\t{}",
                 o.name,
                 o.minimal(),
-                o.runs.len()
+                o.runs.len(),
+                median(o.runs.iter().map(|r| r.calls).collect()),
+                median(o.runs.iter().map(|r| r.property_calls).collect()),
             );
         }
     }

@@ -10,7 +10,7 @@
 //! the lowered choice (a `flat_map`) is refitted.
 
 use super::super::Shrinker;
-use super::super::search::find_integer;
+use super::super::search::find_integer_between;
 use super::super::shrinker::Tried;
 
 /// Later choices (with three or more options) a choice is paired with.
@@ -32,7 +32,7 @@ impl Shrinker<'_> {
             return false;
         }
         let base = self.choices().to_vec();
-        find_integer(|k| {
+        find_integer_between(a / step, |k| {
             let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
                 return false;
             };
@@ -182,9 +182,11 @@ pub(in crate::shrink) fn delete_and_maximize(s: &mut Shrinker<'_>) {
                 let mut any = false;
                 for (pos, c) in v.iter_mut().enumerate() {
                     let old = if pos < start { pos } else { pos + gone };
-                    if range.contains(&old) && !c.forced && c.max >= 2 && c.index < c.max {
+                    // One at its largest index is raised too: its range may widen when an
+                    // earlier choice rises (an element bounded by a drawn maximum).
+                    if range.contains(&old) && !c.forced && c.max >= 2 {
+                        any |= c.index < c.max;
                         c.index = u64::MAX;
-                        any = true;
                     }
                 }
                 any
