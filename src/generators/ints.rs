@@ -152,7 +152,13 @@ impl<T: Int> Gen for Ints<T> {
     fn generate(&self, tape: &mut Tape<'_>) -> Result<T, Reject> {
         let span = self.hi - self.lo;
         let i = if span <= u64::MAX as u128 {
-            tape.draw(INT, span as u64, Hint::Int)? as u128
+            let i = tape.draw(INT, span as u64, Hint::Int)?;
+            if tape.wants_suggestions() {
+                // One step of value: two of index where the order alternates sides.
+                let alternating = !self.ascending && (i as u128) <= 2 * self.both;
+                tape.value_step(if alternating { 2 } else { 1 });
+            }
+            i as u128
         } else {
             let high = tape.draw(INT_HIGH, (span >> 64) as u64, Hint::Int)? as u128;
             let low = tape.draw(INT, u64::MAX, Hint::Int)? as u128;

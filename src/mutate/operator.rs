@@ -208,6 +208,7 @@ mod tests {
             rejected_at: None,
             labels: vec![],
             suggested: vec![],
+            value_steps: vec![],
         }
     }
 

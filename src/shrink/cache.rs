@@ -113,6 +113,7 @@ impl Cache {
             rejected_at: rec.rejected_at,
             labels: rec.labels.clone(),
             suggested: Vec::new(),
+            value_steps: Vec::new(),
         };
         if self.recent.insert(hash, kept).is_none() {
             self.order.push_back(hash);

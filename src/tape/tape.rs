@@ -79,6 +79,12 @@ pub struct Recording {
     /// in the order to try them; empty unless the tape asked for them
     /// ([`Tape::with_suggestions`]). A shrinker tries them before searching a choice's range.
     pub suggested: Vec<(usize, u64)>,
+    /// How many steps of index make one step of value, for the choices whose generators said
+    /// so ([`Tape::value_step`]), as `(position, step)` in draw order: 1 where indices are in
+    /// value order, 2 where they alternate sides (0, 1, −1, 2, −2, …). Recorded only with
+    /// [`Tape::with_suggestions`]. A shrinker that moves an amount between two choices
+    /// tries the step they name, and both steps for a choice that names none.
+    pub value_steps: Vec<(usize, u64)>,
 }
 
 impl Recording {
@@ -142,6 +148,9 @@ pub struct Tape<'s> {
     capture: Option<Vec<u64>>,
     /// What generators suggested ([`Tape::suggest`]), while asked for.
     suggested: Option<Vec<(usize, u64)>>,
+    /// What generators said of their index orders ([`Tape::value_step`]), kept while
+    /// suggestions are asked for.
+    value_steps: Vec<(usize, u64)>,
 }
 
 impl<'s> Tape<'s> {
@@ -184,6 +193,7 @@ impl<'s> Tape<'s> {
             trace: None,
             capture: None,
             suggested: None,
+            value_steps: Vec::new(),
         };
         tape.fast_room = tape.fast_room();
         tape
@@ -280,6 +290,31 @@ impl<'s> Tape<'s> {
                 .any(|&(_, i)| i == index)
         {
             list.push((at, index));
+        }
+    }
+
+    /// Says how many steps of index make one step of value for the choice drawn last: 1 when
+    /// its indices are in value order (0, 1, 2, … from the simplest value), 2 when they
+    /// alternate sides of it (0, 1, −1, 2, −2, …: one index down flips the sign). A shrinker
+    /// that moves an amount from one choice to another then moves it in those steps only,
+    /// where without it it tries both. Ignored unless [`Tape::wants_suggestions`], and when
+    /// nothing was drawn yet; `step` 0 is ignored.
+    ///
+    /// ```
+    /// use tapefuzz::generators::{Gen, ints};
+    /// use tapefuzz::tape::{Fallback, ReplaySource, Tape};
+    ///
+    /// // Signed integers alternate sides of zero; a range that starts at zero counts up.
+    /// let mut replay = ReplaySource::new(vec![8, 7], Fallback::Simplest);
+    /// let mut tape = Tape::recording(&mut replay).with_suggestions();
+    /// assert_eq!(ints::<i32>(-100..=100).generate(&mut tape), Ok(-4));
+    /// assert_eq!(ints::<u32>(0..=100).generate(&mut tape), Ok(7));
+    /// assert_eq!(tape.finish().value_steps, [(0, 2), (1, 1)]);
+    /// ```
+    #[inline]
+    pub fn value_step(&mut self, step: u64) {
+        if self.suggested.is_some() && step > 0 && !self.choices.is_empty() {
+            self.value_steps.push((self.choices.len() - 1, step));
         }
     }
 
@@ -1075,6 +1110,7 @@ impl<'s> Tape<'s> {
                 .as_mut()
                 .map(std::mem::take)
                 .unwrap_or_default(),
+            value_steps: std::mem::take(&mut self.value_steps),
         }
     }
 }

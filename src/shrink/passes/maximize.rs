@@ -121,7 +121,9 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         Tried::Known(n) => n != len,
         Tried::Skipped => return,
     };
-    if s.lower_raising(lowered, &later, 2) {
+    // Two steps down keep a sign where indices alternate sides; where they are in value
+    // order (`Tape::value_step`), one step down already failed.
+    if s.value_step(lowered[0]) != Some(1) && s.lower_raising(lowered, &later, 2) {
         return;
     }
     // Raising them all can lose the failure where raising one keeps it (a later value that
