@@ -5,7 +5,7 @@ Usage: scripts/shrink-hypothesis.py [--seeds N] [--only name,name] [--suite suit
                                     [--check-minima]
 
 Ports, with Hypothesis strategies written as a Hypothesis user would write them (same value
-ranges, same sizes, same predicate), the 40 challenges of tests/shrink_suite.rs (`--suite
+ranges, same sizes, same predicate), the challenges of tests/shrink_suite.rs (`--suite
 suite`) and the 13 classic ones of tests/shrinking_challenge.rs plus `bound5_10` (`--suite
 classic`), and prints one tab-separated line per challenge on stdout:
 
@@ -697,6 +697,61 @@ suite(
     st.lists(st.integers(-10, 10), max_size=30),
     lambda v: buggy_dedup(v) != std_dedup(v),
     [0, 0, 1],
+)
+
+# ---- collections: containment, bounds per position, nested lists ----
+
+suite(
+    "containment",
+    st.tuples(st.lists(I64, max_size=50), I64),
+    lambda t: t[1] >= 100 and t[1] in t[0],
+    ([100], 100),
+)
+suite(
+    "duplicate_containment",
+    st.tuples(st.lists(I64, max_size=50), I64),
+    lambda t: t[0].count(t[1]) >= 2,
+    ([0, 0], 0),
+)
+suite(
+    "bound_per_position",
+    st.lists(st.integers(0, U64_MAX), max_size=40),
+    lambda v: len(v) >= 20 and all(x >= i for i, x in enumerate(v[:20])),
+    list(range(20)),
+)
+suite(
+    "longish_lists",
+    st.lists(st.lists(st.booleans(), max_size=10), max_size=20),
+    lambda x: sum(1 for t in x if len(t) >= 2 and True in t) >= 5,
+    [[False, True]] * 5,
+)
+suite(
+    "width_rows",
+    st.integers(0, 10).flatmap(
+        lambda w: st.lists(st.lists(st.sampled_from("ab"), min_size=w, max_size=w), max_size=10)
+    ),
+    lambda rows: ["a", "b"] in rows,
+    [["a", "b"]],
+)
+suite(
+    "three_nonempty",
+    st.lists(st.lists(I64, max_size=10), max_size=20),
+    lambda x: sum(1 for t in x if t) >= 3,
+    [[0], [0], [0]],
+)
+suite(
+    "sum_of_three",
+    st.lists(I64, max_size=50),
+    lambda v: len(v) >= 3 and sum(v) >= 10,
+    [0, 0, 10],
+)
+suite(
+    "text_containment",
+    st.tuples(
+        st.lists(st.text(alphabet="ab", max_size=5), max_size=10), st.text(alphabet="ab", max_size=5)
+    ),
+    lambda t: len(t[1]) >= 2 and t[1] in t[0],
+    (["aa"], "aa"),
 )
 
 # =====================================================================================

@@ -1,9 +1,10 @@
-//! A broader shrinking suite of our own (issue 31): 44 challenges in seven shapes that the
+//! A broader shrinking suite of our own (issue 31): 52 challenges in eight shapes that the
 //! classic challenge (`tests/shrinking_challenge.rs`) does not cover — dependent draws, values
-//! that must change together, derived types, strings, floats, values built by `map`, and small
-//! state machines — each with the generator written as a user would write it, and its known
-//! minimum (proved by exhaustive search in `stated_minima_are_minimal` where the space allows,
-//! argued in a comment where it does not).
+//! that must change together, derived types, strings, floats, values built by `map`, small
+//! state machines, and collections (containment, bounds per position, nested lists) — each
+//! with the generator written as a user would write it, and its known minimum (proved by
+//! exhaustive search in `stated_minima_are_minimal` where the space allows, argued in a
+//! comment where it does not).
 //!
 //! Per seed: the first failing test case of a seeded random run, shrunk by [`Shrinker`] with
 //! the default budget through a test function that counts its calls (as in the classic suite).
@@ -70,6 +71,14 @@ const MINIMAL_NOW: &[&str] = &[
     "queue_model",
     "run_length",
     "dedup_bug",
+    "containment",
+    "duplicate_containment",
+    "bound_per_position",
+    "longish_lists",
+    "width_rows",
+    "three_nonempty",
+    "sum_of_three",
+    "text_containment",
 ];
 
 /// One seed's shrink.
@@ -968,6 +977,110 @@ fn dedup_bug() -> Outcome {
     )
 }
 
+// ---- collections: containment, bounds per position, nested lists ----
+//
+// Shapes from Hypothesis's own shrink-quality tests, written here from their descriptions:
+// a value and a list that must hold it, a list whose every position has its own lower bound,
+// lists of lists that must be long enough, rows whose width a first draw fixes.
+
+fn containment() -> Outcome {
+    // The shortest list is one element, which must be the value; the smallest value is 100.
+    run(
+        "containment",
+        "collections",
+        (vecs(ints::<i64>(..), 0..=50), ints::<i64>(..)),
+        |(v, x)| *x >= 100 && v.contains(x),
+        Minimum::Exactly("([100], 100)"),
+    )
+}
+
+fn duplicate_containment() -> Outcome {
+    run(
+        "duplicate_containment",
+        "collections",
+        (vecs(ints::<i64>(..), 0..=50), ints::<i64>(..)),
+        |(v, x)| v.iter().filter(|&y| y == x).count() >= 2,
+        Minimum::Exactly("([0, 0], 0)"),
+    )
+}
+
+fn bound_per_position() -> Outcome {
+    // Twenty elements at least, element `i` at least `i`: each at its own bound, none equal
+    // (the passes over equal values cannot help).
+    run(
+        "bound_per_position",
+        "collections",
+        vecs(ints::<u64>(..), 0..=40),
+        |v| v.len() >= 20 && v.iter().take(20).enumerate().all(|(i, &x)| x >= i as u64),
+        Minimum::Exactly("[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]"),
+    )
+}
+
+fn longish_lists() -> Outcome {
+    // Five inner lists of two or more with a `true` in each: `[false, true]` is the
+    // smallest such list.
+    run(
+        "longish_lists",
+        "collections",
+        vecs(vecs(bools(), 0..=10), 0..=20),
+        |x| {
+            (x.iter())
+                .filter(|t| t.len() >= 2 && t.contains(&true))
+                .count()
+                >= 5
+        },
+        Minimum::Exactly(
+            "[[false, true], [false, true], [false, true], [false, true], [false, true]]",
+        ),
+    )
+}
+
+fn width_rows() -> Outcome {
+    // A width, then rows of exactly that width: the row `['a', 'b']` needs width 2 and
+    // every other row gone.
+    let g =
+        ints::<usize>(0..=10).flat_map(|w| vecs(vecs(sampled_from(vec!['a', 'b']), w..=w), 0..=10));
+    run(
+        "width_rows",
+        "collections",
+        g,
+        |rows| rows.iter().any(|r| r[..] == ['a', 'b']),
+        Minimum::Exactly("[['a', 'b']]"),
+    )
+}
+
+fn three_nonempty() -> Outcome {
+    run(
+        "three_nonempty",
+        "collections",
+        vecs(vecs(ints::<i64>(..), 0..=10), 0..=20),
+        |x| x.iter().filter(|t| !t.is_empty()).count() >= 3,
+        Minimum::Exactly("[[0], [0], [0]]"),
+    )
+}
+
+fn sum_of_three() -> Outcome {
+    // Three elements at least, summing to 10: the amount in the last, the first two 0.
+    run(
+        "sum_of_three",
+        "collections",
+        vecs(ints::<i64>(..), 0..=50),
+        |v| v.len() >= 3 && v.iter().map(|&x| x as i128).sum::<i128>() >= 10,
+        Minimum::Exactly("[0, 0, 10]"),
+    )
+}
+
+fn text_containment() -> Outcome {
+    let ab = || strings(CharClass::from_chars("ab"), 0..=5);
+    run(
+        "text_containment",
+        "collections",
+        (vecs(ab(), 0..=10), ab()),
+        |(v, s)| s.chars().count() >= 2 && v.contains(s),
+        Minimum::Exactly("([\"aa\"], \"aa\")"),
+    )
+}
+
 // ---- the tests ----
 
 macro_rules! suite {
@@ -1022,6 +1135,14 @@ suite!(
     queue_model,
     run_length,
     dedup_bug,
+    containment,
+    duplicate_containment,
+    bound_per_position,
+    longish_lists,
+    width_rows,
+    three_nonempty,
+    sum_of_three,
+    text_containment,
 );
 
 #[test]
