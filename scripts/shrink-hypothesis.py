@@ -274,6 +274,9 @@ suite(
 )
 
 
+suite("ordered_pair", st.tuples(I64, I64), lambda t: t[0] < t[1], (0, 1))
+
+
 def _xor_h(x):
     return (x ^ (x >> 8)) & 15
 

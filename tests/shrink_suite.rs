@@ -1,4 +1,4 @@
-//! A broader shrinking suite of our own (issue 31): 52 challenges in eight shapes that the
+//! A broader shrinking suite of our own (issue 31): 53 challenges in eight shapes that the
 //! classic challenge (`tests/shrinking_challenge.rs`) does not cover — dependent draws, values
 //! that must change together, derived types, strings, floats, values built by `map`, small
 //! state machines, and collections (containment, bounds per position, nested lists) — each
@@ -43,6 +43,7 @@ const MINIMAL_NOW: &[&str] = &[
     "product_threshold",
     "offset_pair",
     "sum_split",
+    "ordered_pair",
     "kv_stale_get",
     "tree_depth",
     "tree_leaf_sum",
@@ -342,6 +343,18 @@ fn sum_split() -> Outcome {
         (ints::<u32>(0..=100), ints::<u32>(0..=100)),
         |&(a, b)| a + b == 150,
         Minimum::Exactly("(50, 100)"),
+    )
+}
+
+fn ordered_pair() -> Outcome {
+    // Signed: `(-1, 0)` fails too, but `-1` is a larger index than `0` (0, 1, −1, 2, …), and
+    // lowering it to `0` needs the other raised past it.
+    run(
+        "ordered_pair",
+        "together",
+        (ints::<i64>(..), ints::<i64>(..)),
+        |&(a, b)| a < b,
+        Minimum::Exactly("(0, 1)"),
     )
 }
 
@@ -1101,6 +1114,7 @@ suite!(
     product_threshold,
     offset_pair,
     sum_split,
+    ordered_pair,
     xor_bucket,
     kv_stale_get,
     tree_depth,

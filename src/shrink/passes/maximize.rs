@@ -22,6 +22,21 @@ impl Shrinker<'_> {
     /// Lowers the choices at `lowered` (which hold the same index) by `step · k` with every
     /// one of `raised` at its largest index, for the largest `k` that still fails.
     fn lower_raising(&mut self, lowered: &[usize], raised: &[usize], step: u64) -> bool {
+        self.lower_raising_to(lowered, raised, step, false)
+    }
+
+    /// [`Shrinker::lower_raising`]; with `other_side`, a raised choice whose indices alternate
+    /// sides ([`crate::tape::Tape::value_step`] 2) goes to the far end of the side its last
+    /// index is not on instead: the largest odd index below the last (a signed integer's last
+    /// index is its most negative value where the negative side is the longer or as long; the
+    /// largest positive value is there).
+    fn lower_raising_to(
+        &mut self,
+        lowered: &[usize],
+        raised: &[usize],
+        step: u64,
+        other_side: bool,
+    ) -> bool {
         let Some(a) = self.choices().get(lowered[0]).map(|c| c.index) else {
             return false;
         };
@@ -41,7 +56,10 @@ impl Shrinker<'_> {
                 v[i].index = a - d;
             }
             for &j in raised {
-                v[j].index = u64::MAX;
+                v[j].index = match other_side_index(&base[j]) {
+                    Some(i) if other_side && self.value_step(j) == Some(2) => i,
+                    _ => u64::MAX,
+                };
             }
             self.consider(&v)
         }) > 0
@@ -131,6 +149,18 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
     if later.len() > 1 && !reshaped && s.lower_raising(lowered, &later[..1], 1) {
         return;
     }
+    // Where indices alternate sides, the last index is the far end of one side only (a
+    // signed integer's most negative value): the other side's far end.
+    if !reshaped
+        && later
+            .iter()
+            .any(|&j| s.value_step(j) == Some(2) && other_side_index(&s.choices()[j]).is_some())
+    {
+        let step = s.value_step(lowered[0]).unwrap_or(1);
+        if s.lower_raising_to(lowered, &later, step, true) {
+            return;
+        }
+    }
     if reshaped {
         // Probe the next choice low instead, with the others as they are.
         let j = later[0];
@@ -203,4 +233,16 @@ pub(in crate::shrink) fn delete_and_maximize(s: &mut Shrinker<'_>) {
         }
         k += 1;
     }
+}
+
+/// The largest odd index below `c`'s last, if it is above `c`'s own index: in an order that
+/// alternates sides (0, 1, −1, 2, −2, …), the far end of the side the last index is not on.
+fn other_side_index(c: &crate::tape::Choice) -> Option<u64> {
+    let below = c.max.checked_sub(1)?;
+    let odd = if below % 2 == 1 {
+        below
+    } else {
+        below.checked_sub(1)?
+    };
+    (odd > c.index).then_some(odd)
 }
