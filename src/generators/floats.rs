@@ -317,6 +317,13 @@ impl<T: Float> Gen for Floats<T> {
         let i = tape.draw(FLOAT, T::MAX_INDEX, Hint::Int)?;
         let v = self.value_at(i);
         if tape.wants_suggestions() && i > 0 {
+            // The integers around the simplest value are ordered as `ints` orders them: one
+            // step of value is two of index while they alternate sides. The fractions after
+            // them have no such step.
+            if i <= self.up + self.down {
+                let alternating = i <= 2 * self.up.min(self.down);
+                tape.value_step(if alternating { 2 } else { 1 });
+            }
             self.suggest(v.to_f64(), tape);
         }
         Ok(v)
@@ -345,6 +352,25 @@ impl<T: Float> Gen for Floats<T> {
 mod tests {
     use super::*;
     use crate::tape::{Fallback, ReplaySource};
+
+    #[test]
+    fn the_integers_say_their_value_step_and_the_fractions_none() {
+        let steps = |g: &Floats<f64>, x: f64| {
+            let mut src = ReplaySource::new(vec![g.index_of(x).unwrap()], Fallback::Simplest);
+            let mut tape = Tape::recording(&mut src).with_suggestions();
+            g.generate(&mut tape).unwrap();
+            tape.finish().value_steps
+        };
+        // Both sides of zero: integers alternate (1, -1, 2, …).
+        assert_eq!(steps(&floats(..), -3.0), [(0, 2)]);
+        // One side only: they count up.
+        assert_eq!(steps(&floats(0.0..=100.0), 7.0), [(0, 1)]);
+        // Past the shorter side, the longer side counts up.
+        assert_eq!(steps(&floats(-2.0..=100.0), 50.0), [(0, 1)]);
+        // A fraction, and the simplest value: nothing said.
+        assert!(steps(&floats(..), 10.5).is_empty());
+        assert!(steps(&floats(..), 0.0).is_empty());
+    }
 
     /// The values `g` suggests for `x` when a shrinker asks, in order.
     fn suggested(g: &Floats<f64>, x: f64) -> Vec<f64> {
