@@ -322,7 +322,8 @@ impl<T: Float> Gen for Floats<T> {
             // them have no such step.
             if i <= self.up + self.down {
                 let alternating = i <= 2 * self.up.min(self.down);
-                tape.value_step(if alternating { 2 } else { 1 });
+                // The last index is the range's high end, not the far end of a side.
+                tape.value_step(if alternating { 2 } else { 1 }, None);
             }
             self.suggest(v.to_f64(), tape);
         }
@@ -362,11 +363,18 @@ mod tests {
             tape.finish().value_steps
         };
         // Both sides of zero: integers alternate (1, -1, 2, …).
-        assert_eq!(steps(&floats(..), -3.0), [(0, 2)]);
+        let step = |step| {
+            vec![crate::tape::ValueStep {
+                at: 0,
+                step,
+                far_side: None,
+            }]
+        };
+        assert_eq!(steps(&floats(..), -3.0), step(2));
         // One side only: they count up.
-        assert_eq!(steps(&floats(0.0..=100.0), 7.0), [(0, 1)]);
+        assert_eq!(steps(&floats(0.0..=100.0), 7.0), step(1));
         // Past the shorter side, the longer side counts up.
-        assert_eq!(steps(&floats(-2.0..=100.0), 50.0), [(0, 1)]);
+        assert_eq!(steps(&floats(-2.0..=100.0), 50.0), step(1));
         // A fraction, and the simplest value: nothing said.
         assert!(steps(&floats(..), 10.5).is_empty());
         assert!(steps(&floats(..), 0.0).is_empty());

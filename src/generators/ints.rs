@@ -140,6 +140,22 @@ impl<T: Int> Ints<T> {
         })
     }
 
+    /// Tells the tape the value step at index `i` ([`Tape::value_step`]): two of index where
+    /// the order alternates sides (above on odd indices, below on even), with the far end of
+    /// the side the last index is not on (the shorter side's, or above when both are as
+    /// long); one past the alternation.
+    fn say_value_step(&self, tape: &mut Tape<'_>, i: u128) {
+        let m = self.both;
+        if self.ascending || m == 0 || i > 2 * m {
+            tape.value_step(1, None);
+            return;
+        }
+        // The last index is on the longer side, below when both are as long (index 2m).
+        let above_longer = self.hi - self.simplest > self.simplest - self.lo;
+        let far = if above_longer { 2 * m } else { 2 * m - 1 };
+        tape.value_step(2, u64::try_from(far).ok());
+    }
+
     /// The range as a person writes it (`-5..=5`), for error messages.
     fn range_text(&self) -> String {
         format!("{:?}..={:?}", T::from_key(self.lo), T::from_key(self.hi))
@@ -154,9 +170,7 @@ impl<T: Int> Gen for Ints<T> {
         let i = if span <= u64::MAX as u128 {
             let i = tape.draw(INT, span as u64, Hint::Int)?;
             if tape.wants_suggestions() {
-                // One step of value: two of index where the order alternates sides.
-                let alternating = !self.ascending && (i as u128) <= 2 * self.both;
-                tape.value_step(if alternating { 2 } else { 1 });
+                self.say_value_step(tape, i as u128);
             }
             i as u128
         } else {
@@ -243,6 +257,52 @@ impl<T: Int> Gen for Ints<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `g` tells the tape of the index of `v` (see [`Tape::value_step`]).
+    fn said<T: Int>(g: &Ints<T>, v: T) -> Vec<crate::tape::ValueStep> {
+        use crate::tape::{Fallback, ReplaySource};
+        let i = g.index_of(v).unwrap();
+        // A range of more than 2^64 values draws the high part first.
+        let tape_of = if g.hi - g.lo > u64::MAX as u128 {
+            vec![(i >> 64) as u64, i as u64]
+        } else {
+            vec![i as u64]
+        };
+        let mut src = ReplaySource::new(tape_of, Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src).with_suggestions();
+        assert_eq!(g.generate(&mut tape), Ok(v));
+        tape.finish().value_steps
+    }
+
+    #[test]
+    fn the_value_step_and_the_far_end_of_the_other_side() {
+        let one = |g: &Ints<i64>, v: i64| {
+            let s = said(g, v);
+            assert_eq!(s.len(), 1);
+            (s[0].step, s[0].far_side.map(|f| g.value_at(f as u128)))
+        };
+        // Sides as long: the last index is the low end, the far side the high end.
+        assert_eq!(one(&ints(-1000..=1000), -3), (2, Some(1000)));
+        // The low side longer, by one (every i64), or by more.
+        assert_eq!(one(&ints(i64::MIN..=i64::MAX), 5), (2, Some(i64::MAX)));
+        assert_eq!(one(&ints(-1000..=10), 3), (2, Some(10)));
+        assert_eq!(one(&ints(-1000..=10), -500), (1, None));
+        // The high side longer: the far side is the low end.
+        assert_eq!(one(&ints(-10..=1000), 4), (2, Some(-10)));
+        assert_eq!(one(&ints(-10..=1000), 500), (1, None));
+        // One side only: value order, at every index (the simplest value too).
+        assert_eq!(one(&ints(0..=100), 7), (1, None));
+        assert_eq!(one(&ints(-100..=-1), -1), (1, None));
+        assert_eq!(one(&ints(-100..=-1), -50), (1, None));
+        let i8s = ints::<i8>(..);
+        let s = said(&i8s, -2)[0];
+        assert_eq!(
+            (s.step, s.far_side.map(|f| i8s.value_at(f as u128))),
+            (2, Some(127))
+        );
+        // A range of more than 2^64 values takes two choices and says nothing.
+        assert!(said(&ints::<i128>(..), 5).is_empty());
+    }
 
     #[test]
     fn order_around_zero() {

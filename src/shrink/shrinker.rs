@@ -69,7 +69,8 @@ pub(super) enum Tried {
 /// equal choices together; sort, swap and copy spans with the same label; move an amount
 /// between two choices, or from a deleted element to the choice before it, or lower them
 /// together; lower a choice (or equal choices together) with the next few at their largest
-/// index, and delete a span with the choices around it at
+/// index (or, for a signed value, at the far end of its positive side:
+/// [`crate::tape::ValueStep::far_side`]), and delete a span with the choices around it at
 /// theirs (an amount that must stay reached: the raised choices are lowered afterwards);
 /// raise a branch choice where the new shape is shorter. Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value

@@ -51,5 +51,5 @@ pub use rng::Rng;
 pub use source::{DrawContext, Hint, OpenSpan, Source};
 pub use span::Span;
 pub use status::{Reject, Status};
-pub use tape::{DEFAULT_MAX_CHOICES, LegacyText, Recording, Tape, TextRun};
+pub use tape::{DEFAULT_MAX_CHOICES, LegacyText, Recording, Tape, TextRun, ValueStep};
 pub use trace::Trace;

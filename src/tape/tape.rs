@@ -79,12 +79,23 @@ pub struct Recording {
     /// in the order to try them; empty unless the tape asked for them
     /// ([`Tape::with_suggestions`]). A shrinker tries them before searching a choice's range.
     pub suggested: Vec<(usize, u64)>,
-    /// How many steps of index make one step of value, for the choices whose generators said
-    /// so ([`Tape::value_step`]), as `(position, step)` in draw order: 1 where indices are in
-    /// value order, 2 where they alternate sides (0, 1, −1, 2, −2, …). Recorded only with
-    /// [`Tape::with_suggestions`]. A shrinker that moves an amount between two choices
-    /// tries the step they name, and both steps for a choice that names none.
-    pub value_steps: Vec<(usize, u64)>,
+    /// What the generators said of their choices' index orders ([`Tape::value_step`]), in
+    /// draw order. Recorded only with [`Tape::with_suggestions`].
+    pub value_steps: Vec<ValueStep>,
+}
+
+/// What a generator said of the index order of one of its choices ([`Tape::value_step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueStep {
+    /// The choice's position in the tape.
+    pub at: usize,
+    /// Steps of index per step of value: 1 where indices are in value order (0, 1, 2, …
+    /// from the simplest value), 2 where they alternate sides of it (0, 1, −1, 2, −2, …).
+    pub step: u64,
+    /// For an order that alternates sides: the index of the far end of the side that the
+    /// choice's last index is not on (a signed integer's last index is its most negative
+    /// value, so this is its largest positive one), when the generator knows it.
+    pub far_side: Option<u64>,
 }
 
 impl Recording {
@@ -150,7 +161,7 @@ pub struct Tape<'s> {
     suggested: Option<Vec<(usize, u64)>>,
     /// What generators said of their index orders ([`Tape::value_step`]), kept while
     /// suggestions are asked for.
-    value_steps: Vec<(usize, u64)>,
+    value_steps: Vec<ValueStep>,
 }
 
 impl<'s> Tape<'s> {
@@ -295,26 +306,40 @@ impl<'s> Tape<'s> {
 
     /// Says how many steps of index make one step of value for the choice drawn last: 1 when
     /// its indices are in value order (0, 1, 2, … from the simplest value), 2 when they
-    /// alternate sides of it (0, 1, −1, 2, −2, …: one index down flips the sign). A shrinker
-    /// that moves an amount from one choice to another then moves it in those steps only,
-    /// where without it it tries both. Ignored unless [`Tape::wants_suggestions`], and when
-    /// nothing was drawn yet; `step` 0 is ignored.
+    /// alternate sides of it (0, 1, −1, 2, −2, …: one index down flips the sign); for an
+    /// alternating order, `far_side` is the index of the far end of the side its last index
+    /// is not on, if known. The shrinker that raises a choice to its last index (to keep an
+    /// amount reached while an earlier choice is lowered) also tries `far_side`; the passes
+    /// that move amounts try steps of 1 and 2 whatever the step (the other one still moves an
+    /// amount that must stay even, or two signs at once). Ignored unless [`Tape::wants_suggestions`], and when nothing was drawn yet; `step` 0 is
+    /// ignored.
     ///
     /// ```
     /// use tapefuzz::generators::{Gen, ints};
-    /// use tapefuzz::tape::{Fallback, ReplaySource, Tape};
+    /// use tapefuzz::tape::{Fallback, ReplaySource, Tape, ValueStep};
     ///
-    /// // Signed integers alternate sides of zero; a range that starts at zero counts up.
+    /// // Signed integers alternate sides of zero (the last index of -100..=100 is -100, so
+    /// // the far end of the other side is 100, index 199); a range from zero counts up.
     /// let mut replay = ReplaySource::new(vec![8, 7], Fallback::Simplest);
     /// let mut tape = Tape::recording(&mut replay).with_suggestions();
     /// assert_eq!(ints::<i32>(-100..=100).generate(&mut tape), Ok(-4));
     /// assert_eq!(ints::<u32>(0..=100).generate(&mut tape), Ok(7));
-    /// assert_eq!(tape.finish().value_steps, [(0, 2), (1, 1)]);
+    /// assert_eq!(
+    ///     tape.finish().value_steps,
+    ///     [
+    ///         ValueStep { at: 0, step: 2, far_side: Some(199) },
+    ///         ValueStep { at: 1, step: 1, far_side: None },
+    ///     ]
+    /// );
     /// ```
     #[inline]
-    pub fn value_step(&mut self, step: u64) {
+    pub fn value_step(&mut self, step: u64, far_side: Option<u64>) {
         if self.suggested.is_some() && step > 0 && !self.choices.is_empty() {
-            self.value_steps.push((self.choices.len() - 1, step));
+            self.value_steps.push(ValueStep {
+                at: self.choices.len() - 1,
+                step,
+                far_side,
+            });
         }
     }
 

@@ -28,13 +28,6 @@ impl Shrinker<'_> {
             .iter()
             .map(|s| self.choices()[s.start..s.end].to_vec())
             .collect();
-        // Spans of one value each (an element of a list of numbers): a copy is one value
-        // lowered to another's, which the passes over single and equal values try; the
-        // pass is for parts with structure, and pairs of many values cost a call each.
-        let values = |c: &[Choice]| c.iter().filter(|c| !c.forced && c.max >= 2).count();
-        if all.iter().all(|c| values(c) <= 1) {
-            return false;
-        }
         let mut sources: Vec<usize> = (0..spans.len())
             // A lone zero (a collection's terminator) would only cut a collection short.
             .filter(|&j| !(all[j].len() == 1 && all[j][0].index == 0))

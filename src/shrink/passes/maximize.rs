@@ -7,7 +7,11 @@
 //! candidate is smaller whatever the later ones hold, and `minimize_choices` lowers them
 //! afterwards. Writing `u64::MAX` asks for the largest index of whatever range the later choice
 //! has by then (the shrinker replays out-of-range indices clamped): a range that depends on
-//! the lowered choice (a `flat_map`) is refitted.
+//! the lowered choice (a `flat_map`) is refitted, and a choice already at its largest index
+//! is raised too for that reason. Where indices alternate sides of the simplest value, the
+//! largest index is the far end of one side only (a signed integer's most negative value):
+//! the far end of the other side is tried too where the generator named it
+//! ([`crate::tape::ValueStep::far_side`]).
 
 use super::super::Shrinker;
 use super::super::search::find_integer_between;
@@ -19,17 +23,28 @@ const WINDOW: usize = 4;
 const PROBE: u64 = 7;
 
 impl Shrinker<'_> {
+    /// How many steps of index make one step of value at position `i`, if its generator
+    /// said ([`crate::tape::Tape::value_step`]).
+    fn value_step(&self, i: usize) -> Option<u64> {
+        self.value_order(i).map(|v| v.step)
+    }
+
+    /// What the generator said of position `i`'s index order, if it did.
+    fn value_order(&self, i: usize) -> Option<crate::tape::ValueStep> {
+        let steps = &self.best.value_steps;
+        let at = steps.partition_point(|v| v.at < i);
+        steps.get(at).filter(|v| v.at == i).copied()
+    }
+
     /// Lowers the choices at `lowered` (which hold the same index) by `step · k` with every
     /// one of `raised` at its largest index, for the largest `k` that still fails.
     fn lower_raising(&mut self, lowered: &[usize], raised: &[usize], step: u64) -> bool {
         self.lower_raising_to(lowered, raised, step, false)
     }
 
-    /// [`Shrinker::lower_raising`]; with `other_side`, a raised choice whose indices alternate
-    /// sides ([`crate::tape::Tape::value_step`] 2) goes to the far end of the side its last
-    /// index is not on instead: the largest odd index below the last (a signed integer's last
-    /// index is its most negative value where the negative side is the longer or as long; the
-    /// largest positive value is there).
+    /// [`Shrinker::lower_raising`]; with `other_side`, a raised choice whose generator named
+    /// the far end of the side its last index is not on ([`crate::tape::ValueStep::far_side`]:
+    /// a signed integer's last index is its most negative value) goes there instead.
     fn lower_raising_to(
         &mut self,
         lowered: &[usize],
@@ -47,6 +62,17 @@ impl Shrinker<'_> {
             return false;
         }
         let base = self.choices().to_vec();
+        // Where each raised choice goes, read once from the tape the search starts from.
+        let targets: Vec<u64> = raised
+            .iter()
+            .map(|&j| {
+                let far = self.value_order(j).and_then(|v| v.far_side);
+                match far {
+                    Some(f) if other_side && f > base[j].index => f,
+                    _ => u64::MAX,
+                }
+            })
+            .collect();
         find_integer_between(a / step, |k| {
             let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
                 return false;
@@ -55,11 +81,8 @@ impl Shrinker<'_> {
             for &i in lowered {
                 v[i].index = a - d;
             }
-            for &j in raised {
-                v[j].index = match other_side_index(&base[j]) {
-                    Some(i) if other_side && self.value_step(j) == Some(2) => i,
-                    _ => u64::MAX,
-                };
+            for (&j, &t) in raised.iter().zip(&targets) {
+                v[j].index = t;
             }
             self.consider(&v)
         }) > 0
@@ -97,8 +120,10 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
 
 /// Lowers `lowered` with the few choices after its first (not in it) at their largest index:
 /// raising all of them keeps the failure whenever raising any would (an amount), so one
-/// candidate per step size stands for most subsets; then with the next choice alone raised.
-/// Where raising reshaped the tape (a width lowered, a height raised: more cells than the
+/// candidate per step size stands for most subsets; then with the next choice alone raised;
+/// then, where a later choice's generator named the far end of its other side (a signed
+/// integer's largest positive value), with the later choices there. Where raising reshaped
+/// the tape (a width lowered, a height raised: more cells than the
 /// best tape holds), it tries the next choice at small indices instead, which may keep the
 /// tape as long.
 fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
@@ -139,9 +164,7 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         Tried::Known(n) => n != len,
         Tried::Skipped => return,
     };
-    // Two steps down keep a sign where indices alternate sides; where they are in value
-    // order (`Tape::value_step`), one step down already failed.
-    if s.value_step(lowered[0]) != Some(1) && s.lower_raising(lowered, &later, 2) {
+    if s.lower_raising(lowered, &later, 2) {
         return;
     }
     // Raising them all can lose the failure where raising one keeps it (a later value that
@@ -150,11 +173,12 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         return;
     }
     // Where indices alternate sides, the last index is the far end of one side only (a
-    // signed integer's most negative value): the other side's far end.
+    // signed integer's most negative value): the other side's far end, where the generator
+    // named it.
     if !reshaped
-        && later
-            .iter()
-            .any(|&j| s.value_step(j) == Some(2) && other_side_index(&s.choices()[j]).is_some())
+        && later.iter().any(|&j| {
+            (s.value_order(j).and_then(|v| v.far_side)).is_some_and(|f| f > s.choices()[j].index)
+        })
     {
         let step = s.value_step(lowered[0]).unwrap_or(1);
         if s.lower_raising_to(lowered, &later, step, true) {
@@ -233,16 +257,4 @@ pub(in crate::shrink) fn delete_and_maximize(s: &mut Shrinker<'_>) {
         }
         k += 1;
     }
-}
-
-/// The largest odd index below `c`'s last, if it is above `c`'s own index: in an order that
-/// alternates sides (0, 1, −1, 2, −2, …), the far end of the side the last index is not on.
-fn other_side_index(c: &crate::tape::Choice) -> Option<u64> {
-    let below = c.max.checked_sub(1)?;
-    let odd = if below % 2 == 1 {
-        below
-    } else {
-        below.checked_sub(1)?
-    };
-    (odd > c.index).then_some(odd)
 }

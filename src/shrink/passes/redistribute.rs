@@ -4,17 +4,17 @@
 //! arithmetic is not value arithmetic: adding 1 to an index flips its sign. Steps of 2
 //! keep the sign and move the value by 1, on either side of zero; on a range that starts
 //! at its simplest value (index = value − low end) a step of 2 moves the value by 2 and a
-//! step of 1 by 1. Where both generators said which step is theirs
-//! ([`crate::tape::Tape::value_step`]), a pair is moved in that step only; else it is tried
-//! with steps of 2 and then of 1, which moves value on both kinds of range without knowing
-//! which one it is.
+//! step of 1 by 1. So each pair is tried with steps of 2 and then of 1, which moves value
+//! on both kinds of range without knowing which one it is; where a generator says which
+//! step is its own ([`crate::tape::Tape::value_step`]), the other still matters (an amount
+//! that must stay even, two signs flipped at once), so both are tried.
 
 use super::super::Shrinker;
 use super::super::search::{find_integer_between, find_integer_to};
 use crate::tape::Kind;
 
 /// How many later choices (with three or more options) a choice is paired with.
-const WINDOW: usize = 2;
+const WINDOW: usize = 4;
 
 impl Shrinker<'_> {
     /// The next [`WINDOW`] unforced choices after `i` with at least three options.
@@ -23,14 +23,6 @@ impl Shrinker<'_> {
             .filter(|&j| self.free(j) && self.choices()[j].max >= 2 && !self.run_length(j))
             .take(WINDOW)
             .collect()
-    }
-
-    /// How many steps of index make one step of value at position `i`, if its generator
-    /// said ([`crate::tape::Tape::value_step`]).
-    pub(super) fn value_step(&self, i: usize) -> Option<u64> {
-        let steps = &self.best.value_steps;
-        let at = steps.partition_point(|&(p, _)| p < i);
-        steps.get(at).filter(|&&(p, _)| p == i).map(|&(_, st)| st)
     }
 
     /// The indices at `i` and `j` if both are still unforced choices with 3+ options.
@@ -101,13 +93,7 @@ pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
                 // Two bytes: a step of 1 moves a byte's value by 1, and a step of 2 only
                 // repeats it.
                 let bytes = byte && s.run_byte(j);
-                // The step of value both choices name, if they agree (see
-                // `Tape::value_step`); else both steps.
-                let only = s.value_step(i).filter(|&st| s.value_step(j) == Some(st));
                 for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
-                    if only.is_some_and(|st| st != step) {
-                        continue;
-                    }
                     // Read again: a move shortens the run.
                     let fits = match own(s) {
                         Some(end) => j < end && (step, raise) == (1, true),

@@ -1,0 +1,100 @@
+//! Shrinks that a pass tuned for fewer calls can lose without any challenge table noticing:
+//! each starts from a hand-given failing value (`Property::shrink_value`) and checks the
+//! minimum the shrinker reaches. Found by a review of a change that skipped the "other" step
+//! of index where a generator named its own (`Tape::value_step`), paired a number with fewer
+//! later numbers, and left one-value spans out of `copy_spans`; each of those lost one of the
+//! shrinks below.
+
+use tapefuzz::prelude::*;
+
+/// The shrunk value of `given` (its Debug).
+fn shrunk<G, F>(g: G, prop: F, given: G::Value) -> String
+where
+    G: Gen,
+    G::Value: std::fmt::Debug,
+    F: Fn(G::Value) -> bool,
+{
+    Property::new("shrink_generality")
+        .no_corpus()
+        .shrink_value(g, prop, given)
+        .expect("the given value fails")
+        .value
+        .expect("a shrunk value")
+}
+
+#[test]
+fn an_amount_that_must_stay_even_moves_in_steps_of_two() {
+    // Fails when x is even and x + y ≥ 100: x can go only in steps of 2, y takes the rest.
+    let g = (ints::<u32>(0..=100), ints::<u32>(0..=100));
+    for given in [(40, 60), (44, 56), (98, 30), (62, 70)] {
+        assert_eq!(
+            shrunk(g.clone(), |(x, y)| !(x % 2 == 0 && x + y >= 100), given),
+            "(0, 100)",
+            "from {given:?}"
+        );
+    }
+}
+
+#[test]
+fn two_signs_flip_together() {
+    // x · y = −15 holds with both signs flipped: (−3, 5) becomes (3, −5), a smaller tape
+    // (0, 1, −1, 2, −2, … orders signed integers).
+    let g = (ints::<i32>(-1000..=1000), ints::<i32>(-1000..=1000));
+    let out = shrunk(g, |(x, y)| x * y != -15, (-3, 5));
+    assert!(
+        ["(3, -5)", "(1, -15)"].contains(&out.as_str()),
+        "from (-3, 5): {out}"
+    );
+}
+
+#[test]
+fn an_amount_moves_past_values_that_must_stay() {
+    // y and z must stay 7; the amount x + w moves from x to w across them.
+    let g = (
+        ints::<u32>(0..=100),
+        ints::<u32>(0..=100),
+        ints::<u32>(0..=100),
+        ints::<u32>(0..=100),
+    );
+    assert_eq!(
+        shrunk(
+            g,
+            |(x, y, z, w)| !(y == 7 && z == 7 && x + w >= 100),
+            (60, 7, 7, 40)
+        ),
+        "(0, 7, 7, 100)"
+    );
+}
+
+#[test]
+fn two_elements_equal_only_in_a_bucket_become_equal() {
+    // Two elements of at least 100 with the same last digit: copying one over the other makes
+    // them equal, and then they shrink together to 100.
+    let g = vecs(ints::<u64>(0..=1000), 0..=10);
+    let fails = |v: &Vec<u64>| {
+        let big: Vec<u64> = v.iter().copied().filter(|&x| x >= 100).collect();
+        (0..big.len()).any(|i| (i + 1..big.len()).any(|j| big[i] % 10 == big[j] % 10))
+    };
+    for given in [vec![100, 190], vec![850, 100], vec![3, 470, 9, 130]] {
+        assert_eq!(
+            shrunk(g.clone(), |v| !fails(&v), given.clone()),
+            "[100, 100]",
+            "from {given:?}"
+        );
+    }
+}
+
+#[test]
+fn a_pair_that_must_stay_ordered_reaches_zero_and_one_on_lopsided_ranges() {
+    // Signed: (−1, 0) fails too, but −1 is a larger index than 0; lowering it needs the other
+    // raised past it, to the positive side's far end, wherever that is on the range.
+    for (lo, hi) in [
+        (-1000, 1000),
+        (-1000, 10),
+        (-10, 1000),
+        (i64::MIN, i64::MAX),
+    ] {
+        let g = (ints::<i64>(lo..=hi), ints::<i64>(lo..=hi));
+        assert_eq!(shrunk(g, |(a, b)| a >= b, (-1, 0)), "(0, 1)", "{lo}..={hi}");
+    }
+}
