@@ -26,8 +26,9 @@ suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink])`
 `verbosity=quiet`, which changes only what Hypothesis prints). Its test function counts its own
 calls.
 
-What "calls" means (the median column), to match tapefuzz's figure ("test-function calls made
-while shrinking, the first failure not included"):
+What "calls" means (the median column), to match tapefuzz's "property calls" (calls made while
+shrinking in which the generator built a value and the property ran, the first failure not
+included), which `scripts/shrink-challenge` compares it with:
 
 - the calls of the test function after the first failing call (which is not counted) until
   Hypothesis's engine (`ConjectureRunner.run`) returns. With report_multiple_bugs=False the
@@ -41,8 +42,8 @@ while shrinking, the first failure not included"):
 - never seen, so never counted: test cases whose generation Hypothesis rejected before calling
   the test function — a `.filter` that failed (bound5, bound5_10), an overrun of the choice
   budget — and test cases answered from Hypothesis's cache of choice sequences. tapefuzz counts
-  its generator rejections as calls, so on filtered challenges its figure includes work that
-  Hypothesis's figure cannot show.
+  its generator rejections and overruns among all its calls, so the table shows those beside
+  its property calls, and judges by the property calls.
 
 The shrunk value is the value of the last failing call (the final replay). It is minimal when it
 equals the stated minimum, written as a Python value (each challenge's `expected`), or, for
