@@ -311,8 +311,8 @@ impl<'s> Tape<'s> {
     /// is not on, if known. The shrinker that raises a choice to its last index (to keep an
     /// amount reached while an earlier choice is lowered) also tries `far_side`; the passes
     /// that move amounts try steps of 1 and 2 whatever the step (the other one still moves an
-    /// amount that must stay even, or two signs at once). Ignored unless [`Tape::wants_suggestions`], and when nothing was drawn yet; `step` 0 is
-    /// ignored.
+    /// amount that must stay even, or two signs at once). Ignored unless
+    /// [`Tape::wants_suggestions`], and when nothing was drawn yet; `step` 0 is ignored.
     ///
     /// ```
     /// use tapefuzz::generators::{Gen, ints};
