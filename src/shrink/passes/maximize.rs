@@ -23,12 +23,6 @@ const WINDOW: usize = 4;
 const PROBE: u64 = 7;
 
 impl Shrinker<'_> {
-    /// How many steps of index make one step of value at position `i`, if its generator
-    /// said ([`crate::tape::Tape::value_step`]).
-    fn value_step(&self, i: usize) -> Option<u64> {
-        self.value_order(i).map(|v| v.step)
-    }
-
     /// What the generator said of position `i`'s index order, if it did.
     fn value_order(&self, i: usize) -> Option<crate::tape::ValueStep> {
         let steps = &self.best.value_steps;
@@ -44,7 +38,8 @@ impl Shrinker<'_> {
 
     /// [`Shrinker::lower_raising`]; with `other_side`, a raised choice whose generator named
     /// the far end of the side its last index is not on ([`crate::tape::ValueStep::far_side`]:
-    /// a signed integer's last index is its most negative value) goes there instead.
+    /// a signed integer's last index is its most negative value) goes there instead, and
+    /// when none did, nothing is tried.
     fn lower_raising_to(
         &mut self,
         lowered: &[usize],
@@ -73,6 +68,9 @@ impl Shrinker<'_> {
                 }
             })
             .collect();
+        if other_side && targets.iter().all(|&t| t == u64::MAX) {
+            return false;
+        }
         find_integer_between(a / step, |k| {
             let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
                 return false;
@@ -175,12 +173,8 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
     // Where indices alternate sides, the last index is the far end of one side only (a
     // signed integer's most negative value): the other side's far end, where the generator
     // named it.
-    if !reshaped
-        && later.iter().any(|&j| {
-            (s.value_order(j).and_then(|v| v.far_side)).is_some_and(|f| f > s.choices()[j].index)
-        })
-    {
-        let step = s.value_step(lowered[0]).unwrap_or(1);
+    if !reshaped {
+        let step = s.value_order(lowered[0]).map_or(1, |v| v.step);
         if s.lower_raising_to(lowered, &later, step, true) {
             return;
         }
