@@ -246,6 +246,53 @@ suite(
     ([0, 0, 0, 100], 3),
 )
 
+
+def _graph(v):
+    def edges(pairs):
+        out = []
+        for i, j in pairs:
+            a, b = min(v[i], v[j]), max(v[i], v[j])
+            if a != b and (a, b) not in out:
+                out.append((a, b))
+        return (v, out)
+
+    n = len(v)
+    return st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), min_size=1, max_size=8).map(edges)
+
+
+def brooks_bound_fails(t):
+    labels, edges = t
+    vs = sorted(set(labels))
+    if not edges or len(vs) < 3:
+        return False
+    es = set(edges)
+
+    def adj(a, b):
+        return (min(a, b), max(a, b)) in es
+
+    def colour(at, k, col):
+        if at == len(vs):
+            return True
+        for c in range(k):
+            if all(col[p] != c or not adj(vs[p], vs[at]) for p in range(at)):
+                col.append(c)
+                if colour(at + 1, k, col):
+                    return True
+                col.pop()
+        return False
+
+    chromatic = next((k for k in range(1, len(vs) + 1) if colour(0, k, [])), len(vs))
+    max_degree = max(sum(1 for a, b in edges if x in (a, b)) for x in vs)
+    return chromatic >= 3 and max_degree >= chromatic
+
+
+suite(
+    "graph_coloring",
+    st.lists(st.integers(0, 50), min_size=5, max_size=20).flatmap(_graph),
+    brooks_bound_fails,
+    ([0, 0, 1, 2, 3], [(0, 1), (0, 2), (0, 3), (1, 2)]),
+)
+
 # ---- values that must change together ----
 
 suite(
@@ -287,6 +334,26 @@ suite(
     st.tuples(U16, U16),
     lambda t: t[0] != t[1] and t[0] >= 256 and t[1] >= 256 and _xor_h(t[0]) == _xor_h(t[1]),
     (256, 272),
+)
+
+
+suite(
+    "ratio_coupling",
+    st.tuples(st.integers(1, 1000), st.integers(1, 1000)),
+    lambda t: t[0] >= 20 and t[0] == 2 * t[1],
+    (20, 10),
+)
+suite(
+    "mixed_coupling",
+    st.tuples(*[st.integers(0, 30)] * 8),
+    lambda t: t[0] + t[1] >= 10 and t[2] + t[3] >= 10 and all(x >= 15 for x in t[4:]),
+    (0, 10, 0, 10, 15, 15, 15, 15),
+)
+suite(
+    "wide_mixed_coupling",
+    st.tuples(*[st.integers(0, 40)] * 10),
+    lambda t: t[0] + t[1] >= 8 and t[2] + t[3] >= 8 and t[4] + t[5] >= 8 and all(x >= 20 for x in t[6:]),
+    (0, 8, 0, 8, 0, 8, 20, 20, 20, 20),
 )
 
 Get, Put, Del = variant("Get"), variant("Put"), variant("Del")
@@ -756,6 +823,32 @@ suite(
     ),
     lambda t: len(t[1]) >= 2 and t[1] in t[0],
     (["aa"], "aa"),
+)
+
+
+suite(
+    "last_above_min_size",
+    st.lists(st.integers(0, 100), min_size=3, max_size=10),
+    lambda v: v[-1] >= 50,
+    [0, 0, 50],
+)
+
+def replacement_fails(t):
+    p, ms = t
+    if p >= 1_000_000:
+        return True
+    for m in ms:
+        p *= m
+        if p >= 1_000_000:
+            return True
+    return False
+
+
+suite(
+    "replacement",
+    st.tuples(st.integers(0, 1_000_000), st.lists(st.integers(2, 10))),
+    replacement_fails,
+    (1000000, []),
 )
 
 # =====================================================================================

@@ -3,7 +3,7 @@
 //! minimum the shrinker reaches. Found by a review of a change that skipped the "other" step
 //! of index where a generator named its own (`Tape::value_step`), paired a number with fewer
 //! later numbers, and left one-value spans out of `copy_spans`; each of those lost one of the
-//! shrinks below.
+//! shrinks below. The last test is of a pass of its own (`sort_and_renumber`).
 
 use tapefuzz::prelude::*;
 
@@ -96,5 +96,26 @@ fn a_pair_that_must_stay_ordered_reaches_zero_and_one_on_lopsided_ranges() {
     ] {
         let g = (ints::<i64>(lo..=hi), ints::<i64>(lo..=hi));
         assert_eq!(shrunk(g, |(a, b)| a >= b, (-1, 0)), "(0, 1)", "{lo}..={hi}");
+    }
+}
+
+#[test]
+fn indices_into_a_list_follow_its_elements() {
+    // A list, then an index into it (`flat_map`): the element it names must be large. The
+    // smallest tape has the list sorted, with the index moved to the large element's new
+    // place, and a list of the minimum size: deleting an element moves the index too.
+    let g = || {
+        vecs(ints::<u8>(0..=100), 2..=8).flat_map(|v| {
+            let n = v.len();
+            ints::<usize>(0..n).map(move |i| (v.clone(), i))
+        })
+    };
+    for seed in 1..=10 {
+        let r = Property::new("indices_follow")
+            .no_corpus()
+            .seed(seed)
+            .tests(5000)
+            .run(g(), |(v, i): (Vec<u8>, usize)| v[i] < 50);
+        assert_eq!(r.value.as_deref(), Some("([0, 50], 1)"), "seed {seed}: {r}");
     }
 }

@@ -1,4 +1,4 @@
-//! A broader shrinking suite of our own (issue 31): 53 challenges in eight shapes that the
+//! A broader shrinking suite of our own (issue 31): 59 challenges in eight shapes that the
 //! classic challenge (`tests/shrinking_challenge.rs`) does not cover — dependent draws, values
 //! that must change together, derived types, strings, floats, values built by `map`, small
 //! state machines, and collections (containment, bounds per position, nested lists) — each
@@ -40,10 +40,13 @@ const MINIMAL_NOW: &[&str] = &[
     "grid_payload",
     "bounded_list",
     "list_index",
+    "graph_coloring",
     "product_threshold",
     "offset_pair",
     "sum_split",
     "ordered_pair",
+    "mixed_coupling",
+    "wide_mixed_coupling",
     "kv_stale_get",
     "tree_depth",
     "tree_leaf_sum",
@@ -80,6 +83,8 @@ const MINIMAL_NOW: &[&str] = &[
     "three_nonempty",
     "sum_of_three",
     "text_containment",
+    "last_above_min_size",
+    "replacement",
 ];
 
 /// One seed's shrink.
@@ -304,6 +309,72 @@ fn list_index() -> Outcome {
     )
 }
 
+fn graph_coloring() -> Outcome {
+    // After Exhaust's graph-colouring challenge (a buggy Brooks bound, χ ≤ Δ): 5 to 20
+    // vertex labels, then 1 to 8 edges as pairs of indices into them (the edges' range
+    // depends on the vertex count). An edge between equal labels is dropped, as is a repeated
+    // one. The smallest failure is a triangle with a pendant edge (χ = 3, Δ = 3): four
+    // distinct labels among five (`[0, 0, 1, 2, 3]`), then the first index pairs that make it.
+    let g = vecs(ints::<u8>(0..=50), 5..=20).flat_map(|v| {
+        let n = v.len();
+        vecs((ints::<usize>(0..n), ints::<usize>(0..n)), 1..=8).map(move |pairs| {
+            let mut edges: Vec<(u8, u8)> = Vec::new();
+            for (i, j) in pairs {
+                let (a, b) = (v[i].min(v[j]), v[i].max(v[j]));
+                if a != b && !edges.contains(&(a, b)) {
+                    edges.push((a, b));
+                }
+            }
+            (v.clone(), edges)
+        })
+    });
+    run(
+        "graph_coloring",
+        "dependent",
+        g,
+        |(v, e)| brooks_bound_fails(v, e),
+        Minimum::Exactly("([0, 0, 1, 2, 3], [(0, 1), (0, 2), (0, 3), (1, 2)])"),
+    )
+}
+
+/// Whether a graph with at least three distinct labels and an edge has chromatic number
+/// at least 3 and at most its largest degree (the bug: Brooks's bound without its `+ 1`).
+fn brooks_bound_fails(labels: &[u8], edges: &[(u8, u8)]) -> bool {
+    let vs: BTreeSet<u8> = labels.iter().copied().collect();
+    if edges.is_empty() || vs.len() < 3 {
+        return false;
+    }
+    let vs: Vec<u8> = vs.into_iter().collect();
+    let adjacent = |a: u8, b: u8| edges.contains(&(a.min(b), a.max(b)));
+    fn colour(
+        vs: &[u8],
+        at: usize,
+        k: u8,
+        col: &mut Vec<u8>,
+        adj: &dyn Fn(u8, u8) -> bool,
+    ) -> bool {
+        if at == vs.len() {
+            return true;
+        }
+        for c in 0..k {
+            if (0..at).all(|p| col[p] != c || !adj(vs[p], vs[at])) {
+                col.push(c);
+                if colour(vs, at + 1, k, col, adj) {
+                    return true;
+                }
+                col.pop();
+            }
+        }
+        false
+    }
+    let chromatic = (1..=vs.len() as u8)
+        .find(|&k| colour(&vs, 0, k, &mut Vec::new(), &adjacent))
+        .unwrap_or(vs.len() as u8);
+    let degree = |x: u8| edges.iter().filter(|&&(a, b)| a == x || b == x).count();
+    let max_degree = vs.iter().map(|&x| degree(x)).max().unwrap_or(0);
+    chromatic >= 3 && max_degree >= chromatic as usize
+}
+
 // ---- values that must change together ----
 
 fn same_bucket() -> Outcome {
@@ -366,6 +437,51 @@ fn xor_bucket() -> Outcome {
         (ints::<u16>(..), ints::<u16>(..)),
         move |&(a, b)| a != b && a >= 256 && b >= 256 && h(a) == h(b),
         Minimum::Exactly("(256, 272)"),
+    )
+}
+
+fn ratio_coupling() -> Outcome {
+    // After Exhaust's RatioCoupling: one value twice the other; no move of one value alone,
+    // and no common offset or amount moved between them, keeps the ratio.
+    run(
+        "ratio_coupling",
+        "together",
+        (ints::<u32>(1..=1000), ints::<u32>(1..=1000)),
+        |&(a, b)| a >= 20 && a == 2 * b,
+        Minimum::Exactly("(20, 10)"),
+    )
+}
+
+fn mixed_coupling() -> Outcome {
+    // After Exhaust's MixedCoupling: two pairs that must keep a sum, four values with a floor
+    // each of their own.
+    let x = || ints::<u8>(0..=30);
+    run(
+        "mixed_coupling",
+        "together",
+        (x(), x(), x(), x(), x(), x(), x(), x()),
+        |t| t.0 + t.1 >= 10 && t.2 + t.3 >= 10 && t.4 >= 15 && t.5 >= 15 && t.6 >= 15 && t.7 >= 15,
+        Minimum::Exactly("(0, 10, 0, 10, 15, 15, 15, 15)"),
+    )
+}
+
+fn wide_mixed_coupling() -> Outcome {
+    // After Exhaust's wide MixedCoupling: three pairs, four floors.
+    let x = || ints::<u8>(0..=40);
+    run(
+        "wide_mixed_coupling",
+        "together",
+        (x(), x(), x(), x(), x(), x(), x(), x(), x(), x()),
+        |t| {
+            t.0 + t.1 >= 8
+                && t.2 + t.3 >= 8
+                && t.4 + t.5 >= 8
+                && t.6 >= 20
+                && t.7 >= 20
+                && t.8 >= 20
+                && t.9 >= 20
+        },
+        Minimum::Exactly("(0, 8, 0, 8, 0, 8, 20, 20, 20, 20)"),
     )
 }
 
@@ -1094,6 +1210,38 @@ fn text_containment() -> Outcome {
     )
 }
 
+fn last_above_min_size() -> Outcome {
+    // A list with a minimum size whose last element must be large: the elements before it
+    // go down to the minimum size, the first ones among them (whose "one more?" coins are
+    // forced) too.
+    run(
+        "last_above_min_size",
+        "collections",
+        vecs(ints::<u8>(0..=100), 3..=10),
+        |v| v[v.len() - 1] >= 50,
+        Minimum::Exactly("[0, 0, 50]"),
+    )
+}
+
+fn replacement() -> Outcome {
+    // After Exhaust's Replacement: a start and a list of multipliers; a running product must
+    // stay below a million. The shortest failure is the start alone, at a million.
+    run(
+        "replacement",
+        "collections",
+        (ints::<u64>(0..=1_000_000), vecs(ints::<u64>(2..=10), ..)),
+        |(start, ms)| {
+            let mut p = *start;
+            p >= 1_000_000
+                || ms.iter().any(|&m| {
+                    p = p.saturating_mul(m);
+                    p >= 1_000_000
+                })
+        },
+        Minimum::Exactly("(1000000, [])"),
+    )
+}
+
 // ---- the tests ----
 
 macro_rules! suite {
@@ -1110,12 +1258,16 @@ suite!(
     grid_payload,
     bounded_list,
     list_index,
+    graph_coloring,
     same_bucket,
     product_threshold,
     offset_pair,
     sum_split,
     ordered_pair,
     xor_bucket,
+    ratio_coupling,
+    mixed_coupling,
+    wide_mixed_coupling,
     kv_stale_get,
     tree_depth,
     tree_leaf_sum,
@@ -1157,6 +1309,8 @@ suite!(
     three_nonempty,
     sum_of_three,
     text_containment,
+    last_above_min_size,
+    replacement,
 );
 
 #[test]
@@ -1235,6 +1389,14 @@ fn stated_minima_are_minimal() {
         Some((10, 1000))
     );
     assert_eq!(first_pair(0, 200, &|a, b| a - b == 7), Some((7, 0)));
+    assert_eq!(
+        first_pair(1, 1000, &|a, b| a >= 20 && a == 2 * b),
+        Some((20, 10))
+    );
+    // The coupled pairs of `mixed_coupling` and `wide_mixed_coupling` (the other values
+    // each have a floor of their own, and every condition holds apart from the others).
+    assert_eq!(first_pair(0, 30, &|a, b| a + b >= 10), Some((0, 10)));
+    assert_eq!(first_pair(0, 40, &|a, b| a + b >= 8), Some((0, 8)));
     assert_eq!(first_pair(0, 100, &|a, b| a + b == 150), Some((50, 100)));
     let h = |x: i64| (x ^ (x >> 8)) & 15;
     assert_eq!(

@@ -93,6 +93,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: reorder::reorder_spans,
     },
     Pass {
+        name: "sort_and_renumber",
+        tier: Tier::Structure,
+        run: reorder::sort_and_renumber,
+    },
+    Pass {
         name: "duplicate_spans",
         tier: Tier::Joint,
         run: duplicates::duplicate_spans,

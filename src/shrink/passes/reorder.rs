@@ -2,7 +2,7 @@
 //! shortlex order.
 
 use super::super::Shrinker;
-use crate::tape::{Choice, Span};
+use crate::tape::{Choice, Kind, Span};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -138,5 +138,130 @@ pub(in crate::shrink) fn swap_choices(s: &mut Shrinker<'_>) {
             }
         }
         i += 1;
+    }
+}
+
+/// Sorts the elements of one list (siblings with the same label) when later choices range
+/// over exactly its positions — an index into it drawn after it, as a dependent generator
+/// (`flat_map`) draws one — with those choices following their elements to their new
+/// positions; else swaps an adjacent pair the same way. [`reorder_spans`] moves the elements
+/// alone, which makes the indices name other elements.
+pub(in crate::shrink) fn sort_and_renumber(s: &mut Shrinker<'_>) {
+    let mut g = 0;
+    loop {
+        let lists = s.sibling_lists();
+        if g >= lists.len() || s.stopped() {
+            return;
+        }
+        let (list, end) = &lists[g];
+        if !s.renumber_list(list, *end) {
+            g += 1;
+        }
+    }
+}
+
+impl Shrinker<'_> {
+    /// The groups of [`Shrinker::same_label_groups`] split into siblings (one parent each),
+    /// without a collection's "no more" terminator (a lone zero last), of two or more; each
+    /// with the end of its last span (the terminator's, where there is one).
+    fn sibling_lists(&self) -> Vec<(Vec<usize>, usize)> {
+        let spans = self.spans();
+        let mut lists = Vec::new();
+        for group in self.same_label_groups() {
+            let mut by_parent: BTreeMap<Option<usize>, Vec<usize>> = BTreeMap::new();
+            for k in group {
+                by_parent.entry(spans[k].parent).or_default().push(k);
+            }
+            for mut list in by_parent.into_values() {
+                let end = list.last().map_or(0, |&k| spans[k].end);
+                if let [.., last] = list[..]
+                    && spans[last].len() == 1
+                    && self.choices()[spans[last].start].index == 0
+                {
+                    list.pop();
+                }
+                if list.len() >= 2 {
+                    lists.push((list, end));
+                }
+            }
+        }
+        lists
+    }
+
+    /// Deletes an element of (else sorts, else swaps an adjacent pair of) the list `list`,
+    /// which ends at `after`, with the later choices that range over its positions
+    /// renumbered; true when accepted. No call when no later choice ranges over exactly its
+    /// positions.
+    fn renumber_list(&mut self, list: &[usize], after: usize) -> bool {
+        let spans: Vec<Span> = list.iter().map(|&k| self.spans()[k]).collect();
+        let n = spans.len();
+        let refs: Vec<usize> = (after..self.choices().len())
+            .filter(|&j| {
+                let c = self.choices()[j];
+                let value = self
+                    .best
+                    .labels
+                    .get(j)
+                    .is_some_and(|l| l.kind() == Kind::Value);
+                !c.forced && c.max as usize + 1 == n && value
+            })
+            .collect();
+        if refs.is_empty() {
+            return false;
+        }
+        // Deleting an element: the indices past it move down, and one naming it names an
+        // element with the same contents instead (none: it stays, and may name another).
+        let all: Vec<Vec<Choice>> = (spans.iter())
+            .map(|t| self.choices()[t.start..t.end].to_vec())
+            .collect();
+        for p in (0..n).rev() {
+            let twin = (0..n).find(|&q| q != p && all[q] == all[p]);
+            let mut v = self.choices().to_vec();
+            for &j in &refs {
+                let i = v[j].index as usize;
+                v[j].index = match (i.cmp(&p), twin) {
+                    (Ordering::Greater, _) => i as u64 - 1,
+                    (Ordering::Equal, Some(q)) => (if q > p { q - 1 } else { q }) as u64,
+                    _ => i as u64,
+                };
+            }
+            // Below a collection's minimum its "one more?" coins are forced: the first later
+            // element with a coin of its own gives its coin up instead.
+            let given_up = (all[p].first().is_some_and(|c| c.forced))
+                .then(|| (p + 1..n).find(|&q| all[q].first().is_some_and(|c| !c.forced)))
+                .flatten();
+            if let Some(q) = given_up {
+                v.remove(spans[q].start);
+            }
+            v.drain(spans[p].start..spans[p].end);
+            if self.consider(&v) {
+                return true;
+            }
+        }
+        let mut try_order = |s: &mut Self, order: &[usize]| {
+            // The element at old position `order[slot]` is now at `slot`.
+            let mut slot_of = vec![0u64; n];
+            for (slot, &old) in order.iter().enumerate() {
+                slot_of[old] = slot as u64;
+            }
+            let mut v = s.permuted(&spans, order);
+            for &j in &refs {
+                v[j].index = slot_of[v[j].index as usize];
+            }
+            s.consider(&v)
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&x, &y| concat_cmp(&all[x], &all[y]));
+        if order.iter().enumerate().any(|(a, &b)| a != b) && try_order(self, &order) {
+            return true;
+        }
+        for k in 0..n - 1 {
+            let mut o: Vec<usize> = (0..n).collect();
+            o.swap(k, k + 1);
+            if try_order(self, &o) {
+                return true;
+            }
+        }
+        false
     }
 }
