@@ -238,7 +238,7 @@ impl Shrinker<'_> {
                 return true;
             }
         }
-        let mut try_order = |s: &mut Self, order: &[usize]| {
+        let try_order = |s: &mut Self, order: &[usize]| {
             // The element at old position `order[slot]` is now at `slot`.
             let mut slot_of = vec![0u64; n];
             for (slot, &old) in order.iter().enumerate() {
