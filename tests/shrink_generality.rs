@@ -119,3 +119,25 @@ fn indices_into_a_list_follow_its_elements() {
         assert_eq!(r.value.as_deref(), Some("([0, 50], 1)"), "seed {seed}: {r}");
     }
 }
+
+#[test]
+fn two_values_in_a_ratio_go_down_together() {
+    // No move of one value alone, no common offset and no amount moved between them keeps
+    // `a == r · b`: only both scaled down together, which the magnitudes the generators give
+    // show (indices do not: a range from 1 has index `value − 1`).
+    let g = (ints::<u32>(1..=1000), ints::<u32>(1..=1000));
+    let twice = |(a, b): (u32, u32)| !(a >= 20 && a == 2 * b);
+    for given in [(84, 42), (500, 250), (998, 499)] {
+        assert_eq!(
+            shrunk(g.clone(), twice, given),
+            "(20, 10)",
+            "from {given:?}"
+        );
+    }
+    let thrice = |(a, b): (u32, u32)| !(a >= 20 && a == 3 * b);
+    assert_eq!(shrunk(g, thrice, (300, 100)), "(21, 7)");
+    // Signed, opposite signs: magnitudes in the ratio, each index on its own side.
+    let g = (ints::<i32>(-1000..=1000), ints::<i32>(-1000..=1000));
+    let opposite = |(a, b): (i32, i32)| !(a >= 20 && a == -2 * b);
+    assert_eq!(shrunk(g, opposite, (840, -420)), "(20, -10)");
+}

@@ -45,6 +45,7 @@ const MINIMAL_NOW: &[&str] = &[
     "offset_pair",
     "sum_split",
     "ordered_pair",
+    "ratio_coupling",
     "mixed_coupling",
     "wide_mixed_coupling",
     "kv_stale_get",

@@ -323,7 +323,7 @@ impl<T: Float> Gen for Floats<T> {
             if i <= self.up + self.down {
                 let alternating = i <= 2 * self.up.min(self.down);
                 // The last index is the range's high end, not the far end of a side.
-                tape.value_step(if alternating { 2 } else { 1 }, None);
+                tape.value_step(if alternating { 2 } else { 1 }, None, None);
             }
             self.suggest(v.to_f64(), tape);
         }
@@ -368,6 +368,7 @@ mod tests {
                 at: 0,
                 step,
                 far_side: None,
+                magnitude: None,
             }]
         };
         assert_eq!(steps(&floats(..), -3.0), step(2));

@@ -143,17 +143,20 @@ impl<T: Int> Ints<T> {
     /// Tells the tape the value step at index `i` ([`Tape::value_step`]): two of index where
     /// the order alternates sides (above on odd indices, below on even), with the far end of
     /// the side the last index is not on (the shorter side's, or above when both are as
-    /// long); one past the alternation.
+    /// long); one past the alternation; and the value's distance from zero.
     fn say_value_step(&self, tape: &mut Tape<'_>, i: u128) {
         let m = self.both;
+        let zero = T::ZERO.to_key();
+        let key = self.value_at(i).to_key();
+        let magnitude = u64::try_from(key.abs_diff(zero)).unwrap_or(u64::MAX);
         if self.ascending || m == 0 || i > 2 * m {
-            tape.value_step(1, None);
+            tape.value_step(1, None, Some(magnitude));
             return;
         }
         // The last index is on the longer side, below when both are as long (index 2m).
         let above_longer = self.hi - self.simplest > self.simplest - self.lo;
         let far = if above_longer { 2 * m } else { 2 * m - 1 };
-        tape.value_step(2, u64::try_from(far).ok());
+        tape.value_step(2, u64::try_from(far).ok(), Some(magnitude));
     }
 
     /// The range as a person writes it (`-5..=5`), for error messages.

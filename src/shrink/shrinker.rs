@@ -66,13 +66,15 @@ pub(super) enum Tried {
 /// descendants with the same label, realigning the rest of the tape when the shape
 /// changes; try the simpler indices the generators suggested ([`Tape::suggest`]: a float's
 /// shorter fractions); minimize each index (fixing up a size it controlled); edit identical spans and
-/// equal choices together; sort, swap and copy spans with the same label; move an amount
+/// equal choices together; sort, swap and copy spans with the same label (a list's elements
+/// with the later indices into it following them); move an amount
 /// between two choices, or from a deleted element to the choice before it, or lower them
 /// together; lower a choice (or equal choices together) with the next few at their largest
 /// index (or, for a signed value, at the far end of its positive side:
 /// [`crate::tape::ValueStep::far_side`]), and delete a span with the choices around it at
 /// theirs (an amount that must stay reached: the raised choices are lowered afterwards);
-/// raise a branch choice where the new shape is shorter. Candidates replay clamped
+/// raise a branch choice where the new shape is shorter; lower two integers together along the
+/// ratio of their magnitudes ([`crate::tape::ValueStep::magnitude`]). Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
 /// ends when no pass improves.

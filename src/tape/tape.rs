@@ -96,6 +96,11 @@ pub struct ValueStep {
     /// choice's last index is not on (a signed integer's last index is its most negative
     /// value, so this is its largest positive one), when the generator knows it.
     pub far_side: Option<u64>,
+    /// The value's distance from zero in steps of value (an integer's absolute value, in
+    /// [`u64`] saturated), when the generator knows it: the shrinker reads two values in a
+    /// fixed ratio from it (`20` and `10`: lowered together as `2·k` and `k`), which index
+    /// arithmetic alone does not show (a range from 1 has index `value − 1`).
+    pub magnitude: Option<u64>,
 }
 
 impl Recording {
@@ -308,10 +313,12 @@ impl<'s> Tape<'s> {
     /// its indices are in value order (0, 1, 2, … from the simplest value), 2 when they
     /// alternate sides of it (0, 1, −1, 2, −2, …: one index down flips the sign); for an
     /// alternating order, `far_side` is the index of the far end of the side its last index
-    /// is not on, if known. The shrinker that raises a choice to its last index (to keep an
-    /// amount reached while an earlier choice is lowered) also tries `far_side`; the passes
-    /// that move amounts try steps of 1 and 2 whatever the step (the other one still moves an
-    /// amount that must stay even, or two signs at once). Ignored unless
+    /// is not on, if known; `magnitude`, the value's distance from zero in steps of value (an
+    /// integer's absolute value), if known. The shrinker that raises a choice to its last
+    /// index (to keep an amount reached while an earlier choice is lowered) also tries
+    /// `far_side`; the passes that move amounts try steps of 1 and 2 whatever the step (the
+    /// other one still moves an amount that must stay even, or two signs at once); two
+    /// magnitudes in a small ratio are lowered together keeping it. Ignored unless
     /// [`Tape::wants_suggestions`], and when nothing was drawn yet; `step` 0 is ignored.
     ///
     /// ```
@@ -327,18 +334,19 @@ impl<'s> Tape<'s> {
     /// assert_eq!(
     ///     tape.finish().value_steps,
     ///     [
-    ///         ValueStep { at: 0, step: 2, far_side: Some(199) },
-    ///         ValueStep { at: 1, step: 1, far_side: None },
+    ///         ValueStep { at: 0, step: 2, far_side: Some(199), magnitude: Some(4) },
+    ///         ValueStep { at: 1, step: 1, far_side: None, magnitude: Some(7) },
     ///     ]
     /// );
     /// ```
     #[inline]
-    pub fn value_step(&mut self, step: u64, far_side: Option<u64>) {
+    pub fn value_step(&mut self, step: u64, far_side: Option<u64>, magnitude: Option<u64>) {
         if self.suggested.is_some() && step > 0 && !self.choices.is_empty() {
             self.value_steps.push(ValueStep {
                 at: self.choices.len() - 1,
                 step,
                 far_side,
+                magnitude,
             });
         }
     }

@@ -14,6 +14,7 @@ mod maximize;
 mod minimize;
 mod promote;
 mod redistribute;
+mod relate;
 mod reorder;
 mod reshape;
 mod runs;
@@ -161,6 +162,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "swap_choices",
         tier: Tier::LastResort,
         run: reorder::swap_choices,
+    },
+    Pass {
+        name: "scale_pairs",
+        tier: Tier::LastResort,
+        run: relate::scale_pairs,
     },
 ];
 

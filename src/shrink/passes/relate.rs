@@ -1,0 +1,99 @@
+//! Lowering two values together along the ratio they hold.
+//!
+//! A failure that needs one value to be a multiple of another (`a == 2 * b`) survives no move
+//! of one value alone, no common offset (`lower_common_offset`) and no amount moved between
+//! them (`redistribute`): only both scaled down together. The ratio is read from the values'
+//! magnitudes, which the generator gives ([`crate::tape::ValueStep::magnitude`]; index
+//! arithmetic does not show it: a range from 1 has index `value − 1`), as Exhaust's relation
+//! search reads it: magnitudes `(n·g, d·g)` with a small reduced ratio `n : d` are tried at
+//! `(n·k, d·k)` for `k` below `g`, one step down first, so a pair in no such relation costs
+//! one call.
+
+use super::super::Shrinker;
+use super::super::search::find_integer_to;
+
+/// The largest term of a reduced ratio tried: a pair whose magnitudes share only an
+/// incidental divisor (`(64, 39)` has none; `(1000, 1001)` reduces to itself) is left alone.
+const RATIO_CAP: u64 = 16;
+/// How many later integer choices a choice is paired with (as `redistribute` pairs them):
+/// every pair of a tape of floors (each value at its own bound) costs a call.
+const WINDOW: usize = 4;
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Shrinker<'_> {
+    /// The free choices whose generator gave a step and a magnitude, with them.
+    fn magnitudes(&self) -> Vec<(usize, u64, u64)> {
+        (self.best.value_steps.iter())
+            .filter(|v| v.at < self.choices().len() && self.free(v.at))
+            .filter_map(|v| Some((v.at, v.step, v.magnitude?)))
+            .collect()
+    }
+
+    /// Lowers the choices at `i` and `j` (magnitudes `mi`, `mj`, steps of index `si`, `sj` per
+    /// step of value) to magnitudes `(n·k, d·k)` for the smallest `k` below `g` that still
+    /// fails, where `mi = n·g` and `mj = d·g`; true when any was accepted.
+    fn scale_pair(
+        &mut self,
+        (i, si, mi): (usize, u64, u64),
+        (j, sj, mj): (usize, u64, u64),
+    ) -> bool {
+        let g = gcd(mi, mj);
+        let (n, d) = (mi / g, mj / g);
+        let base = self.choices().to_vec();
+        // `k = g − e`: each index moves down by its step per unit of magnitude.
+        let moved = find_integer_to(g - 1, |e| {
+            let (Some(di), Some(dj)) = (
+                (n * e).checked_mul(si).filter(|&x| x <= base[i].index),
+                (d * e).checked_mul(sj).filter(|&x| x <= base[j].index),
+            ) else {
+                return false;
+            };
+            let mut v = base.clone();
+            v[i].index -= di;
+            v[j].index -= dj;
+            self.consider(&v)
+        });
+        moved > 0
+    }
+}
+
+/// For each integer choice and the next [`WINDOW`] integer choices after it, where their
+/// magnitudes are in a ratio `n : d` of small unequal terms (at most [`RATIO_CAP`]), scales
+/// both down keeping it (see the module docs).
+pub(in crate::shrink) fn scale_pairs(s: &mut Shrinker<'_>) {
+    let mut a = 0;
+    while !s.stopped() {
+        let values = s.magnitudes();
+        let Some(&first) = values.get(a) else {
+            return;
+        };
+        let mut improved = false;
+        for &second in values[a + 1..].iter().take(WINDOW) {
+            let g = gcd(first.2, second.2);
+            if g == 0 {
+                continue;
+            }
+            let (n, d) = (first.2 / g, second.2 / g);
+            if n > 0
+                && d > 0
+                && g >= 2
+                && n != d
+                && n.max(d) <= RATIO_CAP
+                && s.scale_pair(first, second)
+            {
+                improved = true;
+                break;
+            }
+        }
+        // After an improvement the magnitudes changed: this choice again with the new ones.
+        if !improved {
+            a += 1;
+        }
+    }
+}
