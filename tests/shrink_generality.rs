@@ -141,3 +141,22 @@ fn two_values_in_a_ratio_go_down_together() {
     let opposite = |(a, b): (i32, i32)| !(a >= 20 && a == -2 * b);
     assert_eq!(shrunk(g, opposite, (840, -420)), "(20, -10)");
 }
+
+#[test]
+fn two_keys_in_one_bucket_close_their_gap() {
+    // Equal modulo m: the difference stays a multiple of m, and the later key goes to the
+    // earlier one plus the difference divided by its prime factors (m unknown to the
+    // shrinker).
+    let g = (ints::<u32>(..), ints::<u32>(..));
+    let bucket =
+        |m: u32| move |(a, b): (u32, u32)| !(a != b && a >= 1000 && b >= 1000 && a % m == b % m);
+    assert_eq!(
+        shrunk(g.clone(), bucket(97), (1000, 2_949_522_583)),
+        "(1000, 1097)"
+    );
+    assert_eq!(
+        shrunk(g.clone(), bucket(13), (123_456, 4_000_000_025)),
+        "(1000, 1013)"
+    );
+    assert_eq!(shrunk(g, bucket(64), (5000, 3_000_000_008)), "(1000, 1064)");
+}

@@ -41,6 +41,7 @@ const MINIMAL_NOW: &[&str] = &[
     "bounded_list",
     "list_index",
     "graph_coloring",
+    "same_bucket",
     "product_threshold",
     "offset_pair",
     "sum_split",

@@ -1,4 +1,5 @@
-//! Lowering two values together along the ratio they hold.
+//! Lowering two values together along the ratio they hold, or closing the gap between them
+//! by a factor of it.
 //!
 //! A failure that needs one value to be a multiple of another (`a == 2 * b`) survives no move
 //! of one value alone, no common offset (`lower_common_offset`) and no amount moved between
@@ -8,6 +9,13 @@
 //! search reads it: magnitudes `(n·g, d·g)` with a small reduced ratio `n : d` are tried at
 //! `(n·k, d·k)` for `k` below `g`, one step down first, so a pair in no such relation costs
 //! one call.
+//!
+//! A failure that needs two values to agree modulo something (two keys in one hash bucket:
+//! `a % 97 == b % 97`) keeps their difference a multiple of it: the later value goes to the
+//! earlier plus the difference divided by one of its prime factors, largest first, and again
+//! while one keeps the failure (`(1000, 2949522583)` to `(1000, 1097)`). Only for differences
+//! of at least [`GAP_FLOOR`]: values each at a bound of its own (`15` and `20`) differ by
+//! little, and a value left far from every other one is what this move is for.
 
 use super::super::Shrinker;
 use super::super::search::find_integer_to;
@@ -18,6 +26,30 @@ const RATIO_CAP: u64 = 16;
 /// How many later integer choices a choice is paired with (as `redistribute` pairs them):
 /// every pair of a tape of floors (each value at its own bound) costs a call.
 const WINDOW: usize = 4;
+
+/// The smallest difference [`divide_gaps`] divides.
+const GAP_FLOOR: u64 = 64;
+
+/// The distinct prime factors of `n`, largest first; a factor left after trial division by
+/// every number below 2^16 counts as one prime.
+fn prime_factors(mut n: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut p = 2;
+    while p < 1 << 16 && p * p <= n {
+        if n % p == 0 {
+            out.push(p);
+            while n % p == 0 {
+                n /= p;
+            }
+        }
+        p += 1;
+    }
+    if n > 1 {
+        out.push(n);
+    }
+    out.reverse();
+    out
+}
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
@@ -61,11 +93,42 @@ impl Shrinker<'_> {
         });
         moved > 0
     }
+
+    /// Moves the later choice `j` (magnitude `mj`) to the earlier one's magnitude `mi` plus
+    /// their difference divided by a prime factor of it, the largest first, until none keeps
+    /// the failure; true when any did. Both on the same side of zero (step 1, or alternating
+    /// indices of the same parity).
+    fn divide_gap(
+        &mut self,
+        (i, si, mi): (usize, u64, u64),
+        (j, sj, mj): (usize, u64, u64),
+    ) -> bool {
+        let same_side =
+            si == sj && (si == 1 || self.choices()[i].index % 2 == self.choices()[j].index % 2);
+        // A value at the end of its range is at a bound, not left there by a relation.
+        let at_end = self.choices()[j].index == self.choices()[j].max;
+        if !same_side || at_end || mj < mi || mj - mi < GAP_FLOOR {
+            return false;
+        }
+        let gap = mj - mi;
+        for p in prime_factors(gap) {
+            let Some(down) = (gap - gap / p).checked_mul(sj) else {
+                continue;
+            };
+            if down <= self.choices()[j].index
+                && self.consider(&self.with_indices(&[(j, self.choices()[j].index - down)]))
+            {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// For each integer choice and the next [`WINDOW`] integer choices after it, where their
 /// magnitudes are in a ratio `n : d` of small unequal terms (at most [`RATIO_CAP`]), scales
-/// both down keeping it (see the module docs).
+/// both down keeping it; then closes large gaps between them by a prime factor (see the
+/// module docs).
 pub(in crate::shrink) fn scale_pairs(s: &mut Shrinker<'_>) {
     let mut a = 0;
     while !s.stopped() {
@@ -89,6 +152,14 @@ pub(in crate::shrink) fn scale_pairs(s: &mut Shrinker<'_>) {
             {
                 improved = true;
                 break;
+            }
+        }
+        if !improved {
+            for &second in values[a + 1..].iter().take(WINDOW) {
+                if s.divide_gap(first, second) {
+                    improved = true;
+                    break;
+                }
             }
         }
         // After an improvement the magnitudes changed: this choice again with the new ones.
