@@ -164,9 +164,9 @@ pub(super) const PASSES: &[Pass] = &[
         run: reorder::swap_choices,
     },
     Pass {
-        name: "scale_pairs",
+        name: "relate_pairs",
         tier: Tier::LastResort,
-        run: relate::scale_pairs,
+        run: relate::relate_pairs,
     },
 ];
 

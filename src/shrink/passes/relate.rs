@@ -27,7 +27,7 @@ const RATIO_CAP: u64 = 16;
 /// every pair of a tape of floors (each value at its own bound) costs a call.
 const WINDOW: usize = 4;
 
-/// The smallest difference [`divide_gaps`] divides.
+/// The smallest difference [`Shrinker::divide_gap`] divides.
 const GAP_FLOOR: u64 = 64;
 
 /// The distinct prime factors of `n`, largest first; a factor left after trial division by
@@ -129,7 +129,7 @@ impl Shrinker<'_> {
 /// magnitudes are in a ratio `n : d` of small unequal terms (at most [`RATIO_CAP`]), scales
 /// both down keeping it; then closes large gaps between them by a prime factor (see the
 /// module docs).
-pub(in crate::shrink) fn scale_pairs(s: &mut Shrinker<'_>) {
+pub(in crate::shrink) fn relate_pairs(s: &mut Shrinker<'_>) {
     let mut a = 0;
     while !s.stopped() {
         let values = s.magnitudes();
