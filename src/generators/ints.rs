@@ -148,15 +148,16 @@ impl<T: Int> Ints<T> {
         let m = self.both;
         let zero = T::ZERO.to_key();
         let key = self.value_at(i).to_key();
-        let magnitude = u64::try_from(key.abs_diff(zero)).unwrap_or(u64::MAX);
+        // A magnitude past `u64` says nothing: saturated, every such value would look alike.
+        let magnitude = u64::try_from(key.abs_diff(zero)).ok();
         if self.ascending || m == 0 || i > 2 * m {
-            tape.value_step(1, None, Some(magnitude));
+            tape.value_step(1, None, magnitude);
             return;
         }
         // The last index is on the longer side, below when both are as long (index 2m).
         let above_longer = self.hi - self.simplest > self.simplest - self.lo;
         let far = if above_longer { 2 * m } else { 2 * m - 1 };
-        tape.value_step(2, u64::try_from(far).ok(), Some(magnitude));
+        tape.value_step(2, u64::try_from(far).ok(), magnitude);
     }
 
     /// The range as a person writes it (`-5..=5`), for error messages.

@@ -96,10 +96,12 @@ pub struct ValueStep {
     /// choice's last index is not on (a signed integer's last index is its most negative
     /// value, so this is its largest positive one), when the generator knows it.
     pub far_side: Option<u64>,
-    /// The value's distance from zero in steps of value (an integer's absolute value, in
-    /// [`u64`] saturated), when the generator knows it: the shrinker reads two values in a
-    /// fixed ratio from it (`20` and `10`: lowered together as `2·k` and `k`), which index
-    /// arithmetic alone does not show (a range from 1 has index `value − 1`).
+    /// The value's distance from zero in steps of value (an integer's absolute value), when
+    /// the generator knows it and it fits a [`u64`]: the shrinker reads two values in a fixed
+    /// ratio from it (`20` and `10`: lowered together as `2·k` and `k`), which index
+    /// arithmetic alone does not show (a range from 1 has index `value − 1`). It moves each
+    /// index by `step` per unit of magnitude, so it reaches only magnitudes on the same part
+    /// of the order (not, past the end of an alternating order, the values inside it).
     pub magnitude: Option<u64>,
 }
 

@@ -51,6 +51,19 @@ fn prime_factors(mut n: u64) -> Vec<u64> {
     out
 }
 
+/// The lowest magnitude the choice at index `index` with magnitude `m` and index step `step`
+/// reaches by index arithmetic: past the end of an order that alternates sides (a lopsided
+/// signed range, `-5..=1000`, counts up one side after `±5`), index is `m` plus the
+/// alternation's length, and a magnitude at or below that length is at another index (and
+/// either sign) that the step does not give.
+fn lowest_reachable(index: u64, m: u64, step: u64) -> u64 {
+    if step == 1 && index > m {
+        index - m + 1
+    } else {
+        0
+    }
+}
+
 fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
@@ -78,8 +91,15 @@ impl Shrinker<'_> {
         let g = gcd(mi, mj);
         let (n, d) = (mi / g, mj / g);
         let base = self.choices().to_vec();
+        let (low_i, low_j) = (
+            lowest_reachable(base[i].index, mi, si),
+            lowest_reachable(base[j].index, mj, sj),
+        );
         // `k = g − e`: each index moves down by its step per unit of magnitude.
         let moved = find_integer_to(g - 1, |e| {
+            if n * (g - e) < low_i || d * (g - e) < low_j {
+                return false;
+            }
             let (Some(di), Some(dj)) = (
                 (n * e).checked_mul(si).filter(|&x| x <= base[i].index),
                 (d * e).checked_mul(sj).filter(|&x| x <= base[j].index),
@@ -111,7 +131,11 @@ impl Shrinker<'_> {
             return false;
         }
         let gap = mj - mi;
+        let low = lowest_reachable(self.choices()[j].index, mj, sj);
         for p in prime_factors(gap) {
+            if mi + gap / p < low {
+                continue;
+            }
             let Some(down) = (gap - gap / p).checked_mul(sj) else {
                 continue;
             };

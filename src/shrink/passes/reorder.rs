@@ -2,6 +2,7 @@
 //! shortlex order.
 
 use super::super::Shrinker;
+use super::super::shrinker::Tried;
 use crate::tape::{Choice, Kind, Span};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -177,6 +178,7 @@ impl Shrinker<'_> {
                 if let [.., last] = list[..]
                     && spans[last].len() == 1
                     && self.choices()[spans[last].start].index == 0
+                    && self.starts_with_coin(&spans[last])
                 {
                     list.pop();
                 }
@@ -188,6 +190,11 @@ impl Shrinker<'_> {
         lists
     }
 
+    /// Whether span `k` starts with a collection's "one more?" coin.
+    fn starts_with_coin(&self, k: &Span) -> bool {
+        (self.best.labels.get(k.start)).is_some_and(|l| l.kind() == Kind::More)
+    }
+
     /// Deletes an element of (else sorts, else swaps an adjacent pair of) the list `list`,
     /// which ends at `after`, with the later choices that range over its positions
     /// renumbered; true when accepted. No call when no later choice ranges over exactly its
@@ -195,26 +202,35 @@ impl Shrinker<'_> {
     fn renumber_list(&mut self, list: &[usize], after: usize) -> bool {
         let spans: Vec<Span> = list.iter().map(|&k| self.spans()[k]).collect();
         let n = spans.len();
-        let refs: Vec<usize> = (after..self.choices().len())
+        let mut refs: Vec<usize> = (after..self.choices().len())
             .filter(|&j| {
                 let c = self.choices()[j];
-                let value = self
-                    .best
-                    .labels
-                    .get(j)
-                    .is_some_and(|l| l.kind() == Kind::Value);
-                !c.forced && c.max as usize + 1 == n && value
+                let value = (self.best.labels.get(j)).is_some_and(|l| l.kind() == Kind::Value);
+                !c.forced && c.max == n as u64 - 1 && value
             })
             .collect();
         if refs.is_empty() {
             return false;
         }
-        // Deleting an element: the indices past it move down, and one naming it names an
-        // element with the same contents instead (none: it stays, and may name another).
         let all: Vec<Vec<Choice>> = (spans.iter())
             .map(|t| self.choices()[t.start..t.end].to_vec())
             .collect();
+        let coins = spans.iter().all(|t| self.starts_with_coin(t));
+        // Deleting an element: the indices past it move down, and one naming it names an
+        // element with the same contents instead (none: it stays, and may name another). A
+        // run that records the shorter list also shows which of the later choices range over
+        // it (their range shrinks with it; an index into another list of the same length
+        // does not): only those are renumbered below.
+        let mut dependent: Option<Vec<usize>> = None;
         for p in (0..n).rev() {
+            // Below a collection's minimum its "one more?" coins are forced: the first later
+            // element with a coin of its own gives its coin up instead (none: the list is at
+            // its minimum size).
+            let forced = coins && all[p][0].forced;
+            let given_up = (p + 1..n).find(|&q| !all[q][0].forced);
+            if forced && given_up.is_none() {
+                continue;
+            }
             let twin = (0..n).find(|&q| q != p && all[q] == all[p]);
             let mut v = self.choices().to_vec();
             for &j in &refs {
@@ -225,43 +241,87 @@ impl Shrinker<'_> {
                     _ => i as u64,
                 };
             }
-            // Below a collection's minimum its "one more?" coins are forced: the first later
-            // element with a coin of its own gives its coin up instead.
-            let given_up = (all[p].first().is_some_and(|c| c.forced))
-                .then(|| (p + 1..n).find(|&q| all[q].first().is_some_and(|c| !c.forced)))
-                .flatten();
-            if let Some(q) = given_up {
+            let mut removed = spans[p].len();
+            if let (true, Some(q)) = (forced, given_up) {
                 v.remove(spans[q].start);
+                removed += 1;
             }
             v.drain(spans[p].start..spans[p].end);
-            if self.consider(&v) {
-                return true;
+            match self.attempt(&v) {
+                Tried::Improved => return true,
+                Tried::Ran(rec) => {
+                    let shrunk = |&j: &usize| {
+                        (rec.choices.get(j - removed)).is_some_and(|c| c.max + 2 == n as u64)
+                    };
+                    let seen = dependent.get_or_insert_with(Vec::new);
+                    for j in refs.iter().filter(|j| shrunk(j)) {
+                        if !seen.contains(j) {
+                            seen.push(*j);
+                        }
+                    }
+                }
+                Tried::Known(_) | Tried::Skipped => {}
             }
         }
-        let try_order = |s: &mut Self, order: &[usize]| {
+        // Without a run that showed which later choices depend on the list (one at its
+        // minimum size has no element to delete), a few of them are also tried one at a time
+        // (an index into another list of the same length follows the other list).
+        let alone = dependent.is_none() && (2..=4).contains(&refs.len());
+        if let Some(mut seen) = dependent {
+            seen.sort_unstable();
+            refs = seen;
+        }
+        if refs.is_empty() {
+            return false;
+        }
+        let try_order = |s: &mut Self, order: &[usize], refs: &[usize]| {
             // The element at old position `order[slot]` is now at `slot`.
             let mut slot_of = vec![0u64; n];
             for (slot, &old) in order.iter().enumerate() {
                 slot_of[old] = slot as u64;
             }
-            let mut v = s.permuted(&spans, order);
-            for &j in &refs {
+            let mut v = if coins {
+                s.permuted_after_coins(&spans, order)
+            } else {
+                s.permuted(&spans, order)
+            };
+            for &j in refs {
                 v[j].index = slot_of[v[j].index as usize];
             }
             s.consider(&v)
         };
+        let try_all = |s: &mut Self, order: &[usize]| {
+            try_order(s, order, &refs) || (alone && refs.iter().any(|&j| try_order(s, order, &[j])))
+        };
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&x, &y| concat_cmp(&all[x], &all[y]));
-        if order.iter().enumerate().any(|(a, &b)| a != b) && try_order(self, &order) {
+        if order.iter().enumerate().any(|(a, &b)| a != b) && try_all(self, &order) {
             return true;
         }
         for k in 0..n - 1 {
             let mut o: Vec<usize> = (0..n).collect();
             o.swap(k, k + 1);
-            if try_order(self, &o) {
+            if try_all(self, &o) {
                 return true;
             }
         }
         false
+    }
+
+    /// [`Shrinker::permuted`] for elements that start with a "one more?" coin: each coin stays
+    /// in its slot (a forced one, below the collection's minimum, is not replayed, so moving
+    /// it would shift everything after it) and the rest of each element moves.
+    fn permuted_after_coins(&self, spans: &[Span], order: &[usize]) -> Vec<Choice> {
+        let c = self.choices();
+        let mut v = Vec::with_capacity(c.len());
+        let mut at = 0;
+        for (slot, s) in spans.iter().enumerate() {
+            v.extend_from_slice(&c[at..=s.start]);
+            let from = spans[order[slot]];
+            v.extend_from_slice(&c[from.start + 1..from.end]);
+            at = s.end;
+        }
+        v.extend_from_slice(&c[at..]);
+        v
     }
 }
