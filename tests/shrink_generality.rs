@@ -224,3 +224,42 @@ fn a_ratio_on_a_lopsided_range_stays_on_its_side() {
     let out = shrunk(g, |(a, b)| !(a >= 2 && a == 3 * b), (300, 100));
     assert!(["(3, 1)", "(18, 6)"].contains(&out.as_str()), "{out}");
 }
+
+#[test]
+fn only_the_indices_that_depend_on_a_list_follow_it() {
+    // Found by a second review: which later choices depend on a list is read from a run with
+    // an element deleted, only where that run kept the shape after the list (a mask of the
+    // list's length shifts the index), and only for choices whose range shrank in every such
+    // run (an index into an inner list whose length follows the outer index); a filter that
+    // rejects every shorter list shows nothing, and then every index is tried.
+    let masked = vecs(ints::<u8>(0..=100), 0..=8).flat_map(|v| {
+        let n = v.len();
+        (vecs(bools(), n..=n), ints::<usize>(0..n.max(1))).map(move |(m, i)| (v.clone(), m, i))
+    });
+    let filtered = vecs(ints::<u8>(0..=100), 0..=8)
+        .filter(|v| v.len() >= 2)
+        .flat_map(|v| {
+            let n = v.len();
+            ints::<usize>(0..n).map(move |i| (v.clone(), i))
+        });
+    for seed in 1..=5 {
+        let r = Property::new("masked")
+            .no_corpus()
+            .seed(seed)
+            .tests(20_000)
+            .run(masked.clone(), |(v, _, i): (Vec<u8>, Vec<bool>, usize)| {
+                v.len() < 2 || v[i] < 50
+            });
+        assert_eq!(
+            r.value.as_deref(),
+            Some("([0, 50], [false, false], 1)"),
+            "seed {seed}: {r}"
+        );
+        let r = Property::new("filtered")
+            .no_corpus()
+            .seed(seed)
+            .tests(20_000)
+            .run(filtered.clone(), |(v, i): (Vec<u8>, usize)| v[i] < 50);
+        assert_eq!(r.value.as_deref(), Some("([0, 50], 1)"), "seed {seed}: {r}");
+    }
+}

@@ -241,34 +241,43 @@ impl Shrinker<'_> {
                     _ => i as u64,
                 };
             }
-            let mut removed = spans[p].len();
             if let (true, Some(q)) = (forced, given_up) {
                 v.remove(spans[q].start);
-                removed += 1;
             }
             v.drain(spans[p].start..spans[p].end);
+            // The replay forces the coins below the minimum again: the run is shorter by the
+            // element alone.
+            let removed = spans[p].len();
             match self.attempt(&v) {
                 Tried::Improved => return true,
                 Tried::Ran(rec) => {
-                    let shrunk = |&j: &usize| {
-                        (rec.choices.get(j - removed)).is_some_and(|c| c.max + 2 == n as u64)
-                    };
-                    let seen = dependent.get_or_insert_with(Vec::new);
-                    for j in refs.iter().filter(|j| shrunk(j)) {
-                        if !seen.contains(j) {
-                            seen.push(*j);
-                        }
+                    // Read only a run that kept the shape after the list (the same choices
+                    // there, by label): else positions past it name other choices.
+                    let best = &self.best;
+                    let kept = rec.choices.len() + removed == best.choices.len()
+                        && rec.labels.get(after - removed..) == best.labels.get(after..);
+                    if kept {
+                        let shrunk = |j: usize| rec.choices[j - removed].max + 2 == n as u64;
+                        let now: Vec<usize> = refs.iter().copied().filter(|&j| shrunk(j)).collect();
+                        // A choice depends on the list if its range shrank in every such run.
+                        dependent = Some(match dependent {
+                            None => now,
+                            Some(before) => {
+                                before.into_iter().filter(|j| now.contains(j)).collect()
+                            }
+                        });
                     }
                 }
                 Tried::Known(_) | Tried::Skipped => {}
             }
         }
         // Without a run that showed which later choices depend on the list (one at its
-        // minimum size has no element to delete), a few of them are also tried one at a time
-        // (an index into another list of the same length follows the other list).
+        // minimum size has no element to delete, a filter may reject every shorter one), a
+        // few of them are also tried one at a time (an index into another list of the same
+        // length follows the other list).
+        let dependent = dependent.filter(|d| !d.is_empty());
         let alone = dependent.is_none() && (2..=4).contains(&refs.len());
-        if let Some(mut seen) = dependent {
-            seen.sort_unstable();
+        if let Some(seen) = dependent {
             refs = seen;
         }
         if refs.is_empty() {
