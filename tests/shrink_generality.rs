@@ -263,3 +263,34 @@ fn only_the_indices_that_depend_on_a_list_follow_it() {
         assert_eq!(r.value.as_deref(), Some("([0, 50], 1)"), "seed {seed}: {r}");
     }
 }
+
+#[test]
+fn a_number_that_decides_a_shape_is_raised_where_the_shape_is_shorter() {
+    use tapefuzz::shrink::{Budget, Shrinker};
+    use tapefuzz::tape::{Fallback, ReplaySource, Status, Tape};
+    // k = 0 sums two numbers, any other k is the number k · 10 itself: `[0, 10, 50]` (k, a,
+    // b) is a longer tape than `[1]`, which only raising k reaches.
+    let g = ints::<u8>(0..=5).flat_map(|k| {
+        if k == 0 {
+            (ints::<u32>(0..=100), ints::<u32>(0..=100))
+                .map(|(a, b)| a + b)
+                .boxed()
+        } else {
+            just(k as u32 * 10).boxed()
+        }
+    });
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok(v) if v >= 10 => Status::Interesting,
+        Ok(_) => Status::Valid,
+        Err(r) => r.status(),
+    };
+    let mut src = ReplaySource::new(vec![0, 10, 50], Fallback::Simplest);
+    let mut tape = Tape::recording(&mut src).with_suggestions();
+    assert_eq!(test(&mut tape), Status::Interesting);
+    let start = tape.finish();
+    let best = Shrinker::new(&mut test, start, Budget::default())
+        .run()
+        .best;
+    let indices: Vec<u64> = best.choices.iter().map(|c| c.index).collect();
+    assert_eq!(indices, [1]);
+}

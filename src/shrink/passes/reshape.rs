@@ -8,7 +8,7 @@
 use super::super::shrinker::Tried;
 use super::super::{Shrinker, shortlex_less};
 use super::zeroed;
-use crate::tape::{Choice, Span};
+use crate::tape::{Choice, Kind, Span};
 
 /// How far above its index a branch choice is raised, and the largest index written into
 /// the simplest contents.
@@ -22,7 +22,7 @@ impl Shrinker<'_> {
     fn branch_points(&self, k: usize, span: Span) -> Vec<(usize, Vec<usize>)> {
         let spans = self.spans();
         let mut points = Vec::new();
-        for i in (span.start..span.end).filter(|&i| self.free(i)) {
+        for i in (span.start..span.end).filter(|&i| self.free(i) && !self.plain_value(i)) {
             let Some(next) = (k + 1..spans.len())
                 .take_while(|&n| spans[n].start <= i + 1)
                 .find(|&n| spans[n].start == i + 1 && spans[n].end <= span.end)
@@ -37,6 +37,18 @@ impl Shrinker<'_> {
             points.push((i - span.start, children));
         }
         points
+    }
+
+    /// Whether position `i` holds a number drawn by a built-in value generator (an integer,
+    /// a float, a char: [`Kind::Value`] with three or more options). Such a choice that
+    /// precedes a span is almost always a value beside its sibling (a leaf's number), not
+    /// what decides the span's shape, and raising it to probe costs a call per value; the
+    /// passes that lower a value and realign what follows cover a number that does decide a
+    /// shape (a length drawn for `flat_map`). A bool may decide one: it stays a branch
+    /// point.
+    fn plain_value(&self, i: usize) -> bool {
+        self.choices()[i].max >= 2
+            && (self.best.labels.get(i)).is_some_and(|l| l.kind() == Kind::Value)
     }
 
     /// Tries other shapes for span `k` in every one of `targets` (the span and its copies):
