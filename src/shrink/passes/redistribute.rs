@@ -10,7 +10,7 @@
 //! that must stay even, two signs flipped at once), so both are tried.
 
 use super::super::Shrinker;
-use super::super::search::{find_integer_between, find_integer_to};
+use super::super::search::{find_integer_between, find_integer_hinted};
 use crate::tape::Kind;
 
 /// How many later choices (with three or more options) a choice is paired with.
@@ -62,8 +62,10 @@ impl Shrinker<'_> {
         };
         // Lowered together, the smaller may end near 0 or the pair barely move (one tied
         // to a third choice): searched from both ends.
+        // Moved, the amount most often goes until `j` reaches its largest index (a sum that
+        // must stay large, or exactly reached): that `k` is tried early.
         let moved = if raise {
-            find_integer_to(most, try_k)
+            find_integer_hinted(most, (bmax - b) / step, try_k)
         } else {
             find_integer_between(most, try_k)
         };
