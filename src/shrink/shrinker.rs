@@ -77,9 +77,7 @@ pub(super) enum Tried {
 /// ratio of their magnitudes ([`crate::tape::ValueStep::magnitude`]). Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
-/// ends when no pass improves. A costlier pass that has made 128 calls in this shrink
-/// without an improvement makes at most 16 in each later sweep (it is not paying: the
-/// result may then be a fixpoint of the other passes only).
+/// ends when no pass improves.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,
@@ -93,10 +91,6 @@ pub struct Shrinker<'a> {
     cache: Cache,
     /// A candidate was left untried for lack of budget.
     stopped: bool,
-    /// The running pass may make calls up to this count (see [`Shrinker::run`]).
-    pass_limit: u64,
-    /// The running pass reached [`Shrinker::pass_limit`].
-    pass_cut: bool,
 }
 
 impl<'a> Shrinker<'a> {
@@ -122,8 +116,6 @@ impl<'a> Shrinker<'a> {
             improvements: 0,
             cache,
             stopped: false,
-            pass_limit: u64::MAX,
-            pass_cut: false,
         }
     }
 
@@ -158,13 +150,7 @@ impl<'a> Shrinker<'a> {
                     continue;
                 }
                 let (calls, improvements) = (self.calls, self.improvements);
-                self.pass_limit = match unpaid_cap(&stats[k], pass.tier) {
-                    Some(cap) => calls.saturating_add(cap),
-                    None => u64::MAX,
-                };
                 (pass.run)(&mut self);
-                self.pass_limit = u64::MAX;
-                self.pass_cut = false;
                 self.book(&mut stats, &mut common, k, calls, improvements);
             }
             if tiers[tier] == Tier::Structure && self.improvements > before {
@@ -216,7 +202,7 @@ impl<'a> Shrinker<'a> {
 
     /// Whether the budget has stopped the shrink.
     pub(super) fn stopped(&self) -> bool {
-        self.stopped || self.pass_cut
+        self.stopped
     }
 
     /// The best tape's choices.
@@ -242,7 +228,7 @@ impl<'a> Shrinker<'a> {
     /// [`Shrinker::attempt`] for a candidate that need not be smaller itself: a probe run
     /// to learn what shape it records (which may be smaller, or splice into a smaller tape).
     pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
-        if self.stopped || self.pass_cut {
+        if self.stopped {
             return Tried::Skipped;
         }
         let indices: Vec<u64> = candidate
@@ -258,10 +244,6 @@ impl<'a> Shrinker<'a> {
         }
         if self.calls >= self.budget.calls || self.started.elapsed() >= self.budget.time {
             self.stopped = true;
-            return Tried::Skipped;
-        }
-        if self.calls >= self.pass_limit {
-            self.pass_cut = true;
             return Tried::Skipped;
         }
         self.calls += 1;
@@ -283,22 +265,4 @@ impl<'a> Shrinker<'a> {
             Tried::Ran(rec)
         }
     }
-}
-
-/// Calls a pass of the costlier tiers may make in one shrink without an improvement before
-/// [`UNPAID_SWEEP`] limits it.
-const UNPAID_CALLS: u64 = 128;
-
-/// Calls per sweep left to a pass that has made [`UNPAID_CALLS`] without an improvement.
-const UNPAID_SWEEP: u64 = 16;
-
-/// How many calls pass `stats` may make in this sweep: unlimited (`None`) for the cheap
-/// structural passes and for any pass that has improved the tape in this shrink; else what
-/// is left of [`UNPAID_CALLS`], and at least [`UNPAID_SWEEP`]. A joint or last-resort pass
-/// is quadratic in the tape's choices (pairs, spans against spans): on a long tape whose
-/// values each sit at a bound of their own, it would spend hundreds of calls confirming in
-/// every sweep what it found in none.
-fn unpaid_cap(stats: &PassStats, tier: Tier) -> Option<u64> {
-    (tier != Tier::Structure && stats.improvements == 0)
-        .then(|| UNPAID_SWEEP.max(UNPAID_CALLS.saturating_sub(stats.calls)))
 }
