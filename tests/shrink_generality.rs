@@ -264,6 +264,96 @@ fn only_the_indices_that_depend_on_a_list_follow_it() {
     }
 }
 
+/// The value `g` makes from the tape that shrinking `start` (indices) under `fails` ends at.
+fn shrunk_tape<G>(g: &G, fails: impl Fn(&G::Value) -> bool, start: Vec<u64>) -> String
+where
+    G: Gen,
+    G::Value: std::fmt::Debug,
+{
+    use tapefuzz::shrink::{Budget, Shrinker};
+    use tapefuzz::tape::{Fallback, ReplaySource, Status, Tape};
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok(v) if fails(&v) => Status::Interesting,
+        Ok(_) => Status::Valid,
+        Err(r) => r.status(),
+    };
+    let mut src = ReplaySource::new(start, Fallback::Simplest);
+    let mut tape = Tape::recording(&mut src).with_suggestions();
+    assert_eq!(test(&mut tape), Status::Interesting, "the start fails");
+    let start = tape.finish();
+    let best = Shrinker::new(&mut test, start, Budget::default())
+        .run()
+        .best;
+    let indices: Vec<u64> = best.choices.iter().map(|c| c.index).collect();
+    let mut src = ReplaySource::new(indices, Fallback::Simplest);
+    format!("{:?}", g.generate(&mut Tape::recording(&mut src)).ok())
+}
+
+#[test]
+fn a_union_written_with_an_integer_tag_takes_its_shorter_variant() {
+    // Found by a review: a hand-written expression whose variant is an integer drawn before
+    // `flat_map` (0 a literal, 1 a sum, 2 a negation). A compound expression worth 7 in
+    // absolute value: `Add(Lit(0), Lit(7))` is longer than `Neg(Lit(7))`, which only raising
+    // the tag from 1 to 2 with the second operand read on reaches.
+    #[derive(Clone, Debug)]
+    enum E {
+        Lit(i64),
+        Add(Box<E>, Box<E>),
+        Neg(Box<E>),
+    }
+    fn eval(e: &E) -> i64 {
+        match e {
+            E::Lit(n) => *n,
+            E::Add(a, b) => eval(a) + eval(b),
+            E::Neg(a) => -eval(a),
+        }
+    }
+    fn expr(depth: u32) -> tapefuzz::generators::Boxed<E> {
+        if depth == 0 {
+            return ints::<i64>(-100..=100).map(E::Lit).boxed();
+        }
+        ints::<u8>(0..=2)
+            .flat_map(move |tag| match tag {
+                0 => ints::<i64>(-100..=100).map(E::Lit).boxed(),
+                1 => (expr(depth - 1), expr(depth - 1))
+                    .map(|(a, b)| E::Add(Box::new(a), Box::new(b)))
+                    .boxed(),
+                _ => expr(depth - 1).map(|a| E::Neg(Box::new(a))).boxed(),
+            })
+            .boxed()
+    }
+    let g = (ints::<u8>(0..=5), expr(2));
+    let fails = |(_, e): &(u8, E)| !matches!(e, E::Lit(_)) && eval(e).abs() == 7;
+    // `(0, Add(Lit(0), Lit(7)))`: 7 is index 13 of an alternating order.
+    assert_eq!(
+        shrunk_tape(&g, fails, vec![0, 1, 0, 0, 0, 13]),
+        "Some((0, Neg(Lit(7))))"
+    );
+    // Three numbers where one would do: the tag raised from 0 to 2.
+    let g = (
+        ints::<u8>(0..=5),
+        ints::<u8>(0..=3).flat_map(|tag| match tag {
+            0 => (
+                ints::<u32>(0..=100),
+                ints::<u32>(0..=100),
+                ints::<u32>(0..=100),
+            )
+                .map(|(a, b, c)| vec![a, b, c])
+                .boxed(),
+            2 => ints::<u32>(0..=100).map(|a| vec![a]).boxed(),
+            _ => just(vec![]).boxed(),
+        }),
+    );
+    assert_eq!(
+        shrunk_tape(
+            &g,
+            |(_, v)| v.iter().sum::<u32>() >= 50,
+            vec![0, 0, 50, 0, 0]
+        ),
+        "Some((0, [50]))"
+    );
+}
+
 #[test]
 fn a_number_that_decides_a_shape_is_raised_where_the_shape_is_shorter() {
     use tapefuzz::shrink::{Budget, Shrinker};

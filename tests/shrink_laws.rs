@@ -505,3 +505,28 @@ fn moving_an_amount_near_the_top_of_the_range_does_not_overflow() {
         "{r}"
     );
 }
+
+#[test]
+fn deleting_from_a_collection_at_its_largest_size_does_not_misread_what_follows() {
+    // Five of at most five: the collection drew no "one more?" coin after its last element.
+    // With one deleted it draws one, which must read "no more", not the number after the
+    // list (that read the rest as more elements and overran: every deletion failed, and the
+    // shrink ended at `([0, 0, 0, 0, 50], 1)`).
+    let g = (vecs(ints::<u32>(0..=100), 0..=5), ints::<u32>(0..=100));
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok((v, x)) if v.contains(&50) && x >= 1 => Status::Interesting,
+        Ok(_) => Status::Valid,
+        Err(r) => r.status(),
+    };
+    // Coins and elements: [1, 7, 1, 8, 1, 9, 1, 10, 1, 50] (no coin after the fifth), then 3.
+    let mut src = tapefuzz::tape::ReplaySource::new(
+        vec![1, 7, 1, 8, 1, 9, 1, 10, 1, 50, 3],
+        tapefuzz::tape::Fallback::Simplest,
+    );
+    let mut tape = Tape::recording(&mut src).with_suggestions();
+    assert_eq!(test(&mut tape), Status::Interesting);
+    let start = tape.finish();
+    let shrunk = Shrinker::new(&mut test, start, Budget::default()).run();
+    let v = value_from_bytes(&g, &tapefuzz::tape::encoding::encode(&shrunk.best.choices));
+    assert_eq!(format!("{v:?}"), "Ok(([50], 1))");
+}

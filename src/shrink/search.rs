@@ -16,7 +16,13 @@ pub(super) fn find_integer_to(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
             return k - 1;
         }
     }
-    let (mut lo, mut hi) = (4u64, 5u64);
+    grow(4, max, &mut f)
+}
+
+/// The end of [`find_integer_to`] once `f(lo)` is known to hold: `lo + 1`, then doubling
+/// (`max` itself once doubling would pass it), then a binary search.
+fn grow(mut lo: u64, max: u64, f: &mut impl FnMut(u64) -> bool) -> u64 {
+    let mut hi = lo + 1;
     loop {
         if hi >= max {
             if max > lo && f(max) {
@@ -29,10 +35,8 @@ pub(super) fn find_integer_to(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
             break;
         }
         lo = hi;
-        match hi.checked_mul(2) {
-            Some(h) => hi = h,
-            None => return lo,
-        }
+        // Saturating: past `u64::MAX / 2` the next probe is `max` itself.
+        hi = hi.saturating_mul(2);
     }
     bisect(lo as u128, hi as u128, &mut |k| f(k as u64)) as u64
 }
@@ -41,7 +45,8 @@ pub(super) fn find_integer_to(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
 /// and the search goes on above it (when it holds) or below it. An amount moved from one
 /// choice to another usually goes until the receiving choice reaches its largest index
 /// (a sum that must stay large): found in a few calls where doubling and a binary search
-/// would take `2 log2` of it. A wrong hint costs one call.
+/// would take `2 log2` of it. A hint below the answer goes on doubling from the hint; one
+/// above it, from 4 (one call more than no hint).
 pub(super) fn find_integer_hinted(max: u64, hint: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
     for k in 1..=4 {
         if k > max || !f(k) {
@@ -49,12 +54,12 @@ pub(super) fn find_integer_hinted(max: u64, hint: u64, mut f: impl FnMut(u64) ->
         }
     }
     if hint <= 4 || hint > max {
-        return 4 + find_integer_to(max - 4, |e| f(4 + e));
+        return grow(4, max, &mut f);
     }
     if f(hint) {
-        hint + find_integer_to(max - hint, |e| f(hint + e))
+        grow(hint, max, &mut f)
     } else {
-        4 + find_integer_to(hint - 5, |e| f(4 + e))
+        grow(4, hint - 1, &mut f)
     }
 }
 
@@ -132,6 +137,11 @@ mod tests {
         }
         // Always true: stops before overflowing.
         assert!(find_integer(|_| true) > 1 << 62);
+        // An answer past `u64::MAX / 2` (doubling saturates, then `max`, then bisection).
+        for answer in [u64::MAX - 1, u64::MAX / 2 + 3, 5 << 61] {
+            assert_eq!(find_integer(|k| k <= answer), answer);
+            assert_eq!(find_integer_hinted(u64::MAX, 5, |k| k <= answer), answer);
+        }
         // Bounded: the bound costs one call when it is the answer.
         for (max, answer) in [(159u64, 159u64), (159, 80), (3, 3), (3, 1), (0, 0), (5, 5)] {
             let mut calls = 0;
@@ -171,6 +181,16 @@ mod tests {
             if answer == hint {
                 assert!(calls <= 6, "{calls}");
             }
+            // A wrong hint costs one call more than no hint.
+            let mut plain = 0;
+            find_integer_to(max, |k| {
+                plain += 1;
+                k <= answer
+            });
+            assert!(
+                calls <= plain + 1,
+                "{max} {hint} {answer}: {calls} > {plain} + 1"
+            );
         }
     }
 

@@ -1,6 +1,7 @@
 //! Deleting a span whose amount another choice takes over.
 
 use super::super::Shrinker;
+use super::delete::without_ending;
 use crate::tape::{Choice, Kind};
 
 impl Shrinker<'_> {
@@ -52,6 +53,7 @@ pub(in crate::shrink) fn delete_and_absorb(s: &mut Shrinker<'_>) {
             k += 1;
             continue;
         }
+        let end_coin = s.forced_end_coin(k);
         for start in s.deletion_starts(k) {
             let Some(held) = s.lone_amount(start, span.end) else {
                 continue;
@@ -67,9 +69,8 @@ pub(in crate::shrink) fn delete_and_absorb(s: &mut Shrinker<'_>) {
                 let Some(index) = c.index.checked_add(add).filter(|&x| x <= c.max) else {
                     continue;
                 };
-                let mut v: Vec<Choice> = s.choices().to_vec();
+                let mut v: Vec<Choice> = without_ending(s.choices(), start, span.end, end_coin);
                 v[t].index = index;
-                v.drain(start..span.end);
                 if s.consider(&v) {
                     continue 'spans;
                 }

@@ -3,13 +3,31 @@
 use super::super::Shrinker;
 use super::super::search::find_integer;
 use super::super::shrinker::Tried;
-use crate::tape::Choice;
+use crate::tape::{Choice, Kind};
 
 /// `base` without `start..end`.
 fn without(base: &[Choice], start: usize, end: usize) -> Vec<Choice> {
     let mut v = Vec::with_capacity(base.len() - (end - start));
     v.extend_from_slice(&base[..start]);
     v.extend_from_slice(&base[end..]);
+    v
+}
+
+/// [`without`] for a deletion of elements of a collection whose "no more" coin at `end_coin`
+/// (a position in `base`) was forced: at its largest size, the collection did not ask the
+/// source whether to go on. With elements gone it asks, so the coin is replayed as a drawn
+/// `0` (forced choices are dropped from a candidate): else the collection would read the
+/// choices after it as "one more?" and more elements, and the candidate would overrun.
+pub(super) fn without_ending(
+    base: &[Choice],
+    start: usize,
+    end: usize,
+    end_coin: Option<usize>,
+) -> Vec<Choice> {
+    let mut v = without(base, start, end);
+    if let Some(t) = end_coin.filter(|&t| t >= end) {
+        v[t - (end - start)].forced = false;
+    }
     v
 }
 
@@ -42,6 +60,27 @@ impl Shrinker<'_> {
             end = t.end;
         }
         run
+    }
+
+    /// Where the forced "no more" coin is that ends the collection span `k` is an element of,
+    /// when the collection is at its largest size (see [`without_ending`]).
+    pub(super) fn forced_end_coin(&self, k: usize) -> Option<usize> {
+        let spans = self.spans();
+        let first = spans[k];
+        if first.label.kind() != Kind::Element {
+            return None;
+        }
+        spans[k + 1..]
+            .iter()
+            .find(|t| {
+                t.parent == first.parent
+                    && t.label == first.label
+                    && t.len() == 1
+                    && self.choices()[t.start].forced
+                    && self.choices()[t.start].index == 0
+                    && (self.best.labels.get(t.start)).is_some_and(|l| l.kind() == Kind::More)
+            })
+            .map(|t| t.start)
     }
 
     /// Where a deletion of span `k` may start: at the span, then at the bare choices before
@@ -84,6 +123,8 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
             continue;
         }
         let base = s.choices().to_vec();
+        let end_coin = s.forced_end_coin(k);
+        let without = |base: &[Choice], start, end| without_ending(base, start, end, end_coin);
         let mut first_gone = false;
         let mut shifted = false;
         let (span_start, bare) = (run[0].0, s.bare_start(k));
@@ -149,9 +190,10 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
     'spans: while k < s.spans().len() && !s.stopped() {
         let run = s.sibling_run(k);
         let base = s.choices().to_vec();
+        let end_coin = s.forced_end_coin(k);
         for j in 1..run.len().min(PAIR_REACH + 1) {
             let (a, b) = (run[0], run[j]);
-            let mut candidate = without(&base, b.0, b.1);
+            let mut candidate = without_ending(&base, b.0, b.1, end_coin);
             candidate.drain(a.0..a.1);
             if s.consider(&candidate) {
                 continue 'spans; // the span now at `k` is a new one

@@ -16,6 +16,7 @@
 use super::super::Shrinker;
 use super::super::search::find_integer_between;
 use super::super::shrinker::Tried;
+use super::delete::without_ending;
 
 /// Later choices (with three or more options) a choice is paired with.
 const WINDOW: usize = 4;
@@ -224,10 +225,10 @@ pub(in crate::shrink) fn delete_and_maximize(s: &mut Shrinker<'_>) {
         let parent = span
             .parent
             .map_or(0..base.len(), |p| s.spans()[p].start..s.spans()[p].end);
+        let end_coin = s.forced_end_coin(k);
         for start in s.deletion_starts(k) {
             let gone = span.end - start;
-            let mut v = base.clone();
-            v.drain(start..span.end);
+            let mut v = without_ending(&base, start, span.end, end_coin);
             let raise = |v: &mut Vec<crate::tape::Choice>, range: std::ops::Range<usize>| {
                 let mut any = false;
                 for (pos, c) in v.iter_mut().enumerate() {

@@ -65,7 +65,7 @@ impl Shrinker<'_> {
         // Moved, the amount most often goes until `j` reaches its largest index (a sum that
         // must stay large, or exactly reached): that `k` is tried early.
         let moved = if raise {
-            find_integer_hinted(most, (bmax - b) / step, try_k)
+            find_integer_hinted(most, (bmax - b).div_ceil(step).min(a / step), try_k)
         } else {
             find_integer_between(most, try_k)
         };

@@ -8,6 +8,7 @@
 use super::super::shrinker::Tried;
 use super::super::{Shrinker, shortlex_less};
 use super::zeroed;
+use crate::tape::builtin::FLAT_MAP_INNER;
 use crate::tape::{Choice, Kind, Span};
 
 /// How far above its index a branch choice is raised, and the largest index written into
@@ -22,13 +23,16 @@ impl Shrinker<'_> {
     fn branch_points(&self, k: usize, span: Span) -> Vec<(usize, Vec<usize>)> {
         let spans = self.spans();
         let mut points = Vec::new();
-        for i in (span.start..span.end).filter(|&i| self.free(i) && !self.plain_value(i)) {
+        for i in (span.start..span.end).filter(|&i| self.free(i)) {
             let Some(next) = (k + 1..spans.len())
                 .take_while(|&n| spans[n].start <= i + 1)
                 .find(|&n| spans[n].start == i + 1 && spans[n].end <= span.end)
             else {
                 continue;
             };
+            if self.plain_value(i) && spans[next].label != FLAT_MAP_INNER {
+                continue;
+            }
             let children = (next + 1..spans.len())
                 .take_while(|&n| spans[n].start < spans[next].end)
                 .filter(|&n| spans[n].parent == Some(next))
@@ -41,11 +45,10 @@ impl Shrinker<'_> {
 
     /// Whether position `i` holds a number drawn by a built-in value generator (an integer,
     /// a float, a char: [`Kind::Value`] with three or more options). Such a choice that
-    /// precedes a span is almost always a value beside its sibling (a leaf's number), not
-    /// what decides the span's shape, and raising it to probe costs a call per value; the
-    /// passes that lower a value and realign what follows cover a number that does decide a
-    /// shape (a length drawn for `flat_map`). A bool may decide one: it stays a branch
-    /// point.
+    /// precedes a span is a value beside its sibling (a leaf's number), not what decides the
+    /// span's shape, unless `flat_map` builds that span from it (a hand-written union:
+    /// `ints(0..=2).flat_map(|tag| …)`): raising it to probe would cost a call per leaf.
+    /// A bool may decide a shape: it stays a branch point.
     fn plain_value(&self, i: usize) -> bool {
         self.choices()[i].max >= 2
             && (self.best.labels.get(i)).is_some_and(|l| l.kind() == Kind::Value)
