@@ -530,3 +530,41 @@ fn deleting_from_a_collection_at_its_largest_size_does_not_misread_what_follows(
     let v = value_from_bytes(&g, &tapefuzz::tape::encoding::encode(&shrunk.best.choices));
     assert_eq!(format!("{v:?}"), "Ok(([50], 1))");
 }
+
+#[test]
+fn only_the_collection_deleted_from_has_its_end_replayed_as_drawn() {
+    // Found by a review: two collections drawn one after the other in one generator (no span
+    // of their own apart), the first ending on a drawn "no more", the second full. Deleting
+    // from the first must not touch the second's forced coin: that read a 0 where `x` was,
+    // and `(7, 7)` was never deleted.
+    struct Two;
+    impl Gen for Two {
+        type Value = (Vec<(u32, u32)>, Vec<u32>, u32);
+        fn generate(&self, t: &mut Tape<'_>) -> Result<Self::Value, tapefuzz::tape::Reject> {
+            let a = vecs((ints::<u32>(0..=100), ints::<u32>(0..=100)), 0..=5).generate(t)?;
+            let b = vecs(ints::<u32>(0..=100), 0..=2).generate(t)?;
+            let x = ints::<u32>(0..=100).generate(t)?;
+            Ok((a, b, x))
+        }
+    }
+    let mut test = |tape: &mut Tape<'_>| match Two.generate(tape) {
+        Ok((a, b, x)) if a.iter().any(|p| p.0 == 50) && b.len() == 2 && x >= 1 => {
+            Status::Interesting
+        }
+        Ok(_) => Status::Valid,
+        Err(r) => r.status(),
+    };
+    let mut src = tapefuzz::tape::ReplaySource::new(
+        vec![1, 7, 7, 1, 50, 0, 0, 1, 9, 1, 9, 3],
+        tapefuzz::tape::Fallback::Simplest,
+    );
+    let mut tape = Tape::recording(&mut src).with_suggestions();
+    assert_eq!(test(&mut tape), Status::Interesting);
+    let start = tape.finish();
+    let best = Shrinker::new(&mut test, start, Budget::default())
+        .run()
+        .best;
+    let mut src = tapefuzz::tape::ReplaySource::of(&best.choices);
+    let v = Two.generate(&mut Tape::recording(&mut src));
+    assert_eq!(format!("{v:?}"), "Ok(([(50, 0)], [0, 0], 1))");
+}

@@ -63,23 +63,27 @@ impl Shrinker<'_> {
     }
 
     /// Where the forced "no more" coin is that ends the collection span `k` is an element of,
-    /// when the collection is at its largest size (see [`without_ending`]).
+    /// when the collection is at its largest size (see [`without_ending`]). A set whose
+    /// deleted element was a duplicate is still at its largest size, and forces the coin
+    /// again: that candidate misreads and fails (a call, not a worse result).
     pub(super) fn forced_end_coin(&self, k: usize) -> Option<usize> {
         let spans = self.spans();
         let first = spans[k];
         if first.label.kind() != Kind::Element {
             return None;
         }
+        // The collection's own end: its first "no more" coin, drawn or forced (a later
+        // collection under the same parent, drawn by the same generator, has one too).
         spans[k + 1..]
             .iter()
             .find(|t| {
                 t.parent == first.parent
                     && t.label == first.label
                     && t.len() == 1
-                    && self.choices()[t.start].forced
                     && self.choices()[t.start].index == 0
                     && (self.best.labels.get(t.start)).is_some_and(|l| l.kind() == Kind::More)
             })
+            .filter(|t| self.choices()[t.start].forced)
             .map(|t| t.start)
     }
 
