@@ -7,6 +7,8 @@
 
 use tapefuzz::prelude::*;
 
+mod common;
+
 /// The shrunk value of `given` (its Debug).
 fn shrunk<G, F>(g: G, prop: F, given: G::Value) -> String
 where
@@ -270,22 +272,14 @@ where
     G: Gen,
     G::Value: std::fmt::Debug,
 {
-    use tapefuzz::shrink::{Budget, Shrinker};
-    use tapefuzz::tape::{Fallback, ReplaySource, Status, Tape};
+    use tapefuzz::tape::{ReplaySource, Status, Tape};
     let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
         Ok(v) if fails(&v) => Status::Interesting,
         Ok(_) => Status::Valid,
         Err(r) => r.status(),
     };
-    let mut src = ReplaySource::new(start, Fallback::Simplest);
-    let mut tape = Tape::recording(&mut src).with_suggestions();
-    assert_eq!(test(&mut tape), Status::Interesting, "the start fails");
-    let start = tape.finish();
-    let best = Shrinker::new(&mut test, start, Budget::default())
-        .run()
-        .best;
-    let indices: Vec<u64> = best.choices.iter().map(|c| c.index).collect();
-    let mut src = ReplaySource::new(indices, Fallback::Simplest);
+    let best = common::shrink_from(&mut test, start);
+    let mut src = ReplaySource::of(&best.choices);
     format!("{:?}", g.generate(&mut Tape::recording(&mut src)).ok())
 }
 
@@ -356,8 +350,6 @@ fn a_union_written_with_an_integer_tag_takes_its_shorter_variant() {
 
 #[test]
 fn a_number_that_decides_a_shape_is_raised_where_the_shape_is_shorter() {
-    use tapefuzz::shrink::{Budget, Shrinker};
-    use tapefuzz::tape::{Fallback, ReplaySource, Status, Tape};
     // k = 0 sums two numbers, any other k is the number k · 10 itself: `[0, 10, 50]` (k, a,
     // b) is a longer tape than `[1]`, which only raising k reaches.
     let g = ints::<u8>(0..=5).flat_map(|k| {
@@ -369,18 +361,5 @@ fn a_number_that_decides_a_shape_is_raised_where_the_shape_is_shorter() {
             just(k as u32 * 10).boxed()
         }
     });
-    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
-        Ok(v) if v >= 10 => Status::Interesting,
-        Ok(_) => Status::Valid,
-        Err(r) => r.status(),
-    };
-    let mut src = ReplaySource::new(vec![0, 10, 50], Fallback::Simplest);
-    let mut tape = Tape::recording(&mut src).with_suggestions();
-    assert_eq!(test(&mut tape), Status::Interesting);
-    let start = tape.finish();
-    let best = Shrinker::new(&mut test, start, Budget::default())
-        .run()
-        .best;
-    let indices: Vec<u64> = best.choices.iter().map(|c| c.index).collect();
-    assert_eq!(indices, [1]);
+    assert_eq!(shrunk_tape(&g, |&v| v >= 10, vec![0, 10, 50]), "Some(10)");
 }

@@ -519,15 +519,9 @@ fn deleting_from_a_collection_at_its_largest_size_does_not_misread_what_follows(
         Err(r) => r.status(),
     };
     // Coins and elements: [1, 7, 1, 8, 1, 9, 1, 10, 1, 50] (no coin after the fifth), then 3.
-    let mut src = tapefuzz::tape::ReplaySource::new(
-        vec![1, 7, 1, 8, 1, 9, 1, 10, 1, 50, 3],
-        tapefuzz::tape::Fallback::Simplest,
-    );
-    let mut tape = Tape::recording(&mut src).with_suggestions();
-    assert_eq!(test(&mut tape), Status::Interesting);
-    let start = tape.finish();
-    let shrunk = Shrinker::new(&mut test, start, Budget::default()).run();
-    let v = value_from_bytes(&g, &tapefuzz::tape::encoding::encode(&shrunk.best.choices));
+    let best = common::shrink_from(&mut test, vec![1, 7, 1, 8, 1, 9, 1, 10, 1, 50, 3]);
+    let mut src = tapefuzz::tape::ReplaySource::of(&best.choices);
+    let v = g.generate(&mut Tape::recording(&mut src));
     assert_eq!(format!("{v:?}"), "Ok(([50], 1))");
 }
 
@@ -554,16 +548,7 @@ fn only_the_collection_deleted_from_has_its_end_replayed_as_drawn() {
         Ok(_) => Status::Valid,
         Err(r) => r.status(),
     };
-    let mut src = tapefuzz::tape::ReplaySource::new(
-        vec![1, 7, 7, 1, 50, 0, 0, 1, 9, 1, 9, 3],
-        tapefuzz::tape::Fallback::Simplest,
-    );
-    let mut tape = Tape::recording(&mut src).with_suggestions();
-    assert_eq!(test(&mut tape), Status::Interesting);
-    let start = tape.finish();
-    let best = Shrinker::new(&mut test, start, Budget::default())
-        .run()
-        .best;
+    let best = common::shrink_from(&mut test, vec![1, 7, 7, 1, 50, 0, 0, 1, 9, 1, 9, 3]);
     let mut src = tapefuzz::tape::ReplaySource::of(&best.choices);
     let v = Two.generate(&mut Tape::recording(&mut src));
     assert_eq!(format!("{v:?}"), "Ok(([(50, 0)], [0, 0], 1))");

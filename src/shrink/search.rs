@@ -10,19 +10,14 @@ pub(super) fn find_integer(f: impl FnMut(u64) -> bool) -> u64 {
 /// [`find_integer`] where `f` is false past `max` anyway: once doubling would pass `max`,
 /// `max` itself is tried (a pair lowered until one of them reaches 0 is a common answer,
 /// found then in one call instead of a binary search's `log2(max)`).
-pub(super) fn find_integer_to(max: u64, mut f: impl FnMut(u64) -> bool) -> u64 {
-    for k in 1..=4 {
-        if k > max || !f(k) {
-            return k - 1;
-        }
-    }
-    grow(4, max, &mut f)
+pub(super) fn find_integer_to(max: u64, f: impl FnMut(u64) -> bool) -> u64 {
+    find_integer_hinted(max, 0, f)
 }
 
 /// The end of [`find_integer_to`] once `f(lo)` is known to hold: `lo + 1`, then doubling
 /// (`max` itself once doubling would pass it), then a binary search.
 fn grow(mut lo: u64, max: u64, f: &mut impl FnMut(u64) -> bool) -> u64 {
-    let mut hi = lo + 1;
+    let mut hi = lo.saturating_add(1);
     loop {
         if hi >= max {
             if max > lo && f(max) {
@@ -41,8 +36,9 @@ fn grow(mut lo: u64, max: u64, f: &mut impl FnMut(u64) -> bool) -> u64 {
     bisect(lo as u128, hi as u128, &mut |k| f(k as u64)) as u64
 }
 
-/// [`find_integer_to`] with a likely answer: after 1 to 4 one by one, `f(hint)` is tried,
-/// and the search goes on above it (when it holds) or below it. An amount moved from one
+/// [`find_integer_to`] with a likely answer (none: 4 or less): after 1 to 4 one by one,
+/// `f(hint)` is tried, and the search goes on above it (when it holds) or below it. An amount
+/// moved from one
 /// choice to another usually goes until the receiving choice reaches its largest index
 /// (a sum that must stay large): found in a few calls where doubling and a binary search
 /// would take `2 log2` of it. A hint below the answer goes on doubling from the hint; one
@@ -142,6 +138,8 @@ mod tests {
             assert_eq!(find_integer(|k| k <= answer), answer);
             assert_eq!(find_integer_hinted(u64::MAX, 5, |k| k <= answer), answer);
         }
+        // A hint at the very top holds: no step past it.
+        assert_eq!(find_integer_hinted(u64::MAX, u64::MAX, |_| true), u64::MAX);
         // Bounded: the bound costs one call when it is the answer.
         for (max, answer) in [(159u64, 159u64), (159, 80), (3, 3), (3, 1), (0, 0), (5, 5)] {
             let mut calls = 0;

@@ -23,6 +23,19 @@ pub fn first_failure(
     })
 }
 
+/// Shrinks the failing test case that replaying `indices` (then zeros) records under `test`,
+/// with the default budget; the best tape (replay it with `ReplaySource::of`, which skips its
+/// forced choices). Panics when the start does not fail.
+pub fn shrink_from(test: &mut dyn FnMut(&mut Tape<'_>) -> Status, indices: Vec<u64>) -> Recording {
+    use tapefuzz::shrink::{Budget, Shrinker};
+    use tapefuzz::tape::{Fallback, ReplaySource};
+    let mut src = ReplaySource::new(indices, Fallback::Simplest);
+    let mut tape = Tape::recording(&mut src).with_suggestions();
+    assert_eq!(test(&mut tape), Status::Interesting, "the start fails");
+    let start = tape.finish();
+    Shrinker::new(test, start, Budget::default()).run().best
+}
+
 /// For `SHRINK_TRACE`: call number `call`'s status and unforced indices, on stderr.
 pub fn trace_call(call: u64, status: Status, tape: &Tape<'_>) {
     let c: Vec<u64> = (tape.choices().iter())
