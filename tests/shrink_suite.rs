@@ -183,6 +183,15 @@ where
     for seed in 0..SEEDS {
         let start = common::first_failure(&mut test, Rng::derive(stream, seed), MAX_TESTS)
             .unwrap_or_else(|| panic!("{name} seed {seed}: no failure in {MAX_TESTS} tests"));
+        // `SHRINK_STARTS=1`: the length of each first failure's `Debug` text on stderr
+        // (`START <name> <length>`), to compare with where Hypothesis starts shrinking.
+        if std::env::var_os("SHRINK_STARTS").is_some() {
+            let mut src = ReplaySource::of(&start.choices);
+            let v = generator
+                .generate(&mut Tape::recording(&mut src))
+                .expect("replays");
+            eprintln!("START\t{name}\t{}", format!("{v:?}").len());
+        }
         calls.set(0);
         property_calls.set(0);
         let shrunk = Shrinker::new(&mut test, start, Budget::default()).run();

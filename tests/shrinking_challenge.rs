@@ -165,6 +165,9 @@ where
         let value = generator
             .generate(&mut Tape::recording(&mut src))
             .expect("the shrunk tape replays");
+        if trace {
+            eprintln!("seed {seed}: {value:?} after {} calls", shrunk.calls);
+        }
         runs.push(Run {
             value: format!("{value:?}"),
             calls: shrunk.calls,

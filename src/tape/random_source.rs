@@ -4,12 +4,16 @@ use super::{DrawContext, Hint, Rng, Source};
 
 /// Draws each choice from a seeded [`Rng`], following the generator's [`Hint`]: coins with
 /// their probability; integer-like choices with more than 256 options favour small indices
-/// (8 draws in 32 below 256), the three largest (1 in 32: the ends of an integer range,
-/// whose order ends `…, MAX, -MAX, MIN` for a signed type) and the index drawn last over a
-/// range of the same size (1 in 32: a value equal to an earlier one, as a duplicate key or
-/// two equal elements need, which uniform draws from a wide range almost never give), the
-/// rest uniform. Over one range that is 8/31 of the draws below 256 and 1/31 at the ends in
-/// the long run.
+/// (8 draws in 32 below 256), every scale between (12 in 32 below a power of two from
+/// 2^10 to 2^56, one power each, 2^16 twice: an index of a moderate size, where a uniform
+/// draw from a wide range is almost always near its top), the three largest (1 in 32: the
+/// ends of an integer range, whose order ends `…, MAX, -MAX, MIN` for a signed type) and
+/// the index drawn last over a range of the same size (1 in 32: a value equal to an
+/// earlier one, as a duplicate key or two equal elements need, which uniform draws from a
+/// wide range almost never give), the rest (10 in 32) uniform. Over one range that is 8/31
+/// of the draws below 256 and 1/31 at the ends in the long run. An integer's index grows
+/// with its magnitude (see [`crate::generators::ints`]), so a `u64` or an `i64` is below
+/// 2^16 in magnitude about 42% of the time, below 2^32 about 56%.
 #[derive(Clone, Debug)]
 pub struct RandomSource {
     rng: Rng,
@@ -127,8 +131,9 @@ impl RandomSource {
     }
 
     /// An integer-like index in `0..=max` (`max > 255`): uniform, except that 8 draws in 32
-    /// keep only the low byte (an index below 256), 1 in 32 is one of the three largest and
-    /// 1 in 32 repeats the last such index drawn over the same range (when there is one).
+    /// keep only the low byte (an index below 256), 12 in 32 only the low bits of one of
+    /// the scales of the type's docs, 1 in 32 is one of the three largest and 1 in 32
+    /// repeats the last such index drawn over the same range (when there is one).
     /// The small and large cases reuse bits of the uniform draw and the choice between them
     /// is a select, not a branch: the bias is what finds edge-case bugs, and this keeps its
     /// cost to 5 pooled bits.
@@ -189,8 +194,8 @@ impl RandomSource {
 
     /// The biased integer index from a uniform `r` in `0..=max` and 5 random bits `kind`:
     /// kind 0 takes one of the three largest (the largest half the time), kinds 1..=8 keep
-    /// the low byte of `r`, the rest keep `r` ([`REPEAT`] is applied after, by
-    /// [`RandomSource::repeat`]).
+    /// the low byte of `r`, kinds 10..=21 its low [`SCALES`] bits, the rest keep `r`
+    /// ([`REPEAT`] is applied after, by [`RandomSource::repeat`]).
     #[inline(always)]
     pub(crate) fn bias(r: u64, kind: u64, max: u64) -> u64 {
         const KEEP: [u64; 32] = {
@@ -199,6 +204,11 @@ impl RandomSource {
             while k <= 8 {
                 t[k] = 0xff;
                 k += 1;
+            }
+            let mut j = 0;
+            while j < SCALES.len() {
+                t[10 + j] = (1u64 << SCALES[j]) - 1;
+                j += 1;
             }
             t
         };
@@ -230,6 +240,15 @@ fn slot(max: u64) -> usize {
 
 /// The bias kind (of 32) that repeats the last integer-like index drawn over the same range.
 pub(crate) const REPEAT: u64 = 9;
+
+/// The bit widths that bias kinds 10..=21 cut a uniform index to, one kind each: magnitudes
+/// spread over every scale from about a thousand to 2^56 (16 bits twice: the width of
+/// most sizes, counts and offsets a program compares with). A uniform draw from a wide
+/// range is almost always near its top (a `u64` of 19 digits), so without these a value
+/// such as 5,000 or 70,000 would come up about never: bugs at a moderate threshold were
+/// found only by chance, and a failure started shrinking from a 19-digit number where a
+/// few digits would do (Hypothesis's integers spread their magnitudes the same way).
+const SCALES: [u32; 12] = [10, 12, 14, 16, 16, 20, 24, 28, 32, 40, 48, 56];
 
 /// The 32-bit threshold below which a coin with probability `p` comes up 1: exactly
 /// `ceil(p · 2³²)`, clamped to `0..=2³²`.
@@ -317,19 +336,32 @@ mod tests {
 
     #[test]
     fn integer_bias_frequencies() {
-        // 8 in 32 below 256, 1 in 32 among the three largest, 1 in 32 the last again, the
-        // rest uniform: in the long run 8/31 below 256 and 1/31 among the largest.
+        // 8 in 32 below 256, 12 in 32 below one of the scales, 1 in 32 among the three
+        // largest, 1 in 32 the last again, the rest uniform: in the long run a share of
+        // the 31 kinds that are not a repeat.
+        let below = |bits: u32| {
+            let kinds = 8.0 * if bits >= 8 { 1.0 } else { 0.0 }
+                + (SCALES.iter())
+                    .map(|&s| 2f64.powi(bits.min(s) as i32 - s as i32))
+                    .sum::<f64>()
+                + 10.0 * 2f64.powi(bits as i32 - 64);
+            kinds / 31.0
+        };
         let mut src = RandomSource::new(4);
         let max = u64::MAX;
         let n = 320_000;
-        let (mut small, mut end) = (0, 0);
+        let (mut small, mut short, mut half, mut end) = (0, 0, 0, 0);
         for _ in 0..n {
             let v = src.int(max);
             small += (v < 256) as u32;
+            short += (v < 1 << 16) as u32;
+            half += (v < 1 << 32) as u32;
             end += (v >= max - 2) as u32;
         }
         let near = |x: u32, want: f64| (x as f64 / n as f64 - want).abs() < 0.005;
-        assert!(near(small, 8.0 / 31.0), "small {small}");
+        assert!(near(small, below(8)), "small {small}");
+        assert!(near(short, below(16)), "short {short}: {}", below(16));
+        assert!(near(half, below(32)), "half {half}: {}", below(32));
         assert!(near(end, 1.0 / 31.0), "end {end}");
     }
 

@@ -6,19 +6,30 @@ pub mod kv;
 
 use std::fmt::Debug;
 use tapefuzz::generators::{Gen, value_from_bytes};
-use tapefuzz::tape::{RandomSource, Recording, Rng, Status, Tape};
+use tapefuzz::search::random::{ramp_length, ramp_source};
+use tapefuzz::tape::{RandomSource, Recording, Rng, Source, Status, Tape};
 
-/// The first failing test case of a random run with `seed` (test case `i` drawn from
-/// `Rng::derive(seed, i)`), recorded; `None` after `max_tests` test cases.
+/// The first failing test case of a random run with `seed` as the `random` strategy makes
+/// it with the default 256 tests (the first [`ramp_length`] test cases small, see
+/// [`ramp_source`]; test case `i` after them drawn from `Rng::derive(seed, i)`), recorded,
+/// going on past 256 test cases; `None` after `max_tests` test cases.
 pub fn first_failure(
     test: &mut dyn FnMut(&mut Tape<'_>) -> Status,
     seed: u64,
     max_tests: u64,
 ) -> Option<Recording> {
+    let ramp = ramp_length(256);
     (0..max_tests).find_map(|i| {
-        let mut src = RandomSource::new(Rng::derive(seed, i));
+        let (mut sized, mut random);
+        let src: &mut dyn Source = if i < ramp {
+            sized = ramp_source(seed, i, ramp);
+            &mut sized
+        } else {
+            random = RandomSource::new(Rng::derive(seed, i));
+            &mut random
+        };
         // Suggestions included, as the engine's confirming replay records them.
-        let mut tape = Tape::recording(&mut src).with_suggestions();
+        let mut tape = Tape::recording(src).with_suggestions();
         (test(&mut tape) == Status::Interesting).then(|| tape.finish())
     })
 }

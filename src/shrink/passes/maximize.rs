@@ -25,7 +25,7 @@ const PROBE: u64 = 7;
 
 impl Shrinker<'_> {
     /// What the generator said of position `i`'s index order, if it did.
-    fn value_order(&self, i: usize) -> Option<crate::tape::ValueStep> {
+    pub(super) fn value_order(&self, i: usize) -> Option<crate::tape::ValueStep> {
         let steps = &self.best.value_steps;
         let at = steps.partition_point(|v| v.at < i);
         steps.get(at).filter(|v| v.at == i).copied()

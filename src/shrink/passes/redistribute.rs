@@ -37,15 +37,25 @@ impl Shrinker<'_> {
         let Some((a, b, bmax)) = self.pair(i, j) else {
             return false;
         };
-        if a < step || (raise && b == bmax) || (!raise && b < step) {
+        // On an order that alternates sides (its generator says so) an odd index is on the
+        // first side: its value reaches the simplest one a step of 2 past index 0 (1 → 0
+        // is value 1 → 0, as 3 → 1 is 2 → 1). Without it, `(1, 9)` with a sum to keep never
+        // became `(0, 10)`.
+        let alternating = self.value_order(i).is_some_and(|v| v.step == 2);
+        let room = if step == 2 && a % 2 == 1 && alternating {
+            a + 1
+        } else {
+            a
+        };
+        if room < step || (raise && b == bmax) || (!raise && b < step) {
             return false;
         }
         let base = self.choices().to_vec();
         // Lowered together, the pair often goes as far as one of them can (to 0); moved
         // from one to the other, rarely all the way.
-        let most = if raise { u64::MAX } else { a.min(b) / step };
+        let most = if raise { u64::MAX } else { room.min(b) / step };
         let try_k = |k: u64| {
-            let Some(d) = k.checked_mul(step).filter(|&d| d <= a) else {
+            let Some(d) = k.checked_mul(step).filter(|&d| d <= room) else {
                 return false;
             };
             let nb = if raise {
@@ -56,7 +66,7 @@ impl Shrinker<'_> {
                 return false;
             };
             let mut v = base.clone();
-            v[i].index = a - d;
+            v[i].index = a.saturating_sub(d);
             v[j].index = nb;
             self.consider(&v)
         };
@@ -65,7 +75,7 @@ impl Shrinker<'_> {
         // Moved, the amount most often goes until `j` reaches its largest index (a sum that
         // must stay large, or exactly reached): that `k` is tried early.
         let moved = if raise {
-            find_integer_hinted(most, (bmax - b).div_ceil(step).min(a / step), try_k)
+            find_integer_hinted(most, (bmax - b).div_ceil(step).min(room / step), try_k)
         } else {
             find_integer_between(most, try_k)
         };
