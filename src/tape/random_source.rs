@@ -5,15 +5,15 @@ use super::{DrawContext, Hint, Rng, Source};
 /// Draws each choice from a seeded [`Rng`], following the generator's [`Hint`]: coins with
 /// their probability; integer-like choices with more than 256 options favour small indices
 /// (8 draws in 32 below 256), every scale between (12 in 32 below a power of two from
-/// 2^10 to 2^56, one power each, 2^16 twice: an index of a moderate size, where a uniform
-/// draw from a wide range is almost always near its top), the three largest (1 in 32: the
+/// 2^10 to 2^48, one power each, most between 2^10 and 2^24: an index of a moderate size,
+/// where a uniform draw from a wide range is almost always near its top), the three largest (1 in 32: the
 /// ends of an integer range, whose order ends `…, MAX, -MAX, MIN` for a signed type) and
 /// the index drawn last over a range of the same size (1 in 32: a value equal to an
 /// earlier one, as a duplicate key or two equal elements need, which uniform draws from a
 /// wide range almost never give), the rest (10 in 32) uniform. Over one range that is 8/31
 /// of the draws below 256 and 1/31 at the ends in the long run. An integer's index grows
 /// with its magnitude (see [`crate::generators::ints`]), so a `u64` or an `i64` is below
-/// 2^16 in magnitude about 42% of the time, below 2^32 about 56%.
+/// 2^16 in magnitude about 42% of the time, below 2^32 about 59%.
 #[derive(Clone, Debug)]
 pub struct RandomSource {
     rng: Rng,
@@ -242,13 +242,14 @@ fn slot(max: u64) -> usize {
 pub(crate) const REPEAT: u64 = 9;
 
 /// The bit widths that bias kinds 10..=21 cut a uniform index to, one kind each: magnitudes
-/// spread over every scale from about a thousand to 2^56 (16 bits twice: the width of
-/// most sizes, counts and offsets a program compares with). A uniform draw from a wide
-/// range is almost always near its top (a `u64` of 19 digits), so without these a value
-/// such as 5,000 or 70,000 would come up about never: bugs at a moderate threshold were
-/// found only by chance, and a failure started shrinking from a 19-digit number where a
-/// few digits would do (Hypothesis's integers spread their magnitudes the same way).
-const SCALES: [u32; 12] = [10, 12, 14, 16, 16, 20, 24, 28, 32, 40, 48, 56];
+/// spread over every scale from about a thousand to 2^48, most densely between 2^10 and
+/// 2^24 (the sizes, counts, offsets and limits a program compares with). A uniform draw
+/// from a wide range is almost always near its top (a `u64` of 19 digits), so without these
+/// a value such as 5,000 or 70,000 would come up about never: bugs at a moderate threshold
+/// were found only by chance, and a failure started shrinking from a 19-digit number where a
+/// few digits would do (Hypothesis's integers spread their magnitudes the same way). The
+/// uniform draws that stay (10 in 32) keep overflows and values near a type's ends common.
+const SCALES: [u32; 12] = [10, 12, 14, 16, 17, 18, 20, 22, 24, 32, 40, 48];
 
 /// The 32-bit threshold below which a coin with probability `p` comes up 1: exactly
 /// `ceil(p · 2³²)`, clamped to `0..=2³²`.

@@ -15,8 +15,9 @@ use super::{DrawContext, Hint, Kind, RandomSource, Source, builtin};
 /// - a payload's length ([`Hint::Length`]): the same, on each further element;
 /// - a derived type's size budget ([`builtin::DERIVE_BUDGET`]): multiplied by the size;
 /// - an integer-like choice with more than 256 options ([`Hint::Int`]): only its low
-///   `4 + 60 · size` bits are kept (size 0: an index below 16, the integers nearest the
-///   simplest; size 1: all 64);
+///   `4 + 240 · size` bits are kept (size 0: an index below 16, the integers nearest the
+///   simplest; from size 1/4: all 64, so a bug that needs a wide value is not held back
+///   for the whole ramp);
 /// - everything else (unions, options, small ranges): as the [`RandomSource`] draws it.
 ///
 /// Sizes below 0 (and NaN) read as 0. The same seed and size give the same choices. The
@@ -31,8 +32,8 @@ use super::{DrawContext, Hint, Kind, RandomSource, Source, builtin};
 /// // Size 0: the collection at its smallest.
 /// let mut src = SizedSource::new(7, 0.0);
 /// assert!(g.generate(&mut Tape::new(&mut src, false)).unwrap().is_empty());
-/// // Size 0.2: short, with integers of at most 16 bits.
-/// let mut src = SizedSource::new(7, 0.2);
+/// // Size 0.05: short, with integers of at most 16 bits.
+/// let mut src = SizedSource::new(7, 0.05);
 /// let v = g.generate(&mut Tape::new(&mut src, false)).unwrap();
 /// assert!(v.iter().all(|&x| x < 1 << 16));
 /// ```
@@ -40,7 +41,7 @@ use super::{DrawContext, Hint, Kind, RandomSource, Source, builtin};
 pub struct SizedSource {
     inner: RandomSource,
     size: f64,
-    /// Low bits an integer-like index keeps (`4 + 60 · size`).
+    /// Low bits an integer-like index keeps (`4 + 240 · size`).
     keep: u64,
 }
 
@@ -48,7 +49,7 @@ impl SizedSource {
     /// A source for `seed` at `size` (see the type's docs for the edges).
     pub fn new(seed: u64, size: f64) -> SizedSource {
         let size = if size > 0.0 { size.min(1.0) } else { 0.0 };
-        let bits = (4.0 + 60.0 * size) as u32;
+        let bits = (4.0 + 240.0 * size) as u32;
         let keep = if bits >= 64 {
             u64::MAX
         } else {
