@@ -65,9 +65,11 @@ fn an_element_over_a_limit_is_found_in_a_list() {
 #[test]
 fn overflow_still_comes_up() {
     // Wide values stay common: a sum that overflows, and a value in the top bits.
-    let n = tests_to_failure("sum_overflows", (ints::<i64>(..), ints::<i64>(..)), |(a, b)| {
-        a.checked_add(b).is_some()
-    });
+    let n = tests_to_failure(
+        "sum_overflows",
+        (ints::<i64>(..), ints::<i64>(..)),
+        |(a, b)| a.checked_add(b).is_some(),
+    );
     assert!(n[5] <= 32, "median {}: {n:?}", n[5]);
     let n = tests_to_failure("top_bit", ints::<u64>(..), |x: u64| x < 1 << 63);
     assert!(n[5] <= 32, "median {}: {n:?}", n[5]);

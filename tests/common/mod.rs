@@ -5,33 +5,48 @@
 pub mod kv;
 
 use std::fmt::Debug;
+use tapefuzz::engine::{Observation, Search, Start};
 use tapefuzz::generators::{Gen, value_from_bytes};
-use tapefuzz::search::random::{ramp_length, ramp_source};
-use tapefuzz::tape::{RandomSource, Recording, Rng, Source, Status, Tape};
+use tapefuzz::search::random::RandomSearch;
+use tapefuzz::tape::{Recording, Status, Tape};
 
 /// The first failing test case of a random run with `seed` as the `random` strategy makes
-/// it with the default 256 tests (the first [`ramp_length`] test cases small, see
-/// [`ramp_source`]; test case `i` after them drawn from `Rng::derive(seed, i)`), recorded,
-/// going on past 256 test cases; `None` after `max_tests` test cases.
+/// it with the default 256 tests (its search proposes every test case: the first ones
+/// small, with duplicates of them, see `tapefuzz::search::random`), recorded, going on past
+/// 256 test cases; `None` after `max_tests` test cases.
 pub fn first_failure(
     test: &mut dyn FnMut(&mut Tape<'_>) -> Status,
     seed: u64,
     max_tests: u64,
 ) -> Option<Recording> {
-    let ramp = ramp_length(256);
-    (0..max_tests).find_map(|i| {
-        let (mut sized, mut random);
-        let src: &mut dyn Source = if i < ramp {
-            sized = ramp_source(seed, i, ramp);
-            &mut sized
-        } else {
-            random = RandomSource::new(Rng::derive(seed, i));
-            &mut random
-        };
+    let mut search = RandomSearch::default();
+    search.start(&Start {
+        seed,
+        tests: 256,
+        keep: 0,
+    });
+    for i in 1..=max_tests {
+        let mut proposal = search.propose().expect("random never runs out");
+        let recorded = proposal.is_recorded();
         // Suggestions included, as the engine's confirming replay records them.
-        let mut tape = Tape::recording(src).with_suggestions();
-        (test(&mut tape) == Status::Interesting).then(|| tape.finish())
-    })
+        let mut tape = Tape::recording(proposal.source()).with_suggestions();
+        let status = test(&mut tape);
+        let rec = tape.finish();
+        drop(proposal);
+        if status == Status::Interesting {
+            return Some(rec);
+        }
+        search.observe(&Observation {
+            status,
+            fingerprint: 0,
+            recording: recorded.then_some(&rec),
+            characteristic: 0,
+            features: &[],
+            score: None,
+            test: i,
+        });
+    }
+    None
 }
 
 /// Shrinks the failing test case that replaying `indices` (then zeros) records under `test`,

@@ -7,13 +7,24 @@
 //! [`SizedSource`] whose size grows from 0 (collections at their smallest, recursive values
 //! leaves, integers next to the simplest) to 1, as QuickCheck's size parameter grows and as
 //! Hypothesis starts with small test cases. A failure that a small value shows is then found
-//! small, and shrinks in a few calls; the rest of the run is the plain random source. Those
-//! first test cases are recorded (a failure among them is not re-run by seed).
+//! small, and shrinks in a few calls; the rest of the run is the plain random source. After
+//! each of those first test cases comes a chain of [`DUPLICATES`] test cases, each the one
+//! before with one part copied over another of its kind ([`duplicate`]): equal elements,
+//! strings and characters (three alike after two copies), which chance rarely gives. Those
+//! test cases are recorded (a failure among them is not re-run by seed) and counted.
 
-use crate::engine::{Proposal, Replay, Search, Start, Strategy};
+mod duplicate;
+
+pub use duplicate::duplicate;
+
+use crate::engine::{Observation, Proposal, Replay, Search, Start, Strategy, Verdict};
 use crate::env::{ConfigError, Env};
-use crate::tape::{RandomSource, Rng, SizedSource};
+use crate::tape::{Fallback, RandomSource, ReplaySource, Rng, SizedSource, Status};
 use std::sync::Arc;
+
+/// Duplicates ([`duplicate`]) tried after each of a run's first, small test cases, each
+/// made from the one before.
+pub const DUPLICATES: usize = 2;
 
 /// How many test cases at the start of a run of at most `tests` draw from a growing
 /// [`SizedSource`]: a tenth of the run, at most 50 (Hypothesis's share of small test cases).
@@ -51,6 +62,23 @@ pub struct RandomSearch {
     ramp: u64,
     source: RandomSource,
     sized: SizedSource,
+    /// The next duplicate to run (and how many copies it holds), and the source of the one
+    /// running.
+    pending: Option<(Vec<u64>, usize)>,
+    copy: ReplaySource,
+    /// What the last proposal was.
+    last_was: Drawn,
+    /// Chooses the parts a duplicate copies.
+    rng: Rng,
+}
+
+/// Where the last proposed test case came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Drawn {
+    Random,
+    Small,
+    /// A duplicate holding this many copies.
+    Duplicate(usize),
 }
 
 impl Default for RandomSearch {
@@ -62,6 +90,10 @@ impl Default for RandomSearch {
             ramp: 0,
             source: RandomSource::new(0),
             sized: SizedSource::new(0, 0.0),
+            pending: None,
+            copy: ReplaySource::new(Vec::new(), Fallback::Simplest),
+            last_was: Drawn::Random,
+            rng: Rng::new(0),
         }
     }
 }
@@ -75,24 +107,48 @@ impl Search for RandomSearch {
         self.seed = start.seed;
         self.next = 0;
         self.ramp = ramp_length(start.tests);
+        self.pending = None;
+        self.rng = Rng::new(Rng::derive(start.seed, u64::MAX));
     }
 
     #[inline]
     fn propose(&mut self) -> Option<Proposal<'_>> {
+        if let Some((indices, copies)) = self.pending.take() {
+            self.last_was = Drawn::Duplicate(copies);
+            self.copy = ReplaySource::new(indices, Fallback::Simplest);
+            return Some(Proposal::new(&mut self.copy).recorded());
+        }
         let i = self.next;
         self.next += 1;
         if i < self.ramp {
+            self.last_was = Drawn::Small;
             self.sized = ramp_source(self.seed, i, self.ramp);
             return Some(Proposal::new(&mut self.sized).recorded());
         }
+        self.last_was = Drawn::Random;
         self.last = Rng::derive(self.seed, i);
         self.source = RandomSource::new(self.last);
         Some(Proposal::new(&mut self.source).seeded(self.last))
     }
 
+    fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
+        let copies = match self.last_was {
+            Drawn::Small => 0,
+            Drawn::Duplicate(n) => n,
+            Drawn::Random => return Verdict::Continue,
+        };
+        if copies < DUPLICATES
+            && outcome.status != Status::Overrun
+            && let Some(rec) = outcome.recording
+        {
+            self.pending = duplicate(rec, &mut self.rng).map(|v| (v, copies + 1));
+        }
+        Verdict::Continue
+    }
+
     fn replay(&self) -> Option<Replay> {
-        // The ramp's test cases are recorded: nothing to replay.
-        (self.next > self.ramp).then_some(Replay::Seed(self.last))
+        // The small test cases and their duplicates are recorded: nothing to replay.
+        (self.last_was == Drawn::Random).then_some(Replay::Seed(self.last))
     }
 }
 
