@@ -67,8 +67,8 @@ pub struct Ints<T> {
 /// above and below it (0, 1, −1, 2, −2, … clipped to the range), then the rest of the longer
 /// side outwards. Index `i` is the `i`-th value in that order. Ranges of up to 2^64 values
 /// take one choice; wider ones (128-bit) two, high part first. Running out: the simplest
-/// value. A random source favours small indices (a quarter below 256), spreads a third of
-/// its draws over every magnitude between (a `u64` below 2^16 about 42% of the time), and
+/// value. A random source favours small indices (a quarter below 256), spreads 12 draws in
+/// 32 over every magnitude between (a `u64` below 2^16 about 42% of the time), and
 /// takes the two ends of the range and, 1 draw in 32, the value it drew last over the same
 /// range (two equal values, as a duplicate key needs); a third of the draws are uniform
 /// (see [`crate::tape::RandomSource`]).
