@@ -4,29 +4,10 @@
 //! never collide: medians over seeds 1 to 10 of 5, 8, 88 and 41 test cases on the cases
 //! below, where they were 106, 127, 127 and 2,920 before.
 
-use tapefuzz::prelude::*;
+mod common;
 
-/// Test cases until the first failure of `check` over `g`, for seeds 1 to 10, sorted.
-fn tests_to_failure<G, F>(name: &str, g: G, check: F) -> Vec<u64>
-where
-    G: Gen + Clone + 'static,
-    G::Value: std::fmt::Debug + Clone + 'static,
-    F: Fn(G::Value) -> bool + Clone + 'static,
-{
-    let mut n: Vec<u64> = (1..=10)
-        .map(|seed| {
-            let r = Property::new(name)
-                .no_corpus()
-                .seed(seed)
-                .tests(100_000)
-                .run(g.clone(), check.clone());
-            assert!(r.failure.is_some(), "{name} seed {seed}: no failure\n{r}");
-            r.tests
-        })
-        .collect();
-    n.sort_unstable();
-    n
-}
+use common::tests_to_failure;
+use tapefuzz::prelude::*;
 
 /// Whether all of `keys` differ.
 fn distinct(keys: impl Iterator<Item = u64>) -> bool {

@@ -6,30 +6,10 @@
 //! any seed → medians of 4 and 16; `u32_millions` 91 → 11; `sum_overflows` 9 → 23 and
 //! `top_bit` 2 → 16 (fewer uniform draws, and a run's first test cases are small).
 
-use tapefuzz::prelude::*;
+mod common;
 
-/// Test cases until the first failure of `check` over `g`, for seeds 1 to 10, sorted.
-fn tests_to_failure<G, F>(name: &str, g: G, check: F) -> Vec<u64>
-where
-    G: Gen + Clone + 'static,
-    G::Value: std::fmt::Debug + Clone + 'static,
-    F: Fn(G::Value) -> bool + Clone + 'static,
-{
-    let mut n: Vec<u64> = (1..=10)
-        .map(|seed| {
-            let r = Property::new(name)
-                .no_corpus()
-                .seed(seed)
-                .tests(100_000)
-                .run(g.clone(), check.clone());
-            assert!(r.failure.is_some(), "{name} seed {seed}: no failure\n{r}");
-            r.tests
-        })
-        .collect();
-    n.sort_unstable();
-    eprintln!("{name}: tests to failure {n:?}");
-    n
-}
+use common::tests_to_failure;
+use tapefuzz::prelude::*;
 
 #[test]
 fn a_threshold_in_the_thousands_is_found_in_a_default_run() {

@@ -119,3 +119,28 @@ where
         .clone()
         .unwrap_or_else(|| panic!("{name}: no failure found\n{report}"))
 }
+
+/// Test cases until the first failure of `check` over `g` under the default strategy, for
+/// seeds 1 to 10 (at most 100,000 each; panics on a seed without a failure), sorted, and
+/// printed on stderr under `name`.
+pub fn tests_to_failure<G, F>(name: &str, g: G, check: F) -> Vec<u64>
+where
+    G: Gen + Clone + 'static,
+    G::Value: Debug + Clone + 'static,
+    F: Fn(G::Value) -> bool + Clone + 'static,
+{
+    let mut n: Vec<u64> = (1..=10)
+        .map(|seed| {
+            let r = tapefuzz::property::Property::new(name)
+                .no_corpus()
+                .seed(seed)
+                .tests(100_000)
+                .run(g.clone(), check.clone());
+            assert!(r.failure.is_some(), "{name} seed {seed}: no failure\n{r}");
+            r.tests
+        })
+        .collect();
+    n.sort_unstable();
+    eprintln!("{name}: tests to failure {n:?}");
+    n
+}

@@ -23,6 +23,19 @@ pub fn duplicate(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
     copy_choice(rec, rng).or_else(|| copy_span(rec, rng))
 }
 
+/// `a` and a random one of `others`, in a random order (the copy first), if there is one.
+fn paired<T: Copy>(a: T, others: &[T], rng: &mut Rng) -> Option<(T, T)> {
+    if others.is_empty() {
+        return None;
+    }
+    let b = others[rng.below_or_eq(others.len() as u64 - 1) as usize];
+    Some(if rng.below_or_eq(1) == 0 {
+        (a, b)
+    } else {
+        (b, a)
+    })
+}
+
 /// A span's choices over another span's, both with one label and apart.
 fn copy_span(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
     let spans = &rec.spans;
@@ -46,14 +59,8 @@ fn copy_span(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
                     && !lone_zero(b)
             })
             .collect();
-        if same.is_empty() {
+        let Some((from, to)) = paired(a, &same, rng) else {
             continue;
-        }
-        let b = same[rng.below_or_eq(same.len() as u64 - 1) as usize];
-        let (from, to) = if rng.below_or_eq(1) == 0 {
-            (a, b)
-        } else {
-            (b, a)
         };
         let unforced = |lo: usize, hi: usize| {
             rec.choices[lo..hi]
@@ -91,14 +98,8 @@ fn copy_choice(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
                     && rec.labels.get(b) == rec.labels.get(a)
             })
             .collect();
-        if same.is_empty() {
+        let Some((from, to)) = paired(a, &same, rng) else {
             continue;
-        }
-        let b = same[rng.below_or_eq(same.len() as u64 - 1) as usize];
-        let (from, to) = if rng.below_or_eq(1) == 0 {
-            (a, b)
-        } else {
-            (b, a)
         };
         let index = rec.choices[from].index;
         return Some(
