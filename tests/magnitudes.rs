@@ -3,7 +3,7 @@
 //! widths), and a run starts small. Each case asserts the median test cases to the first
 //! failure over seeds 1 to 10 (printed, `--nocapture`). Measured when the widths came in
 //! (before → after): `above_5000` and `list_over_10000` no failure in 100,000 test cases on
-//! any seed → medians of 4 and 16; `u32_millions` 91 → 11; `sum_overflows` 9 → 23 and
+//! any seed → medians of 4 and 20; `u32_millions` 91 → 11; `sum_overflows` 9 → 31 and
 //! `top_bit` 2 → 16 (fewer uniform draws, and a run's first test cases are small).
 
 mod common;

@@ -6,7 +6,7 @@ use super::{DrawContext, Hint, Kind, RandomSource, Source, builtin};
 /// size parameter scales its generators: the random strategy's first test cases draw from
 /// it with the size growing from 0, so a failure that a small value shows is found small
 /// (and shrinks in few calls), and the simplest values are tried first. At size 1 and above
-/// every choice is the [`RandomSource`]'s own.
+/// every choice is the [`RandomSource`]'s own (text aside, below).
 ///
 /// What the size scales, by the label's [`Kind`] and the [`Hint`]:
 /// - a collection's "one more?" coin ([`Kind::More`]) and a recursion's "branch?" coin
@@ -19,6 +19,11 @@ use super::{DrawContext, Hint, Kind, RandomSource, Source, builtin};
 ///   simplest; from size 1/4: all 64, so a bug that needs a wide value is not held back
 ///   for the whole ramp);
 /// - everything else (unions, options, small ranges): as the [`RandomSource`] draws it.
+///
+/// Text is the exception to "at size 1, the random source's own": a tape takes the random
+/// source's own sampler of a character class only from a plain [`RandomSource`], so text
+/// drawn here is a byte length and bytes read through the class (mostly its first 256
+/// characters).
 ///
 /// Sizes below 0 (and NaN) read as 0. The same seed and size give the same choices. The
 /// source reads the draw context's label, so a tape over it takes the general draw path, not
@@ -41,8 +46,10 @@ use super::{DrawContext, Hint, Kind, RandomSource, Source, builtin};
 pub struct SizedSource {
     inner: RandomSource,
     size: f64,
-    /// Low bits an integer-like index keeps (`4 + 240 · size`).
+    /// Low bits an integer-like index keeps (`4 + 240 · size`), and a 128-bit integer's high
+    /// part (`4 + 240 · size − 64`, none below).
     keep: u64,
+    keep_high: u64,
 }
 
 impl SizedSource {
@@ -55,10 +62,17 @@ impl SizedSource {
         } else {
             (1u64 << bits) - 1
         };
+        let high = (4.0 + 240.0 * size - 64.0).max(0.0) as u32;
+        let keep_high = if high >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << high) - 1
+        };
         SizedSource {
             inner: RandomSource::new(seed),
             size,
             keep,
+            keep_high,
         }
     }
 
@@ -91,6 +105,10 @@ impl Source for SizedSource {
                     min,
                 },
             ),
+            // A 128-bit integer's high part keeps the bits past the low part's 64.
+            Hint::Int if ctx.label == builtin::INT_HIGH => {
+                self.inner.pick(ctx.max, ctx.hint) & self.keep_high
+            }
             Hint::Int if ctx.max > 255 => self.inner.pick(ctx.max, ctx.hint) & self.keep,
             _ if ctx.label == builtin::DERIVE_BUDGET => {
                 let i = self.inner.pick(ctx.max, ctx.hint);

@@ -1,13 +1,13 @@
 //! Duplication: a recorded test case with one part copied over another of its kind.
 
-use crate::tape::{Recording, Rng, Span};
+use crate::tape::{Kind, Recording, Rng, Span};
 
 /// The unforced indices of `rec` with one part copied over another, or `None` when the
 /// tape has no two parts to pair. Half the time (when it can) a span's choices replace
 /// those of another span with the same label that neither contains (two elements of a list,
 /// two strings, two subtrees: Hypothesis's generation mutator); otherwise one choice's index
 /// replaces that of another choice with the same label and range of three or more options
-/// (two characters of a string, two numbers of a record). Which of the two is the copy is
+/// (two characters of a string, two numbers of a record; not a length or a variant). Which of the two is the copy is
 /// random.
 ///
 /// Equal parts rarely come up by chance (two equal strings, a character three times, a run
@@ -45,6 +45,15 @@ fn copy_span(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
     // A lone 0 (a collection's "no more" coin in the span of an element that never came)
     // would only cut a collection short.
     let lone_zero = |s: &Span| s.len() == 1 && rec.choices[s.start].index == 0;
+    // Forced choices are not replayed: two spans pair only where their forced choices sit
+    // at the same places (an element below a collection's minimum, whose "one more?" coin
+    // is forced, copied over one whose coin was drawn would shift everything after it).
+    let forced = |s: &Span| rec.choices[s.start..s.end].iter().map(|c| c.forced);
+    let same_forced = |a: &Span, b: &Span| {
+        let n = a.len().min(b.len());
+        forced(a).take(n).eq(forced(b).take(n))
+            && forced(a).skip(n).chain(forced(b).skip(n)).all(|f| !f)
+    };
     // A few random spans, each paired with a random other of its label.
     for _ in 0..4 {
         let a = &spans[rng.below_or_eq(spans.len() as u64 - 1) as usize];
@@ -57,6 +66,7 @@ fn copy_span(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
                     && (b.end <= a.start || a.end <= b.start)
                     && (b.start, b.end) != (a.start, a.end)
                     && !lone_zero(b)
+                    && same_forced(a, b)
             })
             .collect();
         let Some((from, to)) = paired(a, &same, rng) else {
@@ -83,7 +93,13 @@ fn copy_span(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
 /// One unforced choice's index over another's with the same label and range.
 fn copy_choice(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
     let free: Vec<usize> = (0..rec.choices.len())
-        .filter(|&i| !rec.choices[i].forced && rec.choices[i].max >= 2)
+        // Values only: a copied length or variant would change the shape after it.
+        .filter(|&i| {
+            !rec.choices[i].forced
+                && rec.choices[i].max >= 2
+                && !(rec.labels.get(i))
+                    .is_some_and(|l| matches!(l.kind(), Kind::Length | Kind::Union))
+        })
         .collect();
     if free.len() < 2 {
         return None;

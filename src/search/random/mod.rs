@@ -1,6 +1,6 @@
 //! The `random` strategy: independent random tapes, one per test case, each from a seed
-//! derived from the run's seed and the test's number. The hot path of random testing: the
-//! tape is not recorded (values are a function of the per-test seed, so a failure is
+//! derived from the run's seed and the test's number (after the small start below). The hot
+//! path of random testing: the tape is not recorded (values are a function of the per-test seed, so a failure is
 //! re-run with recording by seed).
 //!
 //! The first test cases of a run are small: the first [`ramp_length`] of them draw from a
