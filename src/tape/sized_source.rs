@@ -56,23 +56,17 @@ impl SizedSource {
     /// A source for `seed` at `size` (see the type's docs for the edges).
     pub fn new(seed: u64, size: f64) -> SizedSource {
         let size = if size > 0.0 { size.min(1.0) } else { 0.0 };
-        let bits = (4.0 + 240.0 * size) as u32;
-        let keep = if bits >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << bits) - 1
+        // The low `bits` bits (all 64 from 64 on).
+        let mask = |bits: f64| match bits as u32 {
+            b if b >= 64 => u64::MAX,
+            b => (1u64 << b) - 1,
         };
-        let high = (4.0 + 240.0 * size - 64.0).max(0.0) as u32;
-        let keep_high = if high >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << high) - 1
-        };
+        let bits = 4.0 + 240.0 * size;
         SizedSource {
             inner: RandomSource::new(seed),
             size,
-            keep,
-            keep_high,
+            keep: mask(bits),
+            keep_high: mask((bits - 64.0).max(0.0)),
         }
     }
 

@@ -7,8 +7,8 @@ use crate::tape::{Kind, Recording, Rng, Span};
 /// those of another span with the same label that neither contains (two elements of a list,
 /// two strings, two subtrees: Hypothesis's generation mutator); otherwise one choice's index
 /// replaces that of another choice with the same label and range of three or more options
-/// (two characters of a string, two numbers of a record; not a length or a variant). Which of the two is the copy is
-/// random.
+/// (two characters of a string, two numbers of a record; not a length or a variant). Which
+/// of the two is the copy is random.
 ///
 /// Equal parts rarely come up by chance (two equal strings, a character three times, a run
 /// of equal elements), and bugs that need them are common: the random strategy tries a few
