@@ -5,9 +5,11 @@
 //! keep the sign and move the value by 1, on either side of zero; on a range that starts
 //! at its simplest value (index = value − low end) a step of 2 moves the value by 2 and a
 //! step of 1 by 1. So each pair is tried with steps of 2 and then of 1, which moves value
-//! on both kinds of range without knowing which one it is; where a generator says which
-//! step is its own ([`crate::tape::Tape::value_step`]), the other still matters (an amount
-//! that must stay even, two signs flipped at once), so both are tried.
+//! on both kinds of range without knowing which one it is. Where both generators say which
+//! step is their own ([`crate::tape::Tape::value_step`]) and it is the same, only that step
+//! is tried: the other is `k` of them (an amount that must stay even moves `2·k` on a step-1
+//! range), except a step of 1 that flips two signs at once on orders that alternate sides,
+//! still tried where it applies (a negative value before a positive one).
 
 use super::super::Shrinker;
 use super::super::search::{find_integer_between, find_integer_hinted};
@@ -105,7 +107,21 @@ pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
                 // Two bytes: a step of 1 moves a byte's value by 1, and a step of 2 only
                 // repeats it.
                 let bytes = byte && s.run_byte(j);
+                let own_step = match (s.value_order(i), s.value_order(j)) {
+                    (Some(a), Some(b)) if a.step == b.step => Some(a.step),
+                    _ => None,
+                };
                 for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
+                    // A step the generator does not call its own repeats one of its own
+                    // (`k` of them), except a step of 1 on an order that alternates sides
+                    // from a negative value to a positive one: both signs flipped at once.
+                    let flips = || {
+                        let (a, b) = (s.choices()[i].index, s.choices()[j].index);
+                        (step, raise) == (1, true) && a % 2 == 0 && b % 2 == 1
+                    };
+                    if own_step.is_some_and(|o| o != step) && !(own_step == Some(2) && flips()) {
+                        continue;
+                    }
                     // Read again: a move shortens the run.
                     let fits = match own(s) {
                         Some(end) => j < end && (step, raise) == (1, true),
