@@ -97,6 +97,12 @@ impl Cache {
         }
     }
 
+    /// A hash of a sequence of indices (the one runs are keyed by), for a choice among
+    /// candidates that is deterministic but spread over the tape.
+    pub(super) fn hash(indices: &[u64]) -> u64 {
+        indices.iter().fold(EMPTY, |h, &i| step(h, i))
+    }
+
     /// Records the run that recorded `rec`.
     pub(super) fn insert(&mut self, rec: &Recording) {
         let mut hash = EMPTY;

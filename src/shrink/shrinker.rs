@@ -78,6 +78,13 @@ pub(super) enum Tried {
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
 /// ends when no pass improves.
+///
+/// A last-resort pass that is not paying stops early (Hypothesis's shrinker does the same
+/// with every pass): after 10 calls in a row that improve nothing it runs only one in 4 of its
+/// candidates (chosen by a hash of the candidate, so the rest of the tape is still sampled),
+/// and after 20 it stops until the next sweep. Confirming that nothing more shrinks then
+/// costs each of those passes at most 20 calls, where some would try every pair of spans; a
+/// shrink that needs one of them far into a long tape may stop short of the minimum.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,
@@ -91,7 +98,19 @@ pub struct Shrinker<'a> {
     cache: Cache,
     /// A candidate was left untried for lack of budget.
     stopped: bool,
+    /// Calls the running pass made in a row without an improvement.
+    stall: u64,
+    /// Whether the running pass stops when it stalls (see [`STALL_LIMIT`]).
+    may_stall: bool,
 }
+
+/// Calls in a row without an improvement after which a last-resort pass stops.
+const STALL_LIMIT: u64 = 20;
+/// Calls in a row without an improvement after which a last-resort pass runs only one in
+/// [`THINNING`] of its candidates.
+const STALL_THINNING: u64 = 10;
+/// See [`STALL_THINNING`].
+const THINNING: u64 = 4;
 
 impl<'a> Shrinker<'a> {
     /// A shrinker for `test`, starting from the failing tape `start`. Record `start` with
@@ -116,6 +135,8 @@ impl<'a> Shrinker<'a> {
             improvements: 0,
             cache,
             stopped: false,
+            stall: 0,
+            may_stall: false,
         }
     }
 
@@ -150,7 +171,10 @@ impl<'a> Shrinker<'a> {
                     continue;
                 }
                 let (calls, improvements) = (self.calls, self.improvements);
+                self.stall = 0;
+                self.may_stall = pass.tier == Tier::LastResort;
                 (pass.run)(&mut self);
+                self.may_stall = false;
                 self.book(&mut stats, &mut common, k, calls, improvements);
             }
             if tiers[tier] == Tier::Structure && self.improvements > before {
@@ -200,9 +224,15 @@ impl<'a> Shrinker<'a> {
         pass.confirming += self.calls - self.calls_to_best.max(calls);
     }
 
-    /// Whether the budget has stopped the shrink.
+    /// Whether the budget has stopped the shrink, or the running pass has stalled (see
+    /// [`STALL_LIMIT`]).
     pub(super) fn stopped(&self) -> bool {
-        self.stopped
+        self.stopped || self.stalled()
+    }
+
+    /// Whether the running pass has stalled for good (see [`STALL_LIMIT`]).
+    fn stalled(&self) -> bool {
+        self.may_stall && self.stall >= STALL_LIMIT
     }
 
     /// The best tape's choices.
@@ -228,7 +258,7 @@ impl<'a> Shrinker<'a> {
     /// [`Shrinker::attempt`] for a candidate that need not be smaller itself: a probe run
     /// to learn what shape it records (which may be smaller, or splice into a smaller tape).
     pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
-        if self.stopped {
+        if self.stopped() {
             return Tried::Skipped;
         }
         let indices: Vec<u64> = candidate
@@ -241,6 +271,9 @@ impl<'a> Shrinker<'a> {
                 Some(rec) => Tried::Ran(rec),
                 None => Tried::Known(hit.len),
             };
+        }
+        if self.may_stall && self.stall >= STALL_THINNING && Cache::hash(&indices) % THINNING != 0 {
+            return Tried::Skipped;
         }
         if self.calls >= self.budget.calls || self.started.elapsed() >= self.budget.time {
             self.stopped = true;
@@ -260,8 +293,10 @@ impl<'a> Shrinker<'a> {
             self.best = rec;
             self.improvements += 1;
             self.calls_to_best = self.calls;
+            self.stall = 0;
             Tried::Improved
         } else {
+            self.stall += 1;
             Tried::Ran(rec)
         }
     }
