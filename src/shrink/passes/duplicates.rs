@@ -105,7 +105,10 @@ impl Shrinker<'_> {
                 break;
             }
             let positions: Vec<usize> = copies.iter().map(|c| c.start + p).collect();
+            // A payload run's length lowered without its bytes reads them as what follows
+            // (`cut_runs_together` lowers it with them).
             if positions.iter().all(|&i| self.free(i))
+                && !self.run_length(positions[0])
                 && self.choices()[positions[0]].index > 0
                 && self.minimize_together(&positions)
             {

@@ -95,7 +95,12 @@ impl Shrinker<'_> {
 pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
-        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !s.run_length(i) {
+        if s.free(i)
+            && s.choices()[i].max >= 2
+            && s.choices()[i].index > 0
+            && !s.run_length(i)
+            && !s.text_byte(i)
+        {
             let c = s.choices()[i];
             let copies: Vec<usize> = (i..s.choices().len())
                 .filter(|&j| {
@@ -130,7 +135,9 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         return;
     }
     let later: Vec<usize> = (lowered[0] + 1..s.choices().len())
-        .filter(|&j| s.free(j) && s.choices()[j].max >= 2 && !lowered.contains(&j))
+        .filter(|&j| {
+            s.free(j) && s.choices()[j].max >= 2 && !lowered.contains(&j) && !s.text_byte(j)
+        })
         .take(WINDOW)
         .collect();
     if later

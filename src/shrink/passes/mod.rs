@@ -26,6 +26,7 @@ pub(super) use redistribute::lower_common_offset;
 
 use super::Shrinker;
 use super::shrinker::Tried;
+use crate::tape::builtin;
 use crate::tape::{Choice, Kind, Span};
 
 /// When a pass runs (see [`Shrinker::run`]).
@@ -202,6 +203,27 @@ impl Shrinker<'_> {
         spans[..upto]
             .iter()
             .any(|t| t.label.kind() == Kind::Payload && i < t.end)
+    }
+
+    /// Whether position `i` holds a byte of a run read as text ([`builtin::TEXT`]): a
+    /// character, not an amount, so the passes that move amounts between choices or raise
+    /// them to their largest index leave it alone.
+    fn text_byte(&self, i: usize) -> bool {
+        let spans = self.spans();
+        let upto = spans.partition_point(|t| t.start < i);
+        spans[..upto]
+            .iter()
+            .any(|t| t.label == builtin::TEXT && i < t.end)
+    }
+
+    /// Where the text run ([`builtin::TEXT`]) whose length is at position `i` ends, if one is.
+    fn text_run_at(&self, i: usize) -> Option<usize> {
+        let spans = self.spans();
+        let from = spans.partition_point(|t| t.start < i);
+        (spans[from..].iter())
+            .take_while(|t| t.start == i)
+            .find(|t| t.label == builtin::TEXT)
+            .map(|t| t.end)
     }
 
     /// For each position of the tape, whether it holds the length or a byte of a payload run

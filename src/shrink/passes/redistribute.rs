@@ -19,10 +19,17 @@ use crate::tape::Kind;
 const WINDOW: usize = 4;
 
 impl Shrinker<'_> {
-    /// The next [`WINDOW`] unforced choices after `i` with at least three options.
+    /// The next [`WINDOW`] unforced choices after `i` with at least three options (a text
+    /// run's bytes only after its own length: characters are not amounts).
     fn partners(&self, i: usize) -> Vec<usize> {
+        let text = self.text_run_at(i);
         (i + 1..self.choices().len())
-            .filter(|&j| self.free(j) && self.choices()[j].max >= 2 && !self.run_length(j))
+            .filter(|&j| {
+                self.free(j)
+                    && self.choices()[j].max >= 2
+                    && !self.run_length(j)
+                    && (!self.text_byte(j) || text.is_some_and(|end| j < end))
+            })
             .take(WINDOW)
             .collect()
     }
@@ -92,7 +99,7 @@ impl Shrinker<'_> {
 pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
-        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 {
+        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !s.text_byte(i) {
             // A run's length moves an amount only into its own bytes, a step at a time: a
             // byte fewer and another raised ("aabaa" to "abba"). Into what follows the
             // run, it would read the run's last bytes as that.
