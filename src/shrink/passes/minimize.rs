@@ -12,8 +12,10 @@ const SPARSE_CHECK_FROM: u64 = 1 << 10;
 impl Shrinker<'_> {
     /// Lowers the choices at `positions` (which hold the same index) together to the
     /// smallest index that still fails. Tries 0 and 1, then one and two steps down (a
-    /// signed integer's index moves by 2 per unit of value, see `redistribute.rs`): when
-    /// neither works the choice is taken as stuck, a few calls instead of a search. On a wide
+    /// signed integer's index moves by 2 per unit of value, see `redistribute.rs`; where the
+    /// generator names its step, only that one: two steps of 1 are left to
+    /// [`step_over_choices`]): when neither works the choice is taken as stuck, a few calls
+    /// instead of a search. On a wide
     /// range it then tries four steps down: when that passes, the failure ends just below
     /// (a value tied to another choice), and two steps down is the last try. Else it
     /// probes up from the bottom in steps of the current index's parity, at 2, 4, 16, 256,
@@ -63,7 +65,9 @@ impl Shrinker<'_> {
         if start == 2 {
             return false;
         }
-        if !try_index(self, start - 1) && !try_index(self, start - 2) {
+        let own = self.value_order(positions[0]).map(|v| v.step);
+        let down = |s: &mut Self, d: u64| own.is_none_or(|o| o == d) && try_index(s, start - d);
+        if !down(self, 1) && !down(self, 2) {
             return false;
         }
         // Known: `lo` (0 or 1, same parity as `hi`) does not fail, `hi` fails.
@@ -202,6 +206,26 @@ pub(in crate::shrink) fn minimize_choices(s: &mut Shrinker<'_>) {
         if s.free(i) && s.choices()[i].index > 0 && !s.run_length(i) {
             s.minimize_together(&[i]);
             s.lower_and_delete_after(i);
+        }
+        i += 1;
+    }
+}
+
+/// Lowers each choice whose generator counts its values one index apart by two steps, where
+/// [`minimize_choices`] tried only one: a failure that holds on every other value (a
+/// difference that must stay odd, a parity) skips the value one step down. A joint-tier
+/// pass, so the structural sweeps that repeat until nothing changes do not pay for it.
+pub(in crate::shrink) fn step_over_choices(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        let c = s.choices()[i];
+        if s.free(i)
+            && c.index >= 3
+            && !s.run_length(i)
+            && s.value_order(i).is_some_and(|v| v.step == 1)
+            && s.consider(&s.with_indices(&[(i, c.index - 2)]))
+        {
+            s.minimize_together(&[i]);
         }
         i += 1;
     }

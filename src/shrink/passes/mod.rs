@@ -100,6 +100,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: reorder::sort_and_renumber,
     },
     Pass {
+        name: "step_over_choices",
+        tier: Tier::Joint,
+        run: minimize::step_over_choices,
+    },
+    Pass {
         name: "duplicate_spans",
         tier: Tier::Joint,
         run: duplicates::duplicate_spans,
