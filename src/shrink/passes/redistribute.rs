@@ -59,6 +59,11 @@ impl Shrinker<'_> {
         if room < step || (raise && b == bmax) || (!raise && b < step) {
             return false;
         }
+        // A payload run's length lowered by `d` drops the run's last `d` bytes with it, so
+        // that what follows the run reads as before.
+        let run_end = (self.spans().iter())
+            .find(|t| t.start == i && t.label.kind() == Kind::Payload)
+            .map(|t| t.end);
         let base = self.choices().to_vec();
         // Lowered together, the pair often goes as far as one of them can (to 0); moved
         // from one to the other, rarely all the way.
@@ -77,6 +82,13 @@ impl Shrinker<'_> {
             let mut v = base.clone();
             v[i].index = a.saturating_sub(d);
             v[j].index = nb;
+            if let Some(end) = run_end {
+                let cut = usize::try_from(d).ok().filter(|&d| j + d < end && d <= end);
+                let Some(cut) = cut else {
+                    return false;
+                };
+                v.drain(end - cut..end);
+            }
             self.consider(&v)
         };
         // Lowered together, the smaller may end near 0 or the pair barely move (one tied
