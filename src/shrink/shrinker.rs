@@ -272,7 +272,10 @@ impl<'a> Shrinker<'a> {
                 None => Tried::Known(hit.len),
             };
         }
-        if self.may_stall && self.stall >= STALL_THINNING && Cache::hash(&indices) % THINNING != 0 {
+        if self.may_stall
+            && self.stall >= STALL_THINNING
+            && !Cache::hash(&indices).is_multiple_of(THINNING)
+        {
             return Tried::Skipped;
         }
         if self.calls >= self.budget.calls || self.started.elapsed() >= self.budget.time {
