@@ -518,6 +518,22 @@ suite(
     Order([Item(2, 50000)], None),
 )
 
+
+@dataclass
+class NotedLine:
+    qty: int
+    price: int
+    note: str
+
+
+suite(
+    "noted_total",
+    # any::<String>() is 0..=100 characters of any kind; Hypothesis's simplest is "0".
+    st.builds(NotedLine, U16, U32, st.text(max_size=100)),
+    lambda l: l.qty * l.price >= 1_000_000 and l.note != "",
+    NotedLine(1, 1_000_000, "0"),
+)
+
 # ---- strings ----
 
 # Hypothesis's character order starts at '0' (tapefuzz's CharClass::any() minimum is "\0\0\0").

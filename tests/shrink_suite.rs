@@ -1,4 +1,4 @@
-//! A broader shrinking suite of our own (issue 31): 59 challenges in eight shapes that the
+//! A broader shrinking suite of our own (issue 31): 60 challenges in eight shapes that the
 //! classic challenge (`tests/shrinking_challenge.rs`) does not cover — dependent draws, values
 //! that must change together, derived types, strings, floats, values built by `map`, small
 //! state machines, and collections (containment, bounds per position, nested lists) — each
@@ -56,6 +56,7 @@ const MINIMAL_NOW: &[&str] = &[
     "dir_total",
     "expr_value",
     "order_total",
+    "noted_total",
     "repeat_char",
     "equal_strings",
     "trailing_space",
@@ -666,6 +667,28 @@ fn expr_value() -> Outcome {
         any::<Expr>(),
         |e| e.eval() >= 1000,
         Minimum::Exactly("Mul(Num(4), Num(250))"),
+    )
+}
+
+/// An order line with a note (found trying the shrinker as a user on a fresh crate).
+#[derive(Generate, Clone, Debug)]
+struct NotedLine {
+    qty: u16,
+    price: u32,
+    note: String,
+}
+
+fn noted_total() -> Outcome {
+    // The amount `qty · price` must reach a floor and the note stay non-empty: lowering `qty`
+    // needs `price` raised, and raising every later choice together also raises the note's
+    // length, which reshapes the tape. Minimal: `qty` (the first choice) cannot be 0, and at
+    // 1 the smallest `price` is 1,000,000; the shortest non-empty note is one `'\0'`.
+    run(
+        "noted_total",
+        "derived",
+        any::<NotedLine>(),
+        |l| l.qty as u64 * l.price as u64 >= 1_000_000 && !l.note.is_empty(),
+        Minimum::Exactly("NotedLine { qty: 1, price: 1000000, note: \"\\0\" }"),
     )
 }
 
@@ -1286,6 +1309,7 @@ suite!(
     dir_total,
     expr_value,
     order_total,
+    noted_total,
     repeat_char,
     equal_strings,
     trailing_space,

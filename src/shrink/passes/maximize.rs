@@ -174,8 +174,9 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         return;
     }
     // Raising them all can lose the failure where raising one keeps it (a later value that
-    // must stay as it is): the next one alone.
-    if later.len() > 1 && !reshaped && s.lower_raising(lowered, &later[..1], 1) {
+    // must stay as it is), or reshape the tape where a later one sizes what follows (a
+    // string's length after the amount): the next one alone.
+    if later.len() > 1 && s.lower_raising(lowered, &later[..1], 1) {
         return;
     }
     // Where indices alternate sides, the last index is the far end of one side only (a
