@@ -363,3 +363,36 @@ fn a_number_that_decides_a_shape_is_raised_where_the_shape_is_shorter() {
     });
     assert_eq!(shrunk_tape(&g, |&v| v >= 10, vec![0, 10, 50]), "Some(10)");
 }
+
+#[test]
+fn a_value_that_must_stay_odd_goes_down_by_twos_and_searches_on() {
+    // One step of 1 breaks the parity: two steps down, then the search from there.
+    let out = shrunk(ints::<u32>(..), |x| !(x % 2 == 1 && x > 500), 1_000_001);
+    assert_eq!(out, "501");
+}
+
+#[test]
+fn equal_values_that_must_stay_even_go_down_together_by_twos() {
+    let g = (ints::<u32>(0..=100), ints::<u32>(0..=100));
+    let out = shrunk(g, |(a, b)| !(a == b && a % 2 == 0 && a >= 10), (50, 50));
+    assert_eq!(out, "(10, 10)");
+}
+
+#[test]
+fn an_exact_amount_that_must_stay_even_moves_in_steps_of_two() {
+    // `x + y == 100` exactly, x even: the amount moves 2 at a time into y.
+    let g = (ints::<u32>(0..=100), ints::<u32>(0..=100));
+    for given in [(40, 60), (62, 38)] {
+        let out = shrunk(g.clone(), |(x, y)| !(x % 2 == 0 && x + y == 100), given);
+        assert_eq!(out, "(0, 100)", "from {given:?}");
+    }
+}
+
+#[test]
+fn two_negative_values_turn_positive_together() {
+    // x · y ≥ 100 holds for two negatives and for the two positives of the same sizes, a
+    // smaller tape (0, 1, −1, 2, −2, … orders signed integers).
+    let g = (ints::<i32>(-1000..=1000), ints::<i32>(-1000..=1000));
+    let out = shrunk(g, |(x, y)| x * y < 100, (-1, -100));
+    assert_eq!(out, "(1, 100)");
+}

@@ -1,7 +1,7 @@
 //! The shrinker: holds the best failing tape and tries candidates against the test.
 
 use super::cache::Cache;
-use super::passes::{PASSES, Tier, char_bytes, lower_common_offset};
+use super::passes::{PASSES, Tier, char_bytes, lower_common_offset, text_bytes};
 use super::{Budget, shortlex_less};
 use crate::tape::{Choice, Fallback, Recording, ReplaySource, Status, Tape};
 use std::time::Instant;
@@ -51,7 +51,8 @@ pub(super) enum Tried {
     Ran(Recording),
     /// An earlier run decided it (without improving): that run's tape length.
     Known(usize),
-    /// It was not run: not smaller than the best, or out of budget.
+    /// It was not run: not smaller than the best, out of budget, or held back by a stalled
+    /// last-resort pass (thinned out, or past the stall limit).
     Skipped,
 }
 
@@ -90,6 +91,8 @@ pub struct Shrinker<'a> {
     pub(super) best: Recording,
     /// [`char_bytes`] of the best tape.
     pub(super) char_bytes: Vec<bool>,
+    /// [`text_bytes`] of the best tape.
+    pub(super) text_bytes: Vec<bool>,
     budget: Budget,
     started: Instant,
     calls: u64,
@@ -127,6 +130,7 @@ impl<'a> Shrinker<'a> {
         Shrinker {
             test,
             char_bytes: char_bytes(&start.choices, &start.spans),
+            text_bytes: text_bytes(&start.choices, &start.spans),
             best: start,
             budget,
             started: Instant::now(),
@@ -247,7 +251,7 @@ impl<'a> Shrinker<'a> {
 
     /// Tries a candidate tape (its forced choices are dropped: the generator re-forces
     /// them). Runs it only if it is shortlex-smaller than the best, no earlier run decided
-    /// it, and the budget allows.
+    /// it, the budget allows, and the running pass has not stalled (see [`STALL_LIMIT`]).
     pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
@@ -293,6 +297,7 @@ impl<'a> Shrinker<'a> {
         self.cache.insert(&rec);
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.char_bytes = char_bytes(&rec.choices, &rec.spans);
+            self.text_bytes = text_bytes(&rec.choices, &rec.spans);
             self.best = rec;
             self.improvements += 1;
             self.calls_to_best = self.calls;

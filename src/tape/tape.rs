@@ -318,8 +318,9 @@ impl<'s> Tape<'s> {
     /// is not on, if known; `magnitude`, the value's distance from zero in steps of value (an
     /// integer's absolute value), if known. The shrinker that raises a choice to its last
     /// index (to keep an amount reached while an earlier choice is lowered) also tries
-    /// `far_side`; the passes that move amounts try steps of 1 and 2 whatever the step (the
-    /// other one still moves an amount that must stay even, or two signs at once); two
+    /// `far_side`; a choice is lowered, and two choices that name the same step move an
+    /// amount, by that step first (the other only where it does what multiples of this one
+    /// cannot: an amount that must stay even, two signs flipped at once); two
     /// magnitudes in a small ratio are lowered together keeping it. Ignored unless
     /// [`Tape::wants_suggestions`], and when nothing was drawn yet; `step` 0 is ignored.
     ///

@@ -108,6 +108,7 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
                         && s.choices()[j].index == c.index
                         && s.choices()[j].max == c.max
                         && !s.run_length(j)
+                        && !s.text_byte(j)
                 })
                 .collect();
             let mut lowered = vec![vec![i]];
@@ -128,8 +129,9 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
 /// then, where a later choice's generator named the far end of its other side (a signed
 /// integer's largest positive value), with the later choices there. Where raising reshaped
 /// the tape (a width lowered, a height raised: more cells than the
-/// best tape holds), it tries the next choice at small indices instead, which may keep the
-/// tape as long.
+/// best tape holds; a string's length raised after an amount), the next choice alone raised
+/// is still tried, and then the next choice at small indices, which may keep the tape as
+/// long. Bytes of text are neither raised nor lowered here (characters, not amounts).
 fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
     if lowered.iter().any(|&i| i >= s.choices().len()) {
         return;

@@ -12,10 +12,13 @@ const SPARSE_CHECK_FROM: u64 = 1 << 10;
 impl Shrinker<'_> {
     /// Lowers the choices at `positions` (which hold the same index) together to the
     /// smallest index that still fails. Tries 0 and 1, then one and two steps down (a
-    /// signed integer's index moves by 2 per unit of value, see `redistribute.rs`; where the
-    /// generator names its step, only that one: two steps of 1 are left to
-    /// [`step_over_choices`]): when neither works the choice is taken as stuck, a few calls
-    /// instead of a search. On a wide
+    /// signed integer's index moves by 2 per unit of value, see `redistribute.rs`; for a
+    /// single choice whose generator names its step as 1 or 2, only that one: two steps of 1
+    /// are left to [`step_over_choices`], and from a negative value one step of 2 reaches
+    /// the positive one of the same size through `lower_and_delete_after`'s step of 1):
+    /// when neither works the choice is taken as stuck, a few calls instead of a search.
+    /// Equal choices lowered together (a group) always try both steps: no other pass lowers
+    /// a group by two. On a wide
     /// range it then tries four steps down: when that passes, the failure ends just below
     /// (a value tied to another choice), and two steps down is the last try. Else it
     /// probes up from the bottom in steps of the current index's parity, at 2, 4, 16, 256,
@@ -27,6 +30,12 @@ impl Shrinker<'_> {
     /// calls, where doubling the gap from the bottom cost `2 log2(answer)`. Returns whether
     /// anything was accepted.
     pub(super) fn minimize_together(&mut self, positions: &[usize]) -> bool {
+        self.minimize_stepped(positions, positions.len() == 1)
+    }
+
+    /// [`Shrinker::minimize_together`]; with `own_step`, the first step down is only the
+    /// one the generator names (when it names 1 or 2), else both.
+    fn minimize_stepped(&mut self, positions: &[usize], own_step: bool) -> bool {
         let current = |s: &Self| -> Option<u64> {
             let first = *s.choices().get(positions[0])?;
             positions
@@ -65,7 +74,9 @@ impl Shrinker<'_> {
         if start == 2 {
             return false;
         }
-        let own = self.value_order(positions[0]).map(|v| v.step);
+        let own = (self.value_order(positions[0]))
+            .map(|v| v.step)
+            .filter(|&step| own_step && step <= 2);
         let down = |s: &mut Self, d: u64| own.is_none_or(|o| o == d) && try_index(s, start - d);
         if !down(self, 1) && !down(self, 2) {
             return false;
@@ -225,7 +236,9 @@ pub(in crate::shrink) fn step_over_choices(s: &mut Shrinker<'_>) {
             && s.value_order(i).is_some_and(|v| v.step == 1)
             && s.consider(&s.with_indices(&[(i, c.index - 2)]))
         {
-            s.minimize_together(&[i]);
+            // On from there with both steps: one step of 1 has the wrong parity for a
+            // failure on every other value, and would stop the search at once.
+            s.minimize_stepped(&[i], false);
         }
         i += 1;
     }

@@ -29,6 +29,20 @@ use super::shrinker::Tried;
 use crate::tape::builtin;
 use crate::tape::{Choice, Kind, Span};
 
+/// For each position of the tape `choices` (with its `spans`), whether it holds a byte of a
+/// run read as text ([`builtin::TEXT`]; not the run's length). Computed once per best tape,
+/// as [`char_bytes`]: the passes ask it for every partner they look at.
+pub(super) fn text_bytes(choices: &[Choice], spans: &[Span]) -> Vec<bool> {
+    let mut mask = vec![false; choices.len()];
+    for t in spans.iter().filter(|t| t.label == builtin::TEXT) {
+        let end = t.end.min(mask.len());
+        if t.start + 1 < end {
+            mask[t.start + 1..end].fill(true);
+        }
+    }
+    mask
+}
+
 /// When a pass runs (see [`Shrinker::run`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Tier {
@@ -140,6 +154,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: duplicates::reshape_duplicates,
     },
     Pass {
+        name: "redistribute_other_steps",
+        tier: Tier::LastResort,
+        run: redistribute::redistribute_other_steps,
+    },
+    Pass {
         name: "copy_spans",
         tier: Tier::LastResort,
         run: copy::copy_spans,
@@ -211,14 +230,11 @@ impl Shrinker<'_> {
     }
 
     /// Whether position `i` holds a byte of a run read as text ([`builtin::TEXT`]): a
-    /// character, not an amount, so the passes that move amounts between choices or raise
-    /// them to their largest index leave it alone.
+    /// character, not an amount, so `redistribute` (but for a run's own length moved into
+    /// it) and `lower_and_maximize` neither move amounts into it nor raise it to its largest
+    /// index (see [`text_bytes`]).
     fn text_byte(&self, i: usize) -> bool {
-        let spans = self.spans();
-        let upto = spans.partition_point(|t| t.start < i);
-        spans[..upto]
-            .iter()
-            .any(|t| t.label == builtin::TEXT && i < t.end)
+        self.text_bytes.get(i).copied().unwrap_or(false)
     }
 
     /// Where the text run ([`builtin::TEXT`]) whose length is at position `i` ends, if one is.

@@ -5,11 +5,12 @@
 //! keep the sign and move the value by 1, on either side of zero; on a range that starts
 //! at its simplest value (index = value − low end) a step of 2 moves the value by 2 and a
 //! step of 1 by 1. So each pair is tried with steps of 2 and then of 1, which moves value
-//! on both kinds of range without knowing which one it is. Where both generators say which
-//! step is their own ([`crate::tape::Tape::value_step`]) and it is the same, only that step
-//! is tried: the other is `k` of them (an amount that must stay even moves `2·k` on a step-1
-//! range), except a step of 1 that flips two signs at once on orders that alternate sides,
-//! still tried where it applies (a negative value before a positive one).
+//! on both kinds of range without knowing which one it is. Where both generators name the
+//! same step, 1 or 2 ([`crate::tape::Tape::value_step`]), `redistribute` tries only that
+//! step, and a last-resort pass the other where it does what the search over multiples of
+//! the first cannot: a step of 2 on a step-1 range (an amount that must stay even: the
+//! search stops at the first `k` that passes, 1), a step of 1 on an order that alternates
+//! sides where it flips both signs at once.
 
 use super::super::Shrinker;
 use super::super::search::{find_integer_between, find_integer_hinted};
@@ -41,7 +42,9 @@ impl Shrinker<'_> {
     }
 
     /// Lowers `i` by `step · k` and moves `j` by `step · k` (up when `raise`, clamped to its
-    /// range, else down), for the largest `k` that still fails.
+    /// range, else down), for the largest `k` that still fails; where `i` is a payload run's
+    /// length, the run's last `step · k` bytes go with it (`j` must lie before them).
+    /// Whether it moved.
     fn shift_pair(&mut self, i: usize, j: usize, step: u64, raise: bool) -> bool {
         let Some((a, b, bmax)) = self.pair(i, j) else {
             return false;
@@ -105,10 +108,25 @@ impl Shrinker<'_> {
 }
 
 /// For each choice and the few choices with three or more options after it (also in other
-/// spans; payload run lengths left to the run's pass, see `Shrinker::run_length`): moves an amount from the earlier to the later one (Hypothesis's "redistribute":
-/// a sum that must stay large), then lowers both together (a difference that must stay
-/// the same). The earlier choice decides shortlex order, so each move is a shrink.
+/// spans; payload run lengths left to the run's pass, see `Shrinker::run_length`; bytes of
+/// text left out, but for a text run's own length moved into them): moves an amount from
+/// the earlier to the later one (Hypothesis's "redistribute": a sum that must stay large),
+/// then lowers both together (a difference that must stay the same), by the steps of the
+/// module docs. The earlier choice decides shortlex order, so each move is a shrink.
 pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
+    redistribute_by(s, false);
+}
+
+/// The moves [`redistribute`] leaves out where both generators name the same step (see the
+/// module docs): a step of 2 on a step-1 order (an amount that must stay even), a step of 1
+/// that flips two signs at once. A last resort: rarely needed, and a call per pair each time
+/// the shrink is confirmed.
+pub(in crate::shrink) fn redistribute_other_steps(s: &mut Shrinker<'_>) {
+    redistribute_by(s, true);
+}
+
+/// [`redistribute`] (`other` false) or [`redistribute_other_steps`] (`other` true).
+fn redistribute_by(s: &mut Shrinker<'_>, other: bool) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
         if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !s.text_byte(i) {
@@ -126,19 +144,30 @@ pub(in crate::shrink) fn redistribute(s: &mut Shrinker<'_>) {
                 // Two bytes: a step of 1 moves a byte's value by 1, and a step of 2 only
                 // repeats it.
                 let bytes = byte && s.run_byte(j);
+                // The index step both generators name (1 or 2), if they name the same.
                 let own_step = match (s.value_order(i), s.value_order(j)) {
-                    (Some(a), Some(b)) if a.step == b.step => Some(a.step),
+                    (Some(a), Some(b)) if a.step == b.step && a.step <= 2 => Some(a.step),
                     _ => None,
                 };
                 for (step, raise) in [(2, true), (1, true), (1, false), (2, false)] {
-                    // A step the generator does not call its own repeats one of its own
-                    // (`k` of them), except a step of 1 on an order that alternates sides
-                    // from a negative value to a positive one: both signs flipped at once.
-                    let flips = || {
-                        let (a, b) = (s.choices()[i].index, s.choices()[j].index);
-                        (step, raise) == (1, true) && a % 2 == 0 && b % 2 == 1
+                    // Where the generators name their step, the other is mostly `k` of it,
+                    // which the search over `k` reaches; what it does that multiples of the
+                    // named step cannot is left to `redistribute_other_steps`: a step of 2 on
+                    // a step-1 order (an amount that must stay even stops the search at
+                    // `k = 1`), a step of 1 on an order that alternates sides where it flips
+                    // both signs at once (a negative value to a positive one, raising the
+                    // other from positive to negative or lowering it from negative to
+                    // positive).
+                    let parities = (s.choices().get(i))
+                        .zip(s.choices().get(j))
+                        .map(|(a, b)| (a.index % 2, b.index % 2));
+                    let wanted = match own_step {
+                        None => !other,
+                        Some(o) if o == step => !other,
+                        Some(1) => other,
+                        _ => other && parities == Some((0, if raise { 1 } else { 0 })),
                     };
-                    if own_step.is_some_and(|o| o != step) && !(own_step == Some(2) && flips()) {
+                    if !wanted {
                         continue;
                     }
                     // Read again: a move shortens the run.
