@@ -81,11 +81,12 @@ pub(super) enum Tried {
 /// ends when no pass improves.
 ///
 /// A last-resort pass that is not paying stops early (Hypothesis's shrinker does the same
-/// with every pass): after 10 calls in a row that improve nothing it runs only one in 4 of its
-/// candidates (chosen by a hash of the candidate, so the rest of the tape is still sampled),
-/// and after 20 it stops until the next sweep. Confirming that nothing more shrinks then
-/// costs each of those passes at most 20 calls, where some would try every pair of spans; a
-/// shrink that needs one of them far into a long tape may stop short of the minimum.
+/// with every pass, after 20 failures): after 20 calls in a row that improve nothing it runs
+/// only one in 4 of its candidates (chosen by a hash of the candidate, so the rest of the
+/// tape is still sampled), and after 40 it stops until the next sweep. Confirming that
+/// nothing more shrinks then costs each of those passes at most 40 calls, where some would
+/// try every pair of spans; a shrink that needs one of them far into a long tape may stop
+/// short of the minimum.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,
@@ -108,10 +109,10 @@ pub struct Shrinker<'a> {
 }
 
 /// Calls in a row without an improvement after which a last-resort pass stops.
-const STALL_LIMIT: u64 = 20;
+const STALL_LIMIT: u64 = 40;
 /// Calls in a row without an improvement after which a last-resort pass runs only one in
 /// [`THINNING`] of its candidates.
-const STALL_THINNING: u64 = 10;
+const STALL_THINNING: u64 = 20;
 /// See [`STALL_THINNING`].
 const THINNING: u64 = 4;
 
