@@ -149,6 +149,14 @@ thread_local! {
     static FRAME: Cell<Frame> = const { Cell::new(IDLE) };
 }
 
+/// The open recursive value's frame (none: all zero), which the draws of a derived value
+/// nested in it depend on: the constrained generator replays a logged skeleton only in the
+/// frame it was logged in.
+pub(crate) fn frame_state() -> (bool, u32, u32, u32) {
+    let f = FRAME.with(Cell::get);
+    (f.active, f.remaining, f.budget, f.depth)
+}
+
 /// Restores the frame when a node returns or unwinds: the one before the root at the root,
 /// else the depth of the node's parent (keeping what the subtree spent).
 struct Restore {

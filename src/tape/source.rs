@@ -109,6 +109,17 @@ pub trait Source {
         false
     }
 
+    /// The indices this source will give for the next draws (each clamped to its range),
+    /// when it knows them in advance: asked by a generator on a tape that follows spans
+    /// without the draw context ([`Source::follows_spans`]), right after it opened a span.
+    /// A generator that drew those same indices before may then make the same draws from a
+    /// log instead of running again, so a source that plans must also not depend on the
+    /// spans inside the planned stretch. Default `None` (every source but `constrain`'s,
+    /// which replays a held skeleton).
+    fn planned(&self) -> Option<&[u64]> {
+        None
+    }
+
     /// For a reader of the byte encoding's version 1 ([`super::LegacySource`]): the element
     /// indices of a collection of `min..=max` elements, each with largest index
     /// `element_max`, read as version 1 laid it out (a "one more?" coin before each). Asked
@@ -156,6 +167,9 @@ macro_rules! forward {
             }
             fn fill_run(&mut self, len: usize, out: &mut Vec<u8>) -> bool {
                 (**self).fill_run(len, out)
+            }
+            fn planned(&self) -> Option<&[u64]> {
+                (**self).planned()
             }
             fn legacy_collection(&mut self, min: u64, max: u64, element_max: u64) -> Option<Vec<u64>> {
                 (**self).legacy_collection(min, max, element_max)

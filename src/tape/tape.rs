@@ -2,6 +2,7 @@
 
 use super::label::mix;
 use super::random_source::coin_threshold;
+use super::segment::{Log, Logged, Segment};
 use super::{
     Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span, Trace,
 };
@@ -164,6 +165,9 @@ pub struct Tape<'s> {
     trace: Option<Trace<'s>>,
     /// Indices the source chose while a capture is on ([`Tape::start_capture`]).
     capture: Option<Vec<u64>>,
+    /// Every draw, force and node count while a logged capture is on
+    /// ([`Tape::start_logged_capture`]).
+    log: Option<Box<Log>>,
     /// What generators suggested ([`Tape::suggest`]), while asked for.
     suggested: Option<Vec<(usize, u64)>>,
     /// What generators said of their index orders ([`Tape::value_step`]), kept while
@@ -210,6 +214,7 @@ impl<'s> Tape<'s> {
             nodes: 0,
             trace: None,
             capture: None,
+            log: None,
             suggested: None,
             value_steps: Vec::new(),
         };
@@ -403,6 +408,14 @@ impl<'s> Tape<'s> {
         }
         if let Origin::Plain(src) | Origin::Steered(src) = &mut self.origin {
             let index = if max == 0 {
+                if let Some(l) = &mut self.log {
+                    l.draws.push(Logged {
+                        label,
+                        max,
+                        index: 0,
+                        forced: false,
+                    });
+                }
                 0
             } else {
                 let ctx = DrawContext {
@@ -420,6 +433,14 @@ impl<'s> Tape<'s> {
                 }
                 if let Some(c) = &mut self.capture {
                     c.push(i);
+                    if let Some(l) = &mut self.log {
+                        l.draws.push(Logged {
+                            label,
+                            max,
+                            index: i,
+                            forced: false,
+                        });
+                    }
                 }
                 i
             };
@@ -482,6 +503,14 @@ impl<'s> Tape<'s> {
             // A forced choice follows from the draws before it: it adds nothing to the
             // fingerprint (and a collection's forced "one more?" coins cost no hash step).
             self.drawn += 1;
+            if let Some(l) = &mut self.log {
+                l.draws.push(Logged {
+                    label,
+                    max,
+                    index,
+                    forced: true,
+                });
+            }
             return Ok(index);
         }
         let point = PointId(mix(self.path, label.hash()));
@@ -1061,9 +1090,67 @@ impl<'s> Tape<'s> {
     /// Stops capturing and returns the indices chosen since [`Tape::start_capture`]
     /// (empty when no capture was on).
     pub fn take_capture(&mut self) -> Vec<u64> {
+        self.log = None;
         let captured = self.capture.take().unwrap_or_default();
         self.fast_room = self.fast_room();
         captured
+    }
+
+    /// [`Tape::start_capture`], and a log of every draw until [`Tape::take_logged_capture`],
+    /// for [`Tape::replay_segment`]. Only a tape over a source that steers without the draw
+    /// context ([`Source::follows_spans`], not recording) logs every draw: on any other the
+    /// log comes back as `None`.
+    pub(crate) fn start_logged_capture(&mut self) {
+        self.start_capture();
+        self.log = Some(Box::new(Log {
+            draws: Vec::new(),
+            drawn_at: self.drawn,
+            nodes_at: self.nodes,
+        }));
+    }
+
+    /// [`Tape::take_capture`], with the segment logged since
+    /// [`Tape::start_logged_capture`]: `None` when a draw went unlogged (a payload run, a
+    /// tape that does not log).
+    pub(crate) fn take_logged_capture(&mut self) -> (Vec<u64>, Option<Segment>) {
+        let log = self.log.take();
+        let captured = self.take_capture();
+        let segment = log.and_then(|l| {
+            let complete = matches!(self.origin, Origin::Steered(_))
+                && l.draws.len() == self.drawn - l.drawn_at;
+            complete.then(|| Segment {
+                draws: l.draws,
+                nodes: self.nodes - l.nodes_at,
+            })
+        });
+        (captured, segment)
+    }
+
+    /// The indices the source will give for the next draws, when it knows them in advance
+    /// ([`Source::planned`]); `None` on a tape that records or passes the draw context.
+    pub(crate) fn planned(&self) -> Option<&[u64]> {
+        match &self.origin {
+            Origin::Steered(src) => src.planned(),
+            _ => None,
+        }
+    }
+
+    /// Makes the draws of `segment` again, in order (forced ones forced), and counts its
+    /// nodes: what the generator that made it would do, when the source gives the same
+    /// indices ([`Tape::planned`] starts with [`Segment::chosen`]) and the generator
+    /// depends on nothing else. The spans it opened are not reopened. Overruns as the
+    /// generator would.
+    pub(crate) fn replay_segment(&mut self, segment: &Segment) -> Result<(), Reject> {
+        for d in &segment.draws {
+            if d.forced {
+                self.force(d.label, d.max, d.index)?;
+            } else {
+                let i = self.draw(d.label, d.max, Hint::Uniform)?;
+                debug_assert_eq!(i, d.index, "the source gave what it planned");
+            }
+        }
+        self.nodes += segment.nodes;
+        Ok(())
     }
 
     /// Number of open spans.
@@ -1198,6 +1285,108 @@ mod tests {
         let mut t = Tape::recording(&mut src).with_max_choices(1);
         assert_eq!(t.draw(A, 1, Hint::Uniform), Ok(0));
         assert_eq!(t.draw(A, 1, Hint::Uniform), Err(Reject::Overrun));
+    }
+
+    /// A source that follows spans and, inside a span, plans the indices it will give.
+    struct Planner {
+        plan: Vec<u64>,
+        at: usize,
+        inside: bool,
+        given: Vec<u64>,
+    }
+
+    impl Source for Planner {
+        fn draw(&mut self, ctx: &DrawContext<'_>) -> u64 {
+            let i = self.plan.get(self.at).copied().unwrap_or(0).min(ctx.max);
+            self.at += 1;
+            self.given.push(i);
+            i
+        }
+        fn needs_context(&self) -> bool {
+            false
+        }
+        fn follows_spans(&self) -> bool {
+            true
+        }
+        fn open_span(&mut self, _label: Label, _position: usize) {
+            self.inside = true;
+        }
+        fn planned(&self) -> Option<&[u64]> {
+            self.inside
+                .then(|| &self.plan[self.at.min(self.plan.len())..])
+        }
+    }
+
+    fn planner() -> Planner {
+        Planner {
+            plan: vec![3, 1, 2],
+            at: 0,
+            inside: false,
+            given: Vec::new(),
+        }
+    }
+
+    /// Draws, a forced coin, a one-option draw and a node, as a generator would.
+    fn stretch(t: &mut Tape<'_>) -> Result<(), Reject> {
+        t.draw(A, 5, Hint::Uniform)?;
+        t.force_bool(A, true)?;
+        t.draw(A, 0, Hint::Uniform)?;
+        t.draw(A, 3, Hint::Uniform)?;
+        t.count_node();
+        t.draw(A, 9, Hint::Int)?;
+        Ok(())
+    }
+
+    #[test]
+    fn a_logged_segment_replays_as_the_draws_that_made_it() {
+        let mut first = planner();
+        let mut t = Tape::new(&mut first, false);
+        t.draw(A, 1, Hint::Uniform).unwrap();
+        t.start_span(S);
+        assert_eq!(t.planned(), Some(&[1, 2][..]));
+        t.start_logged_capture();
+        stretch(&mut t).unwrap();
+        let (captured, segment) = t.take_logged_capture();
+        t.end_span();
+        let segment = segment.expect("a steered tape logs every draw");
+        assert_eq!(captured, [1, 2, 0]);
+        assert!(segment.chosen().eq(captured.iter().copied()));
+        let made = (t.fingerprint(), t.drawn(), t.nodes());
+
+        let mut second = planner();
+        let mut t = Tape::new(&mut second, false);
+        t.draw(A, 1, Hint::Uniform).unwrap();
+        t.start_span(S);
+        t.replay_segment(&segment).unwrap();
+        t.end_span();
+        assert_eq!((t.fingerprint(), t.drawn(), t.nodes()), made);
+        assert_eq!(second.given, first.given);
+
+        // Where the budget ends inside it, the replay overruns as the generator did.
+        let mut third = planner();
+        let mut t = Tape::new(&mut third, false).with_max_choices(4);
+        t.draw(A, 1, Hint::Uniform).unwrap();
+        assert_eq!(t.replay_segment(&segment), Err(Reject::Overrun));
+        let mut fourth = planner();
+        let mut t = Tape::new(&mut fourth, false).with_max_choices(4);
+        t.draw(A, 1, Hint::Uniform).unwrap();
+        assert_eq!(stretch(&mut t), Err(Reject::Overrun));
+    }
+
+    #[test]
+    fn only_a_steered_tape_plans_and_logs() {
+        let mut src = RandomSource::new(3);
+        let mut t = Tape::new(&mut src, false);
+        assert_eq!(t.planned(), None);
+        t.start_logged_capture();
+        stretch(&mut t).unwrap();
+        let (captured, segment) = t.take_logged_capture();
+        assert_eq!(captured.len(), 3);
+        assert_eq!(segment, None);
+        let mut src = planner();
+        let mut t = Tape::recording(&mut src);
+        t.start_span(S);
+        assert_eq!(t.planned(), None);
     }
 
     /// A source that follows spans and logs what it is told.

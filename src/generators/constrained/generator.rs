@@ -3,8 +3,10 @@
 
 use super::session::{self, Session};
 use super::{Num, Open, order};
-use crate::generators::Gen;
-use crate::tape::{DrawContext, Hint, Reject, Source, Tape, builtin};
+use crate::generators::{Gen, derived};
+use crate::tape::{
+    DrawContext, Fallback, Hint, Reject, ReplaySource, Segment, Source, Tape, builtin,
+};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -68,7 +70,23 @@ struct Solved {
     shape: Vec<u64>,
     seed: u64,
     session: Option<(Session, bool)>,
+    /// The draws of the last skeleton that came twice in a row, logged: an instantiation
+    /// that the source says replays it makes them again without the generator.
+    replay: Option<Replay>,
 }
+
+/// A skeleton's draws over open numbers, for the shape choices `shape`, logged in
+/// `context`.
+#[derive(Debug)]
+struct Replay {
+    shape: Vec<u64>,
+    context: Context,
+    segment: Segment,
+}
+
+/// What a skeleton's draws depend on besides its shape choices: the nodes counted before it
+/// (a `recursive` generator's limit) and an enclosing derived value's frame.
+type Context = (usize, (bool, u32, u32, u32));
 
 /// A generator of the values of `spec` that its filter accepts, by constraint solving:
 ///
@@ -173,6 +191,18 @@ impl<C> Constrained<C> {
 }
 
 impl<C: Constrain> Constrained<C> {
+    /// The open value of the skeleton with shape choices `shape` (a replayed skeleton whose
+    /// filter was not solved), drawn on a tape of its own into `s`.
+    fn open_skeleton(&self, shape: &[u64], s: &mut Session) -> Result<C::Value<Open>, Reject> {
+        let mut src = ReplaySource::new(shape.to_vec(), Fallback::Simplest);
+        let open_gen = self.spec.generator::<Open>();
+        let (skeleton, back) = session::with(std::mem::take(s), || {
+            open_gen.generate(&mut Tape::new(&mut src, false))
+        });
+        *s = back;
+        skeleton
+    }
+
     /// Runs the filter on `skeleton` depth-first over its decisions, within the budget of
     /// runs: whether a run accepted it (`s` then holds that path's constraints).
     fn solve(&self, skeleton: &C::Value<Open>, s: &mut Session) -> bool {
@@ -211,15 +241,55 @@ impl<C: Constrain> Gen for Constrained<C> {
 impl<C: Constrain> Constrained<C> {
     /// [`Gen::generate`] with `s` (in [`Session::new`]'s state) for the session.
     fn generate_in(&self, tape: &mut Tape<'_>, s: &mut Session) -> Result<C::Value<i64>, Reject> {
-        // 1. The skeleton, its shape choices captured for the concrete replay.
-        let open_gen = self.spec.generator::<Open>();
+        // 1. The skeleton, its shape choices captured for the concrete replay. When the
+        //    source replays a skeleton whose draws were logged (`constrain` instantiating
+        //    it), the draws are made again from the log: the open value would be thrown
+        //    away for the last skeleton's solved filter anyway.
         tape.start_span(builtin::SKELETON);
-        tape.start_capture();
-        let (skeleton, back) = session::with(std::mem::take(s), || open_gen.generate(&mut *tape));
-        *s = back;
-        let shape = tape.take_capture();
-        tape.end_span();
-        let skeleton = skeleton?;
+        let context: Context = (tape.nodes(), derived::frame_state());
+        let plan = tape.planned().map(<[u64]>::to_vec);
+        let mut replayed = None;
+        let mut log = false;
+        if let Some(plan) = plan
+            && let Ok(last) = self.last.lock()
+        {
+            match &last.replay {
+                Some(r) if r.shape == plan && r.context == context => {
+                    replayed = Some(tape.replay_segment(&r.segment).map(|()| plan));
+                }
+                _ => log = last.shape == plan,
+            }
+        }
+        let (skeleton, shape) = match replayed {
+            Some(shape) => {
+                tape.end_span();
+                (None, shape?)
+            }
+            None => {
+                let open_gen = self.spec.generator::<Open>();
+                if log {
+                    tape.start_logged_capture();
+                } else {
+                    tape.start_capture();
+                }
+                let (skeleton, back) =
+                    session::with(std::mem::take(s), || open_gen.generate(&mut *tape));
+                *s = back;
+                let (shape, segment) = tape.take_logged_capture();
+                tape.end_span();
+                if let (Some(segment), Ok(_)) = (segment, &skeleton)
+                    && segment.chosen().eq(shape.iter().copied())
+                    && let Ok(mut last) = self.last.lock()
+                {
+                    last.replay = Some(Replay {
+                        shape: shape.clone(),
+                        context,
+                        segment,
+                    });
+                }
+                (Some(skeleton?), shape)
+            }
+        };
 
         // 2. The filter, depth-first over its decisions: a function of the skeleton and the
         //    seed, so the last skeleton's answer is reused.
@@ -237,6 +307,10 @@ impl<C: Constrain> Constrained<C> {
         let solved = match cached {
             Some(solved) => solved,
             None => {
+                let skeleton = match skeleton {
+                    Some(k) => k,
+                    None => self.open_skeleton(&shape, s)?,
+                };
                 s.begin_filter(seed);
                 let solved = self.solve(&skeleton, s);
                 if let Ok(mut last) = self.last.lock() {

@@ -35,6 +35,10 @@ struct Feasible {
     /// The comparison it answered (its operands and how many outcomes it had): a filter
     /// that is not deterministic may reach another one here, which is then decided anew.
     of: ((u32, i64), (u32, i64), usize),
+    /// The relation the current path took here, and the store's mark just before it was
+    /// added: a run after a backtrack resumes from there instead of from the base.
+    taken: Rel,
+    mark: usize,
 }
 
 /// What stopped symbolic execution: an operation outside difference constraints.
@@ -63,6 +67,10 @@ pub(crate) struct Session {
     pub(crate) aborted: Option<Abort>,
     /// Test cases of the filter run so far for this value.
     pub(crate) runs: u32,
+    /// The comparisons at the start of this run whose relations are in the store already
+    /// (a run resumed after a backtrack), and the mark the next run resumes from.
+    resumed: usize,
+    resume: Option<(usize, usize)>,
 }
 
 thread_local! {
@@ -179,6 +187,8 @@ impl Clone for Session {
             filtering,
             aborted,
             runs,
+            resumed,
+            resume,
         } = self;
         store.clone_from(&source.store);
         ranges.clone_from(&source.ranges);
@@ -192,6 +202,8 @@ impl Clone for Session {
         *filtering = source.filtering;
         *aborted = source.aborted;
         *runs = source.runs;
+        *resumed = source.resumed;
+        *resume = source.resume;
     }
 }
 
@@ -221,6 +233,8 @@ impl Session {
             filtering,
             aborted,
             runs,
+            resumed,
+            resume,
         } = self;
         store.recycle();
         ranges.clear();
@@ -235,6 +249,8 @@ impl Session {
         *filtering = false;
         *aborted = None;
         *runs = 0;
+        *resumed = 0;
+        *resume = None;
     }
 
     /// Starts the filter phase: the skeleton's bounds become the base every run starts from.
@@ -245,11 +261,24 @@ impl Session {
         self.filtering = true;
         self.decisions.clear();
         self.feasible.clear();
+        self.resume = None;
     }
 
-    /// Starts one run of the filter: the base bounds, the decisions so far replayed.
+    /// Starts one run of the filter: the decisions so far replayed. After a backtrack the
+    /// store is undone to where the changed decision was taken, and the comparisons before
+    /// it answer from the path without adding their relations again (most of a failed
+    /// skeleton's cost was re-adding them, run after run); otherwise the base bounds.
     pub(crate) fn begin_run(&mut self) {
-        self.store.reset(&self.base_lo, &self.base_hi);
+        match self.resume.take() {
+            Some((comparison, mark)) => {
+                self.store.undo(mark);
+                self.resumed = comparison;
+            }
+            None => {
+                self.store.reset(&self.base_lo, &self.base_hi);
+                self.resumed = 0;
+            }
+        }
         self.at = 0;
         self.comparisons = 0;
         self.runs += 1;
@@ -264,11 +293,30 @@ impl Session {
                 d.taken += 1;
                 // The comparisons after this one may differ now.
                 self.feasible.truncate(d.comparison + 1);
+                self.resume = Some((d.comparison, self.feasible[d.comparison].mark));
                 return true;
             }
             self.decisions.pop();
         }
         false
+    }
+
+    /// The store as the path's first `upto` comparisons leave it, added again from the base
+    /// (their marks renewed); the run goes on from there without resuming.
+    fn rebuild(&mut self, upto: usize) {
+        self.store.reset(&self.base_lo, &self.base_hi);
+        self.resumed = 0;
+        for c in 0..upto {
+            let f = self.feasible[c];
+            let (x, y, _) = f.of;
+            self.feasible[c].mark = self.store.mark();
+            for (a, b, k) in Session::constraint(f.taken, x, y) {
+                if !self.store.entails(a, b, k) {
+                    let ok = self.store.add(a, b, k);
+                    debug_assert!(ok, "a feasible outcome stays feasible");
+                }
+            }
+        }
     }
 
     /// Decisions taken on the current path.
@@ -319,6 +367,13 @@ impl Session {
         let comparison = self.comparisons;
         self.comparisons += 1;
         let of = (x, y, outcomes.len());
+        let replaying = comparison < self.resumed;
+        if replaying && self.feasible.get(comparison).is_none_or(|k| k.of != of) {
+            // A filter that is not deterministic left the path: the store again as the
+            // path so far has it, from the base.
+            self.rebuild(comparison);
+        }
+        let replaying = comparison < self.resumed;
         let known = match self.feasible.get(comparison) {
             Some(&known) if known.of == of => known,
             _ => {
@@ -329,6 +384,8 @@ impl Session {
                     outcomes: [0; 3],
                     count: 0,
                     of,
+                    taken: Rel::Eq,
+                    mark: 0,
                 };
                 for (i, &(rel, _)) in outcomes.iter().enumerate() {
                     if self.allows(rel, x, y) {
@@ -371,6 +428,15 @@ impl Session {
             }
         };
         let (rel, answer) = outcomes[feasible[pick.min(n - 1)]];
+        if replaying {
+            // In the store since before the backtrack.
+            return answer;
+        }
+        let mark = self.store.mark();
+        if let Some(f) = self.feasible.get_mut(comparison) {
+            f.taken = rel;
+            f.mark = mark;
+        }
         for (a, b, k) in Session::constraint(rel, x, y) {
             // An edge the bounds already entail stays entailed (bounds only narrow until
             // the next undo, which would remove it anyway): not stored, never propagated.

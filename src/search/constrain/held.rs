@@ -151,6 +151,13 @@ impl Source for HeldSource {
         true
     }
 
+    /// Inside a skeleton span, the rest of its held skeleton (the instantiation's shape).
+    fn planned(&self) -> Option<&[u64]> {
+        self.inside?;
+        let part = self.part()?;
+        part.get(..part.len().saturating_sub(1))?.get(self.at..)
+    }
+
     fn open_span(&mut self, label: Label, _position: usize) {
         self.depth += 1;
         if self.inside.is_none() && label.kind() == Kind::Skeleton {
