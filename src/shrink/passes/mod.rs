@@ -27,7 +27,7 @@ pub(super) use redistribute::lower_common_offset;
 use super::Shrinker;
 use super::shrinker::Tried;
 use crate::tape::builtin;
-use crate::tape::{Choice, Kind, Span};
+use crate::tape::{Choice, Kind, Label, Span};
 
 /// For each position of the tape `choices` (with its `spans`), whether it holds a byte of a
 /// run read as text ([`builtin::TEXT`]; not the run's length). Computed once per best tape,
@@ -211,12 +211,24 @@ impl Shrinker<'_> {
     /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's
     /// last bytes to be read as what follows; the run's own pass lowers it with its bytes.
     fn run_length(&self, i: usize) -> bool {
+        self.payload_run_at(i).is_some_and(|end| end > i)
+    }
+
+    /// Where the run of the first span opening at position `i` whose label `is` accepts
+    /// ends, if one does.
+    fn run_at(&self, i: usize, is: impl Fn(Label) -> bool) -> Option<usize> {
         // Spans are in the order they opened: their starts never decrease.
         let spans = self.spans();
         let from = spans.partition_point(|t| t.start < i);
         (spans[from..].iter())
             .take_while(|t| t.start == i)
-            .any(|t| t.label.kind() == Kind::Payload && t.end > i)
+            .find(|t| is(t.label))
+            .map(|t| t.end)
+    }
+
+    /// Where the payload run (bytes or text) whose length is at position `i` ends, if one is.
+    fn payload_run_at(&self, i: usize) -> Option<usize> {
+        self.run_at(i, |l| l.kind() == Kind::Payload)
     }
 
     /// Whether position `i` holds a byte of a payload run (not its length): its index is
@@ -239,12 +251,7 @@ impl Shrinker<'_> {
 
     /// Where the text run ([`builtin::TEXT`]) whose length is at position `i` ends, if one is.
     fn text_run_at(&self, i: usize) -> Option<usize> {
-        let spans = self.spans();
-        let from = spans.partition_point(|t| t.start < i);
-        (spans[from..].iter())
-            .take_while(|t| t.start == i)
-            .find(|t| t.label == builtin::TEXT)
-            .map(|t| t.end)
+        self.run_at(i, |l| l == builtin::TEXT)
     }
 
     /// For each position of the tape, whether it holds the length or a byte of a payload run

@@ -14,7 +14,6 @@
 
 use super::super::Shrinker;
 use super::super::search::{find_integer_between, find_integer_hinted};
-use crate::tape::Kind;
 
 /// How many later choices (with three or more options) a choice is paired with.
 const WINDOW: usize = 4;
@@ -64,9 +63,7 @@ impl Shrinker<'_> {
         }
         // A payload run's length lowered by `d` drops the run's last `d` bytes with it, so
         // that what follows the run reads as before.
-        let run_end = (self.spans().iter())
-            .find(|t| t.start == i && t.label.kind() == Kind::Payload)
-            .map(|t| t.end);
+        let run_end = self.payload_run_at(i);
         let base = self.choices().to_vec();
         // Lowered together, the pair often goes as far as one of them can (to 0); moved
         // from one to the other, rarely all the way.
@@ -133,11 +130,7 @@ fn redistribute_by(s: &mut Shrinker<'_>, other: bool) {
             // A run's length moves an amount only into its own bytes, a step at a time: a
             // byte fewer and another raised ("aabaa" to "abba"). Into what follows the
             // run, it would read the run's last bytes as that.
-            let own = |s: &Shrinker<'_>| {
-                (s.spans().iter())
-                    .find(|t| t.start == i && t.label.kind() == Kind::Payload)
-                    .map(|t| t.end)
-            };
+            let own = |s: &Shrinker<'_>| s.payload_run_at(i);
             let in_run = own(s).is_some();
             let byte = s.run_byte(i);
             for j in s.partners(i) {
