@@ -199,6 +199,7 @@ def classic(name, strategy, fails, expected):
     CLASSIC.append(Challenge(name, strategy, fails, expected))
 
 
+
 # =====================================================================================
 # tests/shrink_suite.rs
 # =====================================================================================
@@ -866,6 +867,43 @@ suite(
     replacement_fails,
     (1000000, []),
 )
+
+# ---- after Hypothesis's own shrink-quality tests (tests/quality/test_shrink_quality.py) ----
+
+U64 = st.integers(0, 2**64 - 1)
+I128 = st.integers(-(2**127), 2**127 - 1)
+
+suite("ten_chars", st.text(), lambda s: len(s) >= 10,
+      such=("ten of one character", lambda s: len(s) == 10 and len(set(s)) == 1))
+suite("ten_empty_strings", st.lists(st.text()), lambda v: len(v) >= 10,
+      such=("ten empty strings", lambda v: v == [""] * 10))
+suite("mixed_list", st.lists(st.one_of(I64, st.text())), lambda v: len(v) >= 10,
+      such=("ten Int(0)", lambda v: v == [0] * 10 and all(type(x) is int for x in v)))
+# Hypothesis's order makes {0, 1, 2} as simple as {-1, 0, 1} (its own test accepts both).
+suite("set_of_three", st.sets(I64), lambda s: len(s) >= 3,
+      such=("{-1, 0, 1} or {0, 1, 2}", lambda s: s in ({-1, 0, 1}, {0, 1, 2})))
+suite("flat_map_bool_list", st.booleans().flatmap(lambda b: st.lists(st.just(b))),
+      lambda v: len(v) >= 10, [False] * 10)
+suite("flat_map_ignored_left", I64.flatmap(lambda _: st.lists(I64)), lambda v: len(v) >= 10,
+      [0] * 10)
+suite("flat_map_both_sides", I64.flatmap(lambda x: st.lists(st.just(x))),
+      lambda v: len(v) >= 10, [0] * 10)
+suite("twenty_wide_ints", st.lists(I128), lambda v: len(v) >= 20, [0] * 20)
+suite("rising_floor", st.lists(U64), lambda v: len(v) >= 20 and all(v[i] >= i for i in range(20)),
+      list(range(20)))
+suite("seventy_bools", st.lists(st.booleans(), min_size=50), lambda v: len(v) >= 70,
+      such=("seventy false", lambda v: v == [False] * 70))
+suite("wide_gap", st.lists(I64), lambda v: bool(v) and max(v) > min(v) + 10 > 0,
+      such=("two elements 11 apart", lambda v: len(v) == 2 and abs(v[0] - v[1]) == 11))
+suite("two_pairs", st.lists(st.tuples(I64, I64)), lambda v: len(v) >= 2, [(0, 0), (0, 0)])
+suite("full_bounded_list", st.lists(I64, min_size=5, max_size=7), lambda v: len(v) == 7, [0] * 7)
+suite("reversed_lists", st.lists(st.lists(st.booleans())),
+      lambda x: [list(reversed(t)) for t in x] > x and len(x) > 3,
+      such=("four lists", lambda v: len(v) == 4))
+suite("three_keys", st.dictionaries(I64, st.text()), lambda m: len(m) >= 3,
+      such=("three keys, every value empty",
+            lambda m: len(m) == 3 and all(v == "" for v in m.values())))
+
 
 # =====================================================================================
 # tests/shrinking_challenge.rs (+ bound5_10)

@@ -18,9 +18,9 @@
 //! minimal on every seed, which the test also reports).
 
 use std::cell::Cell;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Debug;
-use tapefuzz::generators::{Boxed, CharClass};
+use tapefuzz::generators::{Boxed, CharClass, btree_maps, btree_sets};
 use tapefuzz::prelude::*;
 use tapefuzz::shrink::{Budget, Shrinker};
 use tapefuzz::tape::{ReplaySource, Rng, Status, Tape};
@@ -88,6 +88,21 @@ const MINIMAL_NOW: &[&str] = &[
     "text_containment",
     "last_above_min_size",
     "replacement",
+    "ten_chars",
+    "ten_empty_strings",
+    "mixed_list",
+    "set_of_three",
+    "flat_map_bool_list",
+    "flat_map_ignored_left",
+    "flat_map_both_sides",
+    "twenty_wide_ints",
+    "rising_floor",
+    "seventy_bools",
+    "wide_gap",
+    "two_pairs",
+    "full_bounded_list",
+    "reversed_lists",
+    "three_keys",
 ];
 
 /// One seed's shrink.
@@ -1276,6 +1291,211 @@ fn replacement() -> Outcome {
     )
 }
 
+// ---- after Hypothesis's own shrink-quality tests (tests/quality/test_shrink_quality.py) ----
+//
+// Shapes its maintainers hold their shrinker to, written here as a tapefuzz user writes them
+// (unbounded sizes where Hypothesis's are; the twin in scripts/shrink-hypothesis.py).
+
+fn ten_chars() -> Outcome {
+    // Any ten characters: ten copies of the simplest one.
+    run(
+        "ten_chars",
+        "strings",
+        any::<String>(),
+        |s| s.chars().count() >= 10,
+        Minimum::Such("ten of one character", |s: &String| {
+            s.chars().count() == 10 && s.chars().all(|c| s.starts_with(c))
+        }),
+    )
+}
+
+fn ten_empty_strings() -> Outcome {
+    run(
+        "ten_empty_strings",
+        "strings",
+        vecs(any::<String>(), ..),
+        |v| v.len() >= 10,
+        Minimum::Such("ten empty strings", |v: &Vec<String>| {
+            v.len() == 10 && v.iter().all(String::is_empty)
+        }),
+    )
+}
+
+/// An integer or a string, as one element type.
+#[derive(Clone, Debug)]
+#[allow(dead_code)]
+enum IntOrText {
+    Int(i64),
+    Text(String),
+}
+
+fn mixed_list() -> Outcome {
+    // Ten elements of a union: the first variant at its simplest, ten times.
+    run(
+        "mixed_list",
+        "collections",
+        vecs(
+            one_of![
+                ints::<i64>(..).map(IntOrText::Int),
+                any::<String>().map(IntOrText::Text)
+            ],
+            ..,
+        ),
+        |v| v.len() >= 10,
+        Minimum::Such("ten Int(0)", |v: &Vec<IntOrText>| {
+            v.len() == 10 && v.iter().all(|m| matches!(m, IntOrText::Int(0)))
+        }),
+    )
+}
+
+fn set_of_three() -> Outcome {
+    // Signed: 0, 1 and -1 are the three smallest indices.
+    run(
+        "set_of_three",
+        "collections",
+        btree_sets(ints::<i64>(..), ..),
+        |s| s.len() >= 3,
+        Minimum::Exactly("{-1, 0, 1}"),
+    )
+}
+
+fn flat_map_bool_list() -> Outcome {
+    run(
+        "flat_map_bool_list",
+        "dependent",
+        bools().flat_map(|b| vecs(just(b), ..)),
+        |v| v.len() >= 10,
+        Minimum::Exactly("[false, false, false, false, false, false, false, false, false, false]"),
+    )
+}
+
+fn flat_map_ignored_left() -> Outcome {
+    // The drawn integer decides nothing: it goes to 0 with the list.
+    run(
+        "flat_map_ignored_left",
+        "dependent",
+        ints::<i64>(..).flat_map(|_| vecs(ints::<i64>(..), ..)),
+        |v| v.len() >= 10,
+        Minimum::Exactly("[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+    )
+}
+
+fn flat_map_both_sides() -> Outcome {
+    // The drawn integer is every element: lowering it lowers them all.
+    run(
+        "flat_map_both_sides",
+        "dependent",
+        ints::<i64>(..).flat_map(|x| vecs(just(x), ..)),
+        |v| v.len() >= 10,
+        Minimum::Exactly("[0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+    )
+}
+
+fn twenty_wide_ints() -> Outcome {
+    // Twenty 128-bit integers (two choices each): only the length matters.
+    run(
+        "twenty_wide_ints",
+        "collections",
+        vecs(ints::<i128>(..), ..),
+        |v| v.len() >= 20,
+        Minimum::Exactly("[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+    )
+}
+
+fn rising_floor() -> Outcome {
+    // Element i at least i, for twenty elements: each its own floor, none a duplicate.
+    run(
+        "rising_floor",
+        "collections",
+        vecs(ints::<u64>(..), ..),
+        |v| v.len() >= 20 && (0..20).all(|i| v[i] >= i as u64),
+        Minimum::Exactly("[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]"),
+    )
+}
+
+fn seventy_bools() -> Outcome {
+    // At least 50 by the generator, 70 by the property.
+    run(
+        "seventy_bools",
+        "collections",
+        vecs(bools(), 50..),
+        |v| v.len() >= 70,
+        Minimum::Such("seventy false", |v: &Vec<bool>| {
+            v.len() == 70 && v.iter().all(|b| !b)
+        }),
+    )
+}
+
+fn wide_gap() -> Outcome {
+    // max > min + 10 > 0: two elements 11 apart, the smaller as small as the bound allows.
+    run(
+        "wide_gap",
+        "together",
+        vecs(ints::<i64>(..), ..),
+        |v| {
+            let (Some(&lo), Some(&hi)) = (v.iter().min(), v.iter().max()) else {
+                return false;
+            };
+            hi as i128 > lo as i128 + 10 && lo as i128 + 10 > 0
+        },
+        Minimum::Such("two elements 11 apart", |v: &Vec<i64>| {
+            v.len() == 2 && (v[0] - v[1]).abs() == 11
+        }),
+    )
+}
+
+fn two_pairs() -> Outcome {
+    run(
+        "two_pairs",
+        "collections",
+        vecs((ints::<i64>(..), ints::<i64>(..)), ..),
+        |v| v.len() >= 2,
+        Minimum::Exactly("[(0, 0), (0, 0)]"),
+    )
+}
+
+fn full_bounded_list() -> Outcome {
+    // Its largest size, near its smallest: the last elements' coins are free, the first
+    // ones forced.
+    run(
+        "full_bounded_list",
+        "collections",
+        vecs(ints::<i64>(..), 5..=7),
+        |v| v.len() == 7,
+        Minimum::Exactly("[0, 0, 0, 0, 0, 0, 0]"),
+    )
+}
+
+fn reversed_lists() -> Outcome {
+    // More than three lists, which reversed compare greater than the lists themselves.
+    run(
+        "reversed_lists",
+        "collections",
+        vecs(vecs(bools(), ..), ..),
+        |x| {
+            let r: Vec<Vec<bool>> = x
+                .iter()
+                .map(|t| t.iter().rev().copied().collect())
+                .collect();
+            r > *x && x.len() > 3
+        },
+        Minimum::Such("four lists", |v: &Vec<Vec<bool>>| v.len() == 4),
+    )
+}
+
+fn three_keys() -> Outcome {
+    run(
+        "three_keys",
+        "collections",
+        btree_maps((ints::<i64>(..), any::<String>()), ..),
+        |m| m.len() >= 3,
+        Minimum::Such(
+            "three keys, every value empty",
+            |m: &BTreeMap<i64, String>| m.len() == 3 && m.values().all(String::is_empty),
+        ),
+    )
+}
+
 // ---- the tests ----
 
 macro_rules! suite {
@@ -1346,6 +1566,21 @@ suite!(
     text_containment,
     last_above_min_size,
     replacement,
+    ten_chars,
+    ten_empty_strings,
+    mixed_list,
+    set_of_three,
+    flat_map_bool_list,
+    flat_map_ignored_left,
+    flat_map_both_sides,
+    twenty_wide_ints,
+    rising_floor,
+    seventy_bools,
+    wide_gap,
+    two_pairs,
+    full_bounded_list,
+    reversed_lists,
+    three_keys,
 );
 
 #[test]

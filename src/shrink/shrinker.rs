@@ -63,7 +63,8 @@ pub(super) enum Tried {
 /// smaller in shortlex order, so a shrink never makes the tape larger.
 ///
 /// The passes, blind to value types (see `passes/`): delete runs of sibling spans
-/// (adaptively) and blocks of choices; replace spans by their simplest choices and by
+/// (adaptively) and blocks of choices; replace spans by their simplest choices (in the first
+/// sweep also every element of a collection at once, its length kept) and by
 /// descendants with the same label, realigning the rest of the tape when the shape
 /// changes; try the simpler indices the generators suggested ([`Tape::suggest`]: a float's
 /// shorter fractions); minimize each index (fixing up a size it controlled); edit identical spans and
@@ -104,6 +105,8 @@ pub struct Shrinker<'a> {
     stopped: bool,
     /// Calls the running pass made in a row without an improvement.
     stall: u64,
+    /// Sweeps of the structural tier begun so far.
+    pub(super) sweeps: u32,
     /// Whether the running pass stops when it stalls (see [`STALL_LIMIT`]).
     may_stall: bool,
 }
@@ -141,6 +144,7 @@ impl<'a> Shrinker<'a> {
             cache,
             stopped: false,
             stall: 0,
+            sweeps: 0,
             may_stall: false,
         }
     }
@@ -170,6 +174,9 @@ impl<'a> Shrinker<'a> {
         let mut tier = 0;
         while tier < tiers.len() && !self.stopped {
             let before = self.improvements;
+            if tiers[tier] == Tier::Structure {
+                self.sweeps += 1;
+            }
             let start = self.best.choices.clone();
             for (k, pass) in PASSES.iter().enumerate() {
                 if pass.tier != tiers[tier] || self.stopped {

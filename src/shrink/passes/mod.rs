@@ -94,6 +94,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: suggested::try_suggested,
     },
     Pass {
+        name: "zero_elements",
+        tier: Tier::Structure,
+        run: zero::zero_elements,
+    },
+    Pass {
         name: "minimize_choices",
         tier: Tier::Structure,
         run: minimize::minimize_choices,
@@ -206,6 +211,13 @@ impl Shrinker<'_> {
     fn free(&self, i: usize) -> bool {
         self.choices().get(i).is_some_and(|c| !c.forced)
             && !self.char_bytes.get(i).copied().unwrap_or(false)
+    }
+
+    /// Whether `span` is a collection's element that opens with its "one more?" coin.
+    fn opens_with_coin(&self, span: Span) -> bool {
+        span.label == builtin::ELEMENT
+            && span.start < span.end
+            && (self.best.labels.get(span.start)).is_some_and(|l| l.kind() == Kind::More)
     }
 
     /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's

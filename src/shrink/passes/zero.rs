@@ -1,7 +1,9 @@
 //! Replacing a span by its simplest choices.
 
 use super::super::Shrinker;
+use super::super::shrinker::Tried;
 use super::zeroed;
+use crate::tape::{Span, builtin};
 
 /// Sets every unforced choice of a span to index 0, outer spans first: a list emptied, a
 /// subtree turned into the simplest leaf, a field made simplest. When the zeros change the
@@ -17,4 +19,90 @@ pub(in crate::shrink) fn zero_spans(s: &mut Shrinker<'_>) {
         }
         k += 1;
     }
+}
+
+/// Sets the contents of every element of a collection to their simplest choices at once,
+/// keeping its length (each element's "one more?" coin): a list whose length is what fails
+/// needs one call where zeroing or lowering its elements one by one needs one each. When the
+/// zeros change an element's shape (a string emptied, a nested list ended early), so that
+/// the rest is read out of place, the contents the first element recorded are tried in
+/// every element. Elements of one collection are the `element` spans of one parent. Only in
+/// the first sweep of the structural tier: a collection whose contents do not matter shows
+/// it at once, and one whose contents do would cost a failed call after every later edit.
+pub(in crate::shrink) fn zero_elements(s: &mut Shrinker<'_>) {
+    if s.sweeps > 1 {
+        return;
+    }
+    let mut g = 0;
+    loop {
+        let groups = element_groups(s);
+        if g >= groups.len() || s.stopped() {
+            return;
+        }
+        if !zero_group(s, &groups[g]) {
+            g += 1;
+        }
+    }
+}
+
+/// The elements of each collection (span numbers, in tape order) with two or more elements
+/// whose contents are not already simplest.
+fn element_groups(s: &Shrinker<'_>) -> Vec<Vec<usize>> {
+    let mut by_parent: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    for (k, t) in s.spans().iter().enumerate() {
+        if !s.opens_with_coin(*t) || t.end > s.choices().len() {
+            continue;
+        }
+        match by_parent.iter_mut().find(|(p, _)| *p == t.parent) {
+            Some((_, g)) => g.push(k),
+            None => by_parent.push((t.parent, vec![k])),
+        }
+    }
+    by_parent
+        .into_iter()
+        .map(|(_, g)| g)
+        .filter(|g| {
+            let busy = g.iter().filter(|&&k| {
+                let t = s.spans()[k];
+                s.choices()[t.start + 1..t.end]
+                    .iter()
+                    .any(|c| !c.forced && c.index > 0)
+            });
+            busy.count() >= 2
+        })
+        .collect()
+}
+
+/// Tries the elements `group` (span numbers) with their contents zeroed, then realigned;
+/// whether that was accepted.
+fn zero_group(s: &mut Shrinker<'_>, group: &[usize]) -> bool {
+    let targets: Vec<Span> = group.iter().map(|&k| s.spans()[k]).collect();
+    let mut v = s.choices().to_vec();
+    for t in &targets {
+        v[t.start + 1..t.end]
+            .iter_mut()
+            .filter(|c| !c.forced)
+            .for_each(|c| c.index = 0);
+    }
+    let rec = match s.attempt(&v) {
+        Tried::Improved => return true,
+        Tried::Ran(rec) => rec,
+        Tried::Known(_) | Tried::Skipped => return false,
+    };
+    let first = targets[0];
+    let Some(now) = rec.spans.get(group[0]).filter(|t| {
+        t.label == builtin::ELEMENT && t.start == first.start && t.end <= rec.choices.len()
+    }) else {
+        return false;
+    };
+    let contents = &rec.choices[now.start + 1..now.end];
+    if contents == &v[first.start + 1..first.end] {
+        // Read as written: the zeros did not change its shape.
+        return false;
+    }
+    let mut w = s.choices().to_vec();
+    for t in targets.iter().rev() {
+        w.splice(t.start + 1..t.end, contents.iter().copied());
+    }
+    s.consider(&w)
 }
