@@ -69,6 +69,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: delete::delete_spans,
     },
     Pass {
+        name: "zero_elements",
+        tier: Tier::Structure,
+        run: zero::zero_elements,
+    },
+    Pass {
         name: "delete_run_bytes",
         tier: Tier::Structure,
         run: runs::delete_run_bytes,
@@ -92,11 +97,6 @@ pub(super) const PASSES: &[Pass] = &[
         name: "try_suggested",
         tier: Tier::Structure,
         run: suggested::try_suggested,
-    },
-    Pass {
-        name: "zero_elements",
-        tier: Tier::Structure,
-        run: zero::zero_elements,
     },
     Pass {
         name: "minimize_choices",

@@ -24,9 +24,9 @@ pub(in crate::shrink) fn zero_spans(s: &mut Shrinker<'_>) {
 /// Sets the contents of every element of a collection to their simplest choices at once,
 /// keeping its length (each element's "one more?" coin): a list whose length is what fails
 /// needs one call where zeroing or lowering its elements one by one needs one each. When the
-/// zeros change an element's shape (a string emptied, a nested list ended early), so that
-/// the rest is read out of place, the contents the first element recorded are tried in
-/// every element. Elements of one collection are the `element` spans of one parent. Only in
+/// zeros change an element's shape (a string emptied, a nested list ended early, another
+/// variant), so that the rest is read out of place, the contents the first element recorded
+/// are tried in every element. Elements of one collection are the `element` spans of one parent. Only in
 /// the first sweep of the structural tier: a collection whose contents do not matter shows
 /// it at once, and one whose contents do would cost a failed call after every later edit.
 pub(in crate::shrink) fn zero_elements(s: &mut Shrinker<'_>) {
@@ -96,13 +96,10 @@ fn zero_group(s: &mut Shrinker<'_>, group: &[usize]) -> bool {
         return false;
     };
     let contents = &rec.choices[now.start + 1..now.end];
-    if contents == &v[first.start + 1..first.end] {
-        // Read as written: the zeros did not change its shape.
-        return false;
-    }
     let mut w = s.choices().to_vec();
     for t in targets.iter().rev() {
         w.splice(t.start + 1..t.end, contents.iter().copied());
     }
-    s.consider(&w)
+    // Where every element read its zeros as the first one did, this is the same candidate.
+    w != v && s.consider(&w)
 }
