@@ -254,16 +254,10 @@ impl Shrinker<'_> {
     }
 
     /// Whether position `i` holds a byte of a run read as text ([`builtin::TEXT`]): a
-    /// character, not an amount, so `redistribute` (but for a run's own length moved into
-    /// it) and `lower_and_maximize` neither move amounts into it nor raise it to its largest
-    /// index (see [`text_bytes`]).
+    /// character, not an amount, so `redistribute` and `lower_and_maximize` neither move
+    /// amounts into it nor raise it to its largest index (see [`text_bytes`]).
     fn text_byte(&self, i: usize) -> bool {
         self.text_bytes.get(i).copied().unwrap_or(false)
-    }
-
-    /// Where the text run ([`builtin::TEXT`]) whose length is at position `i` ends, if one is.
-    fn text_run_at(&self, i: usize) -> Option<usize> {
-        self.run_at(i, |l| l == builtin::TEXT)
     }
 
     /// For each position of the tape, whether it holds the length or a byte of a payload run

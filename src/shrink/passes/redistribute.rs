@@ -19,16 +19,16 @@ use super::super::search::{find_integer_between, find_integer_hinted};
 const WINDOW: usize = 4;
 
 impl Shrinker<'_> {
-    /// The next [`WINDOW`] unforced choices after `i` with at least three options (a text
-    /// run's bytes only after its own length: characters are not amounts).
+    /// The next [`WINDOW`] unforced choices after `i` with at least three options, no byte of
+    /// a text among them: characters are not amounts (a text's length moved into its own
+    /// characters only makes a shorter text of larger characters).
     fn partners(&self, i: usize) -> Vec<usize> {
-        let text = self.text_run_at(i);
         (i + 1..self.choices().len())
             .filter(|&j| {
                 self.free(j)
                     && self.choices()[j].max >= 2
                     && !self.run_length(j)
-                    && (!self.text_byte(j) || text.is_some_and(|end| j < end))
+                    && !self.text_byte(j)
             })
             .take(WINDOW)
             .collect()
