@@ -224,8 +224,9 @@ pub(in crate::shrink) fn minimize_choices(s: &mut Shrinker<'_>) {
 
 /// Lowers each choice whose generator counts its values one index apart by two steps, where
 /// [`minimize_choices`] tried only one: a failure that holds on every other value (a
-/// difference that must stay odd, a parity) skips the value one step down. A joint-tier
-/// pass, so the structural sweeps that repeat until nothing changes do not pay for it.
+/// difference that must stay odd, a parity) skips the value one step down. A last-resort
+/// pass: over the challenge suite it improved nothing while the passes before it still
+/// could, and each sweep of the joint tier paid for it.
 pub(in crate::shrink) fn step_over_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {

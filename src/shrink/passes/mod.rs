@@ -120,7 +120,7 @@ pub(super) const PASSES: &[Pass] = &[
     },
     Pass {
         name: "step_over_choices",
-        tier: Tier::Joint,
+        tier: Tier::LastResort,
         run: minimize::step_over_choices,
     },
     Pass {
