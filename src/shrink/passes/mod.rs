@@ -125,7 +125,7 @@ pub(super) const PASSES: &[Pass] = &[
     },
     Pass {
         name: "duplicate_spans",
-        tier: Tier::Joint,
+        tier: Tier::LastResort,
         run: duplicates::duplicate_spans,
     },
     Pass {
@@ -145,7 +145,7 @@ pub(super) const PASSES: &[Pass] = &[
     },
     Pass {
         name: "promote_descendants",
-        tier: Tier::Joint,
+        tier: Tier::LastResort,
         run: promote::promote_descendants,
     },
     Pass {
