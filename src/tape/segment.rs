@@ -26,6 +26,8 @@ pub(crate) struct Log {
     /// The tape's draw count and node count when the log started.
     pub(crate) drawn_at: usize,
     pub(crate) nodes_at: usize,
+    /// A payload or text run was drawn (see `Tape::unlogged`).
+    pub(crate) runs: bool,
 }
 
 /// The draws of a stretch of tape, in order, and the nodes counted in it: what

@@ -573,6 +573,7 @@ impl<'s> Tape<'s> {
         out: &mut Vec<u8>,
     ) -> Result<(), Reject> {
         use super::builtin::PAYLOAD;
+        self.unlogged();
         let fast = self.is_fast();
         let depth = self.depth();
         if !fast {
@@ -608,6 +609,7 @@ impl<'s> Tape<'s> {
         legacy: &dyn Fn(LegacyText<'_>, &mut Vec<u8>),
     ) -> Result<(), Reject> {
         use super::builtin::{PAYLOAD_BYTE, PAYLOAD_LEN, TEXT};
+        self.unlogged();
         let fast = self.is_fast();
         let depth = self.depth();
         if !fast {
@@ -1083,6 +1085,7 @@ impl<'s> Tape<'s> {
     /// of its draws through another generator (the constrained generator's skeleton). A
     /// capture already on is restarted.
     pub fn start_capture(&mut self) {
+        self.log = None;
         self.capture = Some(Vec::new());
         self.fast_room = self.fast_room();
     }
@@ -1106,17 +1109,27 @@ impl<'s> Tape<'s> {
             draws: Vec::new(),
             drawn_at: self.drawn,
             nodes_at: self.nodes,
+            runs: false,
         }));
     }
 
+    /// A payload or text run checks its length against the budget before drawing its bytes,
+    /// which a replay of its draws one by one would not: a log that holds one is not replayed.
+    fn unlogged(&mut self) {
+        if let Some(l) = &mut self.log {
+            l.runs = true;
+        }
+    }
+
     /// [`Tape::take_capture`], with the segment logged since
-    /// [`Tape::start_logged_capture`]: `None` when a draw went unlogged (a payload run, a
-    /// tape that does not log).
+    /// [`Tape::start_logged_capture`]: `None` when a draw went unlogged (a tape that does not
+    /// log) or a payload or text run was drawn (see [`Tape::unlogged`]).
     pub(crate) fn take_logged_capture(&mut self) -> (Vec<u64>, Option<Segment>) {
         let log = self.log.take();
         let captured = self.take_capture();
         let segment = log.and_then(|l| {
             let complete = matches!(self.origin, Origin::Steered(_))
+                && !l.runs
                 && l.draws.len() == self.drawn - l.drawn_at;
             complete.then(|| Segment {
                 draws: l.draws,
@@ -1371,6 +1384,17 @@ mod tests {
         let mut t = Tape::new(&mut fourth, false).with_max_choices(4);
         t.draw(A, 1, Hint::Uniform).unwrap();
         assert_eq!(stretch(&mut t), Err(Reject::Overrun));
+    }
+
+    #[test]
+    fn a_payload_run_is_not_logged() {
+        let mut src = planner();
+        let mut t = Tape::new(&mut src, false);
+        t.start_span(S);
+        t.start_logged_capture();
+        t.draw(A, 5, Hint::Uniform).unwrap();
+        t.draw_payload(0, 4, 0.5, &mut Vec::new()).unwrap();
+        assert_eq!(t.take_logged_capture().1, None);
     }
 
     #[test]

@@ -192,7 +192,9 @@ impl<C> Constrained<C> {
 
 impl<C: Constrain> Constrained<C> {
     /// The open value of the skeleton with shape choices `shape` (a replayed skeleton whose
-    /// filter was not solved), drawn on a tape of its own into `s`.
+    /// filter was not solved), drawn on a tape of its own into `s`. That tape counts nodes
+    /// from 0, as the concrete value's does (a `recursive` skeleton drawn after other nodes
+    /// may read its limit differently; the concrete value is checked by the filter anyway).
     fn open_skeleton(&self, shape: &[u64], s: &mut Session) -> Result<C::Value<Open>, Reject> {
         let mut src = ReplaySource::new(shape.to_vec(), Fallback::Simplest);
         let open_gen = self.spec.generator::<Open>();
@@ -247,7 +249,9 @@ impl<C: Constrain> Constrained<C> {
         //    away for the last skeleton's solved filter anyway.
         tape.start_span(builtin::SKELETON);
         let context: Context = (tape.nodes(), derived::frame_state());
-        let plan = tape.planned().map(<[u64]>::to_vec);
+        // Inside a recursive derived value, the skeleton's own nodes would spend the enclosing
+        // frame's budget, which a replay does not: no log there.
+        let plan = tape.planned().filter(|_| !context.1.0).map(<[u64]>::to_vec);
         let mut replayed = None;
         let mut log = false;
         if let Some(plan) = plan

@@ -106,7 +106,7 @@ impl Shrinker<'_> {
 
 /// For each choice and the few choices with three or more options after it (also in other
 /// spans; payload run lengths left to the run's pass, see `Shrinker::run_length`; bytes of
-/// text left out, but for a text run's own length moved into them): moves an amount from
+/// text left out): moves an amount from
 /// the earlier to the later one (Hypothesis's "redistribute": a sum that must stay large),
 /// then lowers both together (a difference that must stay the same), by the steps of the
 /// module docs. The earlier choice decides shortlex order, so each move is a shrink.
@@ -127,9 +127,9 @@ fn redistribute_by(s: &mut Shrinker<'_>, other: bool) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
         if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !s.text_byte(i) {
-            // A run's length moves an amount only into its own bytes, a step at a time: a
-            // byte fewer and another raised ("aabaa" to "abba"). Into what follows the
-            // run, it would read the run's last bytes as that.
+            // A byte run's length moves an amount only into its own bytes, a step at a
+            // time: a byte fewer and another raised ([1, 1, 2, 1, 1] to [1, 2, 2, 1]). Into
+            // what follows the run, it would read the run's last bytes as that.
             let own = |s: &Shrinker<'_>| s.payload_run_at(i);
             let in_run = own(s).is_some();
             let byte = s.run_byte(i);

@@ -46,31 +46,34 @@ pub(in crate::shrink) fn zero_elements(s: &mut Shrinker<'_>) {
 }
 
 /// The elements of each collection (span numbers, in tape order) with two or more elements
-/// whose contents are not already simplest.
+/// whose contents are not already simplest: `element` spans of one parent, each starting
+/// where the one before ended (two lists drawn side by side are two groups), without the
+/// element that only holds the "no more" coin.
 fn element_groups(s: &Shrinker<'_>) -> Vec<Vec<usize>> {
-    let mut by_parent: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
     for (k, t) in s.spans().iter().enumerate() {
-        if !s.opens_with_coin(*t) || t.end > s.choices().len() {
+        if !s.opens_with_coin(*t) || t.end > s.choices().len() || t.len() < 2 {
             continue;
         }
-        match by_parent.iter_mut().find(|(p, _)| *p == t.parent) {
-            Some((_, g)) => g.push(k),
-            None => by_parent.push((t.parent, vec![k])),
+        let follows = groups.last().and_then(|g| g.last()).is_some_and(|&j| {
+            let prev = s.spans()[j];
+            prev.parent == t.parent && prev.end == t.start
+        });
+        match groups.last_mut() {
+            Some(g) if follows => g.push(k),
+            _ => groups.push(vec![k]),
         }
     }
-    by_parent
-        .into_iter()
-        .map(|(_, g)| g)
-        .filter(|g| {
-            let busy = g.iter().filter(|&&k| {
-                let t = s.spans()[k];
-                s.choices()[t.start + 1..t.end]
-                    .iter()
-                    .any(|c| !c.forced && c.index > 0)
-            });
-            busy.count() >= 2
-        })
-        .collect()
+    groups.retain(|g| {
+        let busy = g.iter().filter(|&&k| {
+            let t = s.spans()[k];
+            s.choices()[t.start + 1..t.end]
+                .iter()
+                .any(|c| !c.forced && c.index > 0)
+        });
+        busy.count() >= 2
+    });
+    groups
 }
 
 /// Tries the elements `group` (span numbers) with their contents zeroed, then realigned;
