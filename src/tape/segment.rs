@@ -30,6 +30,18 @@ pub(crate) struct Log {
     pub(crate) runs: bool,
 }
 
+impl Log {
+    /// Logs one draw.
+    pub(crate) fn note(&mut self, label: Label, max: u64, index: u64, forced: bool) {
+        self.draws.push(Logged {
+            label,
+            max,
+            index,
+            forced,
+        });
+    }
+}
+
 /// The draws of a stretch of tape, in order, and the nodes counted in it: what
 /// [`super::Tape::replay_segment`] plays again.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 
 use super::label::mix;
 use super::random_source::coin_threshold;
-use super::segment::{Log, Logged, Segment};
+use super::segment::{Log, Segment};
 use super::{
     Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span, Trace,
 };
@@ -409,12 +409,7 @@ impl<'s> Tape<'s> {
         if let Origin::Plain(src) | Origin::Steered(src) = &mut self.origin {
             let index = if max == 0 {
                 if let Some(l) = &mut self.log {
-                    l.draws.push(Logged {
-                        label,
-                        max,
-                        index: 0,
-                        forced: false,
-                    });
+                    l.note(label, max, 0, false);
                 }
                 0
             } else {
@@ -434,12 +429,7 @@ impl<'s> Tape<'s> {
                 if let Some(c) = &mut self.capture {
                     c.push(i);
                     if let Some(l) = &mut self.log {
-                        l.draws.push(Logged {
-                            label,
-                            max,
-                            index: i,
-                            forced: false,
-                        });
+                        l.note(label, max, i, false);
                     }
                 }
                 i
@@ -504,12 +494,7 @@ impl<'s> Tape<'s> {
             // fingerprint (and a collection's forced "one more?" coins cost no hash step).
             self.drawn += 1;
             if let Some(l) = &mut self.log {
-                l.draws.push(Logged {
-                    label,
-                    max,
-                    index,
-                    forced: true,
-                });
+                l.note(label, max, index, true);
             }
             return Ok(index);
         }

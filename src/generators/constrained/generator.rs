@@ -197,10 +197,13 @@ impl<C: Constrain> Constrained<C> {
     /// may read its limit differently; the concrete value is checked by the filter anyway).
     fn open_skeleton(&self, shape: &[u64], s: &mut Session) -> Result<C::Value<Open>, Reject> {
         let mut src = ReplaySource::new(shape.to_vec(), Fallback::Simplest);
+        self.draw_open(&mut Tape::new(&mut src, false), s)
+    }
+
+    /// The skeleton's open value drawn from `tape`, its variables made in `s`.
+    fn draw_open(&self, tape: &mut Tape<'_>, s: &mut Session) -> Result<C::Value<Open>, Reject> {
         let open_gen = self.spec.generator::<Open>();
-        let (skeleton, back) = session::with(std::mem::take(s), || {
-            open_gen.generate(&mut Tape::new(&mut src, false))
-        });
+        let (skeleton, back) = session::with(std::mem::take(s), || open_gen.generate(tape));
         *s = back;
         skeleton
     }
@@ -270,15 +273,12 @@ impl<C: Constrain> Constrained<C> {
                 (None, shape?)
             }
             None => {
-                let open_gen = self.spec.generator::<Open>();
                 if log {
                     tape.start_logged_capture();
                 } else {
                     tape.start_capture();
                 }
-                let (skeleton, back) =
-                    session::with(std::mem::take(s), || open_gen.generate(&mut *tape));
-                *s = back;
+                let skeleton = self.draw_open(tape, s);
                 let (shape, segment) = tape.take_logged_capture();
                 tape.end_span();
                 if let (Some(segment), Ok(_)) = (segment, &skeleton)

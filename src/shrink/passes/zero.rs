@@ -26,9 +26,9 @@ pub(in crate::shrink) fn zero_spans(s: &mut Shrinker<'_>) {
 /// needs one call where zeroing or lowering its elements one by one needs one each. When the
 /// zeros change an element's shape (a string emptied, a nested list ended early, another
 /// variant), so that the rest is read out of place, the contents the first element recorded
-/// are tried in every element. Elements of one collection are the `element` spans of one parent. Only in
-/// the first sweep of the structural tier: a collection whose contents do not matter shows
-/// it at once, and one whose contents do would cost a failed call after every later edit.
+/// are tried in every element (a collection's elements: see [`element_groups`]). Only in the
+/// first sweep of the structural tier: a collection whose contents do not matter shows it at
+/// once, and one whose contents do would cost a failed call after every later edit.
 pub(in crate::shrink) fn zero_elements(s: &mut Shrinker<'_>) {
     if s.sweeps > 1 {
         return;
@@ -82,10 +82,8 @@ fn zero_group(s: &mut Shrinker<'_>, group: &[usize]) -> bool {
     let targets: Vec<Span> = group.iter().map(|&k| s.spans()[k]).collect();
     let mut v = s.choices().to_vec();
     for t in &targets {
-        v[t.start + 1..t.end]
-            .iter_mut()
-            .filter(|c| !c.forced)
-            .for_each(|c| c.index = 0);
+        let zeros = zeroed(&v[t.start + 1..t.end]);
+        v[t.start + 1..t.end].copy_from_slice(&zeros);
     }
     let rec = match s.attempt(&v) {
         Tried::Improved => return true,
