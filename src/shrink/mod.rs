@@ -4,7 +4,7 @@
 //! Every pass builds candidate tapes from the current best one; a candidate is run only if
 //! it is shortlex-smaller than the best (or is a probe of a shape, see `passes/reshape.rs`)
 //! and no earlier run already decided it (a cache of every run, keyed by the tape it
-//! recorded), and neither the budget nor a stalled last-resort pass (see [`Shrinker`])
+//! recorded), and neither the budget nor a stalled joint or last-resort pass (see [`Shrinker`])
 //! holds it back; it is accepted only if the tape actually recorded still fails and is
 //! shortlex-smaller. See [`Shrinker`] for the passes and [`Shrunk`] for what is counted.
 

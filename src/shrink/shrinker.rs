@@ -52,7 +52,7 @@ pub(super) enum Tried {
     /// An earlier run decided it (without improving): that run's tape length.
     Known(usize),
     /// It was not run: not smaller than the best, out of budget, or held back by a stalled
-    /// last-resort pass (thinned out, or past the stall limit).
+    /// joint or last-resort pass (thinned out, or past the stall limit).
     Skipped,
 }
 
@@ -81,13 +81,14 @@ pub(super) enum Tried {
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
 /// ends when no pass improves.
 ///
-/// A last-resort pass that is not paying stops early (Hypothesis's shrinker does the same
-/// with every pass, after 20 failures): after 20 calls in a row that improve nothing it runs
-/// only one in 4 of its candidates (chosen by a hash of the candidate, so the rest of the
-/// tape is still sampled), and after 40 it stops until the next sweep. Confirming that
-/// nothing more shrinks then costs each of those passes at most 40 calls, where some would
-/// try every pair of spans; a shrink that needs one of them far into a long tape may stop
-/// short of the minimum.
+/// A joint or last-resort pass that is not paying stops early (Hypothesis's shrinker does the
+/// same with every pass, after 20 failures): a last-resort pass, after 20 calls in a row that
+/// improve nothing, runs only one in 4 of its candidates (chosen by a hash of the candidate,
+/// so the rest of the tape is still sampled), and after 40 it stops until the next sweep; a
+/// joint pass thins out after 30 and stops after 60. Confirming that nothing more shrinks
+/// then costs each of those passes at most that many calls, where some would try every pair
+/// of spans; a shrink that needs one of them far into a long tape may stop short of the
+/// minimum. The structural passes never stop early.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,
@@ -107,16 +108,41 @@ pub struct Shrinker<'a> {
     stall: u64,
     /// Sweeps of the structural tier begun so far.
     pub(super) sweeps: u32,
-    /// Whether the running pass stops when it stalls (see [`STALL_LIMIT`]).
-    may_stall: bool,
+    /// When the running pass stops for a stall, if it does (see [`Stall`]).
+    stall_at: Option<Stall>,
 }
 
-/// Calls in a row without an improvement after which a last-resort pass stops.
-const STALL_LIMIT: u64 = 40;
-/// Calls in a row without an improvement after which a last-resort pass runs only one in
-/// [`THINNING`] of its candidates.
-const STALL_THINNING: u64 = 20;
-/// See [`STALL_THINNING`].
+/// How long a pass may go without paying: after `thinning` calls in a row without an
+/// improvement it runs only one in [`THINNING`] of its candidates (chosen by a hash of the
+/// candidate, so the same ones on the same tape), and after `limit` it stops. The structural
+/// tier never stalls (each of its passes must try every choice once for the result to be
+/// minimal choice by choice); a joint pass, which does most of the work on values that must
+/// change together, gets more room than a last-resort one. Hypothesis stops every pass after
+/// 20 failures in a row and jumps around after 10.
+#[derive(Clone, Copy, Debug)]
+struct Stall {
+    thinning: u64,
+    limit: u64,
+}
+
+impl Tier {
+    /// When a pass of this tier stalls.
+    fn stall(self) -> Option<Stall> {
+        match self {
+            Tier::Structure => None,
+            Tier::Joint => Some(Stall {
+                thinning: 30,
+                limit: 60,
+            }),
+            Tier::LastResort => Some(Stall {
+                thinning: 20,
+                limit: 40,
+            }),
+        }
+    }
+}
+
+/// See [`Stall`].
 const THINNING: u64 = 4;
 
 impl<'a> Shrinker<'a> {
@@ -145,7 +171,7 @@ impl<'a> Shrinker<'a> {
             stopped: false,
             stall: 0,
             sweeps: 0,
-            may_stall: false,
+            stall_at: None,
         }
     }
 
@@ -184,9 +210,9 @@ impl<'a> Shrinker<'a> {
                 }
                 let (calls, improvements) = (self.calls, self.improvements);
                 self.stall = 0;
-                self.may_stall = pass.tier == Tier::LastResort;
+                self.stall_at = pass.tier.stall();
                 (pass.run)(&mut self);
-                self.may_stall = false;
+                self.stall_at = None;
                 self.book(&mut stats, &mut common, k, calls, improvements);
             }
             if tiers[tier] == Tier::Structure && self.improvements > before {
@@ -237,14 +263,14 @@ impl<'a> Shrinker<'a> {
     }
 
     /// Whether the budget has stopped the shrink, or the running pass has stalled (see
-    /// [`STALL_LIMIT`]).
+    /// [`Stall`]).
     pub(super) fn stopped(&self) -> bool {
         self.stopped || self.stalled()
     }
 
-    /// Whether the running pass has stalled for good (see [`STALL_LIMIT`]).
+    /// Whether the running pass has stalled for good (see [`Stall`]).
     fn stalled(&self) -> bool {
-        self.may_stall && self.stall >= STALL_LIMIT
+        self.stall_at.is_some_and(|s| self.stall >= s.limit)
     }
 
     /// The best tape's choices.
@@ -259,7 +285,7 @@ impl<'a> Shrinker<'a> {
 
     /// Tries a candidate tape (its forced choices are dropped: the generator re-forces
     /// them). Runs it only if it is shortlex-smaller than the best, no earlier run decided
-    /// it, the budget allows, and the running pass has not stalled (see [`STALL_LIMIT`]).
+    /// it, the budget allows, and the running pass has not stalled (see [`Stall`]).
     pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
@@ -284,8 +310,7 @@ impl<'a> Shrinker<'a> {
                 None => Tried::Known(hit.len),
             };
         }
-        if self.may_stall
-            && self.stall >= STALL_THINNING
+        if self.stall_at.is_some_and(|s| self.stall >= s.thinning)
             && !Cache::hash(&indices).is_multiple_of(THINNING)
         {
             return Tried::Skipped;
