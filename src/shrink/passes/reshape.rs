@@ -57,17 +57,31 @@ impl Shrinker<'_> {
     /// Tries other shapes for span `k` in every one of `targets` (the span and its copies):
     /// each branch point raised by 1 to [`ALTERNATIVES`], read on by the old contents from
     /// where they were or from one of the old branch's children on (`Sub(0, x)` becomes
-    /// `Neg(x)`); then the span's simplest contents (realigned) with one choice set to 1 to
-    /// [`ALTERNATIVES`]. True when one was accepted.
+    /// `Neg(x)`); then, unless the span is a collection's element, the span's simplest
+    /// contents (realigned) with one choice set to 1 to [`ALTERNATIVES`]. True when one was
+    /// accepted.
     pub(super) fn reshape(&mut self, k: usize, targets: &[Span]) -> bool {
         let span = targets[0];
+        // A collection's element opens with its "one more?" coin: that is the collection's
+        // length, not the element's shape. Lowered, it cuts the collection there (and the
+        // element's "simplest contents" below would be that cut with a choice raised after
+        // it): the deletion passes shorten collections. So an element is reshaped at its
+        // branch points after the coin only, and one of a single choice has no shape.
+        let keep = usize::from(self.opens_with_coin(span));
         // A payload run (or a span around one alone) has no shape but its length, which its
         // own pass lowers with its bytes: a raised byte or length is only a larger run.
-        if self.just_a_run(span) {
+        let inner = Span {
+            start: span.start + keep,
+            ..span
+        };
+        if span.len() < keep + 2 || self.just_a_run(inner) {
             return false;
         }
         let contents = self.choices()[span.start..span.end].to_vec();
         for (q, children) in self.branch_points(k, span) {
+            if q < keep {
+                continue;
+            }
             let c = contents[q];
             if c.index >= c.max {
                 continue;
@@ -98,6 +112,9 @@ impl Shrinker<'_> {
                     }
                 }
             }
+        }
+        if keep > 0 {
+            return false;
         }
         let zeros = zeroed(&contents);
         let Some(simplest) = self.realigned(k, targets, &zeros) else {
