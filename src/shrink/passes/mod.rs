@@ -213,11 +213,14 @@ impl Shrinker<'_> {
             && !self.char_bytes.get(i).copied().unwrap_or(false)
     }
 
+    /// Whether position `i` holds a collection's "one more?" coin.
+    fn more_coin(&self, i: usize) -> bool {
+        (self.best.labels.get(i)).is_some_and(|l| l.kind() == Kind::More)
+    }
+
     /// Whether `span` is a collection's element that opens with its "one more?" coin.
     fn opens_with_coin(&self, span: Span) -> bool {
-        span.label == builtin::ELEMENT
-            && span.start < span.end
-            && (self.best.labels.get(span.start)).is_some_and(|l| l.kind() == Kind::More)
+        span.label == builtin::ELEMENT && span.start < span.end && self.more_coin(span.start)
     }
 
     /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's
@@ -273,6 +276,25 @@ impl Shrinker<'_> {
                     *m = true;
                 }
             }
+        }
+        mask
+    }
+
+    /// For each position of the tape, whether it is inside a collection's element that
+    /// opens with its "one more?" coin (the coin included), and not in a payload run.
+    fn in_elements(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.choices().len()];
+        for t in self.spans().iter().filter(|t| self.opens_with_coin(**t)) {
+            let end = t.end.min(mask.len());
+            mask[t.start..end].fill(true);
+        }
+        for t in self
+            .spans()
+            .iter()
+            .filter(|t| t.label.kind() == Kind::Payload)
+        {
+            let end = t.end.min(mask.len());
+            mask[t.start.min(end)..end].fill(false);
         }
         mask
     }
