@@ -211,10 +211,10 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
 /// adaptively, and a block of 2 when 1 alone fails (a flag and the value it guards). Not
 /// from a payload run's length, nor from a run that more choices follow (see
 /// `delete_run_bytes`; a run of fixed length keeps its bytes there), nor from inside a
-/// collection's element but at a "one more?" coin: there the element's spans delimit what
-/// goes, and a block cut out of an element only reads the next element's choices out of
-/// place (on the challenge suite those candidates never improved; a nested list's "no more"
-/// with the "one more?" after it, which joins two inner lists, is still tried).
+/// collection's element but at a nested collection's "no more" coin: there the element's
+/// spans delimit what goes, and a block cut out of an element only reads the next element's
+/// choices out of place (on the challenge suite those candidates never improved); an inner
+/// list's "no more" with the outer list's "one more?" after it joins two inner lists.
 pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
     let mut in_run = s.in_runs();
@@ -225,7 +225,11 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
         // counts them. Inside a collection's element, spans delimit the blocks, except
         // where they start at a "one more?" coin: an inner list's "no more" with the outer
         // list's "one more?" after it joins two inner lists.
-        if !s.free(i) || in_run[i] || s.run_length(i) || in_element[i] && !s.more_coin(i) {
+        if !s.free(i)
+            || in_run[i]
+            || s.run_length(i)
+            || in_element[i] && !(s.more_coin(i) && s.choices()[i].index == 0)
+        {
             i += 1;
             continue;
         }
