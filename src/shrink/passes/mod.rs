@@ -104,11 +104,6 @@ pub(super) const PASSES: &[Pass] = &[
         run: minimize::minimize_choices,
     },
     Pass {
-        name: "zero_spans",
-        tier: Tier::Structure,
-        run: zero::zero_spans,
-    },
-    Pass {
         name: "reorder_spans",
         tier: Tier::Structure,
         run: reorder::reorder_spans,
@@ -127,6 +122,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "duplicate_spans",
         tier: Tier::LastResort,
         run: duplicates::duplicate_spans,
+    },
+    Pass {
+        name: "zero_spans",
+        tier: Tier::Joint,
+        run: zero::zero_spans,
     },
     Pass {
         name: "delete_and_absorb",
