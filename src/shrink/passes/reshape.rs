@@ -10,6 +10,7 @@ use super::super::{Shrinker, shortlex_less};
 use super::zeroed;
 use crate::tape::builtin::FLAT_MAP_INNER;
 use crate::tape::{Choice, Kind, Span};
+use std::collections::HashSet;
 
 /// How far above its index a branch choice is raised, and the largest index written into
 /// the simplest contents.
@@ -162,12 +163,28 @@ impl Shrinker<'_> {
 }
 
 /// Tries other shapes for every span of two or more choices, outer spans first (see
-/// [`Shrinker::reshape`]).
+/// [`Shrinker::reshape`]). A span with the label and the indices of one that found nothing
+/// on the same tape is left alone: the same shapes, read the same way, only at another place
+/// (ten equal elements of a list cost one span's calls, not ten).
 pub(in crate::shrink) fn reshape_spans(s: &mut Shrinker<'_>) {
+    let mut tried: HashSet<(u64, Vec<u64>)> = HashSet::new();
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
         let span = s.spans()[k];
-        if span.len() < 2 || !s.reshape(k, &[span]) {
+        if span.len() < 2 {
+            k += 1;
+            continue;
+        }
+        let contents = (s.choices()[span.start..span.end.min(s.choices().len())].iter())
+            .map(|c| c.index)
+            .collect();
+        let key = (span.label.hash(), contents);
+        if tried.contains(&key) {
+            k += 1;
+        } else if s.reshape(k, &[span]) {
+            tried.clear();
+        } else {
+            tried.insert(key);
             k += 1;
         }
     }
