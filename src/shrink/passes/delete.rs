@@ -210,11 +210,13 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
 /// Deletes blocks of choices that spans do not delimit: from each position, 1, 2, … choices
 /// adaptively, and a block of 2 when 1 alone fails (a flag and the value it guards). Not
 /// from a payload run's length, nor from a run that more choices follow (see
-/// `delete_run_bytes`; a run of fixed length keeps its bytes there), nor from inside a
-/// collection's element but at a nested collection's "no more" coin: there the element's
-/// spans delimit what goes, and a block cut out of an element only reads the next element's
-/// choices out of place (on the challenge suite those candidates never improved); an inner
-/// list's "no more" with the outer list's "one more?" after it joins two inner lists.
+/// `delete_run_bytes`; a run of fixed length keeps its bytes there), nor from a choice a
+/// built-in generator drew inside a collection's element, but from a "no more" coin (a
+/// collection's end): there the element's spans delimit what goes, and a block cut out of
+/// an element only reads the next element's choices out of place (on the challenge suite
+/// those candidates never improved); an inner list's "no more" with the outer list's "one
+/// more?" after it joins two inner lists. Choices with the user's labels (a hand-written
+/// generator's, which may mark no spans) are still cut anywhere.
 pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
     let mut in_run = s.in_runs();
@@ -223,13 +225,10 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
         // A run's length, or a byte of a run that more choices follow (see
         // `Shrinker::in_runs`): the run's own pass deletes bytes with the length that
         // counts them. Inside a collection's element, spans delimit the blocks, except
-        // where they start at a "one more?" coin: an inner list's "no more" with the outer
-        // list's "one more?" after it joins two inner lists.
-        if !s.free(i)
-            || in_run[i]
-            || s.run_length(i)
-            || in_element[i] && !(s.more_coin(i) && s.choices()[i].index == 0)
-        {
+        // where they start at a "no more" coin (a collection's end): an inner list's, with
+        // the outer list's "one more?" after it, joins two inner lists.
+        let no_more = s.more_coin(i) && s.choices()[i].index == 0;
+        if !s.free(i) || in_run[i] || s.run_length(i) || in_element[i] && !no_more {
             i += 1;
             continue;
         }

@@ -281,12 +281,17 @@ impl Shrinker<'_> {
     }
 
     /// For each position of the tape, whether it is inside a collection's element that
-    /// opens with its "one more?" coin (the coin included), and not in a payload run.
+    /// opens with its "one more?" coin (the coin included), drawn by a built-in generator
+    /// (a choice with a label of the user's may come from a hand-written generator that
+    /// marks no spans), and not in a payload run.
     fn in_elements(&self) -> Vec<bool> {
         let mut mask = vec![false; self.choices().len()];
         for t in self.spans().iter().filter(|t| self.opens_with_coin(**t)) {
             let end = t.end.min(mask.len());
-            mask[t.start..end].fill(true);
+            let labels = self.best.labels.get(t.start..).unwrap_or(&[]);
+            for (m, l) in mask[t.start..end].iter_mut().zip(labels) {
+                *m = l.kind() != Kind::User;
+            }
         }
         for t in self
             .spans()

@@ -58,16 +58,22 @@ impl Shrinker<'_> {
     /// Tries other shapes for span `k` in every one of `targets` (the span and its copies):
     /// each branch point raised by 1 to [`ALTERNATIVES`], read on by the old contents from
     /// where they were or from one of the old branch's children on (`Sub(0, x)` becomes
-    /// `Neg(x)`); then, unless the span is a collection's element, the span's simplest
-    /// contents (realigned) with one choice set to 1 to [`ALTERNATIVES`]. True when one was
-    /// accepted.
+    /// `Neg(x)`); then the span's simplest contents (realigned) with one choice set to 1 to
+    /// [`ALTERNATIVES`]. A collection element's "one more?" coin is never a branch point; an
+    /// element that holds one choice or one payload run besides it is not reshaped at all;
+    /// and one whose coin is free (zeroed, it would cut the collection) gets no simplest
+    /// contents. True when one was accepted (a
+    /// candidate accepted on the way to realigning the simplest contents returns false:
+    /// compare [`Shrinker::improvements`]).
     pub(super) fn reshape(&mut self, k: usize, targets: &[Span]) -> bool {
         let span = targets[0];
         // A collection's element opens with its "one more?" coin: that is the collection's
         // length, not the element's shape. Lowered, it cuts the collection there (and the
         // element's "simplest contents" below would be that cut with a choice raised after
         // it): the deletion passes shorten collections. So an element is reshaped at its
-        // branch points after the coin only, and one of a single choice has no shape.
+        // branch points after the coin only, and one of a single choice has no shape. A
+        // forced coin (below the collection's smallest size) stays as it is when zeroed: such
+        // an element's simplest contents are tried as any span's.
         let keep = usize::from(self.opens_with_coin(span));
         // A payload run (or a span around one alone) has no shape but its length, which its
         // own pass lowers with its bytes: a raised byte or length is only a larger run.
@@ -114,7 +120,7 @@ impl Shrinker<'_> {
                 }
             }
         }
-        if keep > 0 {
+        if keep > 0 && self.free(span.start) {
             return false;
         }
         let zeros = zeroed(&contents);
@@ -162,12 +168,17 @@ impl Shrinker<'_> {
     }
 }
 
+/// A span's label (hashed) and its choices' indices, ranges and forced flags.
+type SpanKey = (u64, Vec<(u64, u64, bool)>);
+
 /// Tries other shapes for every span of two or more choices, outer spans first (see
-/// [`Shrinker::reshape`]). A span with the label and the indices of one that found nothing
-/// on the same tape is left alone: the same shapes, read the same way, only at another place
-/// (ten equal elements of a list cost one span's calls, not ten).
+/// [`Shrinker::reshape`]). A span with the label and the choices (indices, ranges, forced
+/// flags) of one that found nothing on the same tape is left alone: the same shapes, read
+/// the same way, only at another place (ten equal elements of a list cost one span's
+/// calls, not ten). A property that needs the second of two equal spans reshaped and not
+/// the first is left to the other passes (`reshape_duplicates` reshapes both at once).
 pub(in crate::shrink) fn reshape_spans(s: &mut Shrinker<'_>) {
-    let mut tried: HashSet<(u64, Vec<u64>)> = HashSet::new();
+    let mut tried: HashSet<SpanKey> = HashSet::new();
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
         let span = s.spans()[k];
@@ -176,14 +187,21 @@ pub(in crate::shrink) fn reshape_spans(s: &mut Shrinker<'_>) {
             continue;
         }
         let contents = (s.choices()[span.start..span.end.min(s.choices().len())].iter())
-            .map(|c| c.index)
+            .map(|c| (c.index, c.max, c.forced))
             .collect();
         let key = (span.label.hash(), contents);
         if tried.contains(&key) {
             k += 1;
-        } else if s.reshape(k, &[span]) {
+            continue;
+        }
+        let before = s.improvements();
+        let improved = s.reshape(k, &[span]);
+        // The tape may have changed even where `reshape` says no (a realigned candidate
+        // accepted on the way): what was tried on the old tape says nothing of the new one.
+        if s.improvements() != before {
             tried.clear();
-        } else {
+        }
+        if !improved {
             tried.insert(key);
             k += 1;
         }
