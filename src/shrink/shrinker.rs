@@ -88,9 +88,7 @@ pub(super) enum Tried {
 /// joint pass thins out after 30 and stops after 60. Confirming that nothing more shrinks
 /// then costs each of those passes at most that many calls, where some would try every pair
 /// of spans; a shrink that needs one of them far into a long tape may stop short of the
-/// minimum. The structural passes never stop early. `reshape_spans` reshapes a span equal to
-/// one that found nothing only once per tape, so a property that needs the second of two
-/// equal spans reshaped (and not the first) relies on the other passes.
+/// minimum. The structural passes never stop early.
 pub struct Shrinker<'a> {
     test: &'a mut dyn FnMut(&mut Tape<'_>) -> Status,
     pub(super) best: Recording,
@@ -273,12 +271,6 @@ impl<'a> Shrinker<'a> {
     /// Whether the running pass has stalled for good (see [`Stall`]).
     fn stalled(&self) -> bool {
         self.stall_at.is_some_and(|s| self.stall >= s.limit)
-    }
-
-    /// How many candidates have been accepted so far (a pass compares it to see whether the
-    /// best tape changed).
-    pub(super) fn improvements(&self) -> u64 {
-        self.improvements
     }
 
     /// The best tape's choices.

@@ -10,7 +10,6 @@ use super::super::{Shrinker, shortlex_less};
 use super::zeroed;
 use crate::tape::builtin::FLAT_MAP_INNER;
 use crate::tape::{Choice, Kind, Span};
-use std::collections::HashSet;
 
 /// How far above its index a branch choice is raised, and the largest index written into
 /// the simplest contents.
@@ -62,9 +61,8 @@ impl Shrinker<'_> {
     /// [`ALTERNATIVES`]. A collection element's "one more?" coin is never a branch point; an
     /// element that holds one choice or one payload run besides it is not reshaped at all;
     /// and one whose coin is free (zeroed, it would cut the collection) gets no simplest
-    /// contents. True when one was accepted (a
-    /// candidate accepted on the way to realigning the simplest contents returns false:
-    /// compare [`Shrinker::improvements`]).
+    /// contents. True when one was accepted (a candidate accepted on the way to realigning
+    /// the simplest contents returns false).
     pub(super) fn reshape(&mut self, k: usize, targets: &[Span]) -> bool {
         let span = targets[0];
         // A collection's element opens with its "one more?" coin: that is the collection's
@@ -168,41 +166,15 @@ impl Shrinker<'_> {
     }
 }
 
-/// A span's label (hashed) and its choices' indices, ranges and forced flags.
-type SpanKey = (u64, Vec<(u64, u64, bool)>);
-
 /// Tries other shapes for every span of two or more choices, outer spans first (see
-/// [`Shrinker::reshape`]). A span with the label and the choices (indices, ranges, forced
-/// flags) of one that found nothing on the same tape is left alone: the same shapes, read
-/// the same way, only at another place (ten equal elements of a list cost one span's
-/// calls, not ten). A property that needs the second of two equal spans reshaped and not
-/// the first is left to the other passes (`reshape_duplicates` reshapes both at once).
+/// [`Shrinker::reshape`]). Equal spans are each tried where they are: which one a property
+/// needs reshaped can depend on where it is (the last of five equal actions made another
+/// action), so one that found nothing says nothing of the others.
 pub(in crate::shrink) fn reshape_spans(s: &mut Shrinker<'_>) {
-    let mut tried: HashSet<SpanKey> = HashSet::new();
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
         let span = s.spans()[k];
-        if span.len() < 2 {
-            k += 1;
-            continue;
-        }
-        let contents = (s.choices()[span.start..span.end.min(s.choices().len())].iter())
-            .map(|c| (c.index, c.max, c.forced))
-            .collect();
-        let key = (span.label.hash(), contents);
-        if tried.contains(&key) {
-            k += 1;
-            continue;
-        }
-        let before = s.improvements();
-        let improved = s.reshape(k, &[span]);
-        // The tape may have changed even where `reshape` says no (a realigned candidate
-        // accepted on the way): what was tried on the old tape says nothing of the new one.
-        if s.improvements() != before {
-            tried.clear();
-        }
-        if !improved {
-            tried.insert(key);
+        if span.len() < 2 || !s.reshape(k, &[span]) {
             k += 1;
         }
     }
