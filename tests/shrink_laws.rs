@@ -553,3 +553,78 @@ fn only_the_collection_deleted_from_has_its_end_replayed_as_drawn() {
     let v = Two.generate(&mut Tape::recording(&mut src));
     assert_eq!(format!("{v:?}"), "Ok(([(50, 0)], [0, 0], 1))");
 }
+
+/// The generation phase's passing test cases are known to the shrink (`Shrinker::with_passed`,
+/// as Hypothesis's tree of runs): fewer calls, the same laws.
+#[test]
+fn passed_test_cases_save_calls_and_keep_the_laws() {
+    let g = generator();
+    let (mut with, mut without, mut compared) = (0u64, 0u64, 0);
+    for k in 0..40u64 {
+        let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+            Ok(v) if fails(k, &v) => Status::Interesting,
+            Ok(_) => Status::Valid,
+            Err(r) => r.status(),
+        };
+        let mut passed = tapefuzz::shrink::Passed::new();
+        let Some(start) = common::first_failure_passed(&mut test, k, 10_000, &mut passed) else {
+            continue;
+        };
+        let plain = Shrinker::new(&mut test, start.clone(), Budget::default()).run();
+        let known = Shrinker::new(&mut test, start.clone(), Budget::default())
+            .with_passed(&passed)
+            .run();
+        // Still failing, never larger than the start.
+        let mut src = tapefuzz::tape::ReplaySource::of(&known.best.choices);
+        assert_eq!(test(&mut Tape::recording(&mut src)), Status::Interesting);
+        assert_ne!(
+            shortlex_cmp(&known.best.choices, &start.choices),
+            Ordering::Greater
+        );
+        with += known.calls;
+        without += plain.calls;
+        compared += 1;
+    }
+    assert!(compared >= 30, "{compared} properties failed");
+    assert!(
+        with < without,
+        "{with} calls with the passed cases, {without} without"
+    );
+}
+
+/// Through the engine: a value the generation phase ran and passed is not run again by the
+/// shrink's attempts (the empty list here, which random search tries early).
+#[test]
+fn the_engine_does_not_shrink_into_a_value_its_generation_passed() {
+    use std::cell::{Cell, RefCell};
+    let mut checked = 0;
+    for seed in 1..=10 {
+        let failing = Cell::new(false);
+        let empties = RefCell::new((0u32, 0u32));
+        let r = Property::new("passed_not_again")
+            .no_corpus()
+            .seed(seed)
+            .run(vecs(ints::<u8>(..), ..), |v: Vec<u8>| {
+                if v.is_empty() {
+                    let mut e = empties.borrow_mut();
+                    if failing.get() { e.1 += 1 } else { e.0 += 1 }
+                }
+                let ok = v.len() < 3;
+                failing.set(failing.get() || !ok);
+                ok
+            });
+        assert_eq!(r.value.as_deref(), Some("[0, 0, 0]"), "seed {seed}: {r}");
+        let (before, after) = *empties.borrow();
+        if before > 0 {
+            assert_eq!(
+                after, 0,
+                "seed {seed}: the empty list ran {after} times in the shrink"
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 5,
+        "the generation ran the empty list on {checked} seeds of 10"
+    );
+}

@@ -4,7 +4,7 @@
 
 use super::{Config, Failure, Found, Isolated, Subject};
 use crate::corpus::{Corpus, Flight, Regression};
-use crate::shrink::Shrinker;
+use crate::shrink::{Passed, Shrinker};
 use crate::tape::{BytesSource, Recording, ReplaySource, Status, Tape, encoding};
 use std::time::{Duration, Instant};
 
@@ -59,13 +59,15 @@ pub fn settle(
     corpus: Option<&mut Corpus>,
 ) -> Failure {
     config.arm_allocation_limit();
-    settle_watched(subject, found, original, config, corpus, None)
+    settle_watched(subject, found, original, config, corpus, None, None)
 }
 
 /// [`settle`], with the run's flight record (and the watchdog reading it) on: it holds the
 /// failing tape while each confirmation and shrink candidate runs, so that a candidate that
 /// hangs (the watchdog ends the process) or kills the process leaves the failure for the
 /// next run, which shrinks it again in processes of their own ([`settle_isolated`]).
+/// `passed`: the valid test cases run before it, which the shrink need not run again (a
+/// deterministic subject's only: see [`Shrinker::with_passed`]).
 pub(super) fn settle_watched(
     subject: &mut dyn Subject,
     found: Found,
@@ -73,6 +75,7 @@ pub(super) fn settle_watched(
     config: &Config,
     corpus: Option<&mut Corpus>,
     mut flight: Option<&mut Flight>,
+    passed: Option<&Passed>,
 ) -> Failure {
     let attempts = subject.attempts();
     if let Some(f) = flight.as_deref_mut() {
@@ -85,7 +88,7 @@ pub(super) fn settle_watched(
         f.begin_shrink(&indices);
     }
     let (flaky, shrunk, shrink_calls, shrink_budget_exhausted) =
-        confirm_and_shrink(subject, &original, config, flight, attempts);
+        confirm_and_shrink(subject, &original, config, flight, attempts, passed);
     let bytes = encoding::encode(&shrunk.choices);
     // Without the timeout, does the shrunk tape still fail? If not, it is a timeout.
     let timed_out = config.timeout.is_some() && !flaky && {
@@ -139,6 +142,7 @@ fn confirm_and_shrink(
     config: &Config,
     mut flight: Option<&mut Flight>,
     attempts: usize,
+    passed: Option<&Passed>,
 ) -> (bool, Recording, u64, bool) {
     let mut unwatched = timed(config.timeout, &mut *subject);
     let mut candidates = 0u64;
@@ -189,7 +193,12 @@ fn confirm_and_shrink(
             status
         };
         let start = start.unwrap_or_else(|| original.clone());
-        let mut r = Shrinker::new(&mut retried, start, config.shrink).run();
+        let mut shrinker = Shrinker::new(&mut retried, start, config.shrink);
+        // A test that fails on some runs only may have passed by luck.
+        if let Some(p) = passed.filter(|_| attempts <= 1) {
+            shrinker = shrinker.with_passed(p);
+        }
+        let mut r = shrinker.run();
         let mut calls = r.calls;
         // A racy candidate may pass all its attempts and be cached as passing: shrink
         // again from the result, with a fresh cache, while that still finds something.

@@ -52,7 +52,7 @@ pub(super) fn replay_one(
         passes_now(config, &entry, report);
         return Replayed::Other;
     }
-    let (status, rec, fingerprint) = runner.call(
+    let (status, rec, fingerprint, _) = runner.call(
         &mut BytesSource::new(&entry.bytes),
         true,
         Flying::Traced(0),

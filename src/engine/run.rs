@@ -13,6 +13,7 @@ use super::{
     Search, Start, Statistics, Stop, Subject, Utility, Verdict,
 };
 use crate::corpus::{Corpus, Flight, Folder};
+use crate::shrink::Passed;
 use crate::tape::{HashesSet, Rng, Status, Tape, encoding};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -140,6 +141,10 @@ struct Run<'a> {
     /// The best utility of each label among the replayed `corpus/` tapes.
     corpus_best: Vec<Utility>,
     bests: Bests,
+    /// The distinct valid test cases of the generate phase (their count is the report's
+    /// `unique_valid`), known to the shrink
+    /// ([`crate::shrink::Shrinker::with_passed`]).
+    passed: Passed,
     needs_utilities: bool,
     saw_utilities: bool,
     /// Events and timings are noted only while this lives: to the end of the run.
@@ -258,6 +263,7 @@ impl<'a> Run<'a> {
                 best: Vec::new(),
                 improvements: Vec::new(),
             },
+            passed: Passed::new(),
             needs_utilities,
             saw_utilities: false,
             _collecting: collecting,
@@ -374,7 +380,6 @@ impl<'a> Run<'a> {
             .seconds
             .and_then(|s| super::seconds(s.max(0.0)))
             .and_then(|d| self.started.checked_add(d));
-        let mut unique = HashesSet::default();
         let mut progress = Progress::new(config);
         let mut tests = 0u64;
         let (mut next_check, mut last_check) = (0u64, (Instant::now(), 0u64));
@@ -412,7 +417,7 @@ impl<'a> Run<'a> {
                         config,
                         &self.report,
                         tests,
-                        unique.len(),
+                        self.passed.len(),
                         self.bests.best.first().map(|(u, _)| u),
                         &*self.search,
                         self.started,
@@ -420,7 +425,7 @@ impl<'a> Run<'a> {
                     progress.show(config, tests, self.started, &line);
                 }
             }
-            match self.one_test(&mut tests, &mut unique) {
+            match self.one_test(&mut tests) {
                 Next::Go => {}
                 Next::Exhausted => {
                     self.report.exhausted = true;
@@ -432,12 +437,12 @@ impl<'a> Run<'a> {
         }
         progress.end(config);
         self.report.tests = tests;
-        self.report.unique_valid = unique.len() as u64;
+        self.report.unique_valid = self.passed.len() as u64;
     }
 
     /// One proposal of the search, run, counted and told to the search.
     #[inline]
-    fn one_test(&mut self, tests: &mut u64, unique: &mut HashesSet) -> Next {
+    fn one_test(&mut self, tests: &mut u64) -> Next {
         let Some(mut proposal) = self.search.propose() else {
             return Next::Exhausted;
         };
@@ -451,14 +456,15 @@ impl<'a> Run<'a> {
         } else {
             Kind::Warmup
         };
-        let (status, rec, fingerprint) = self.runner.call(proposal.source(), record, flying, kind);
+        let (status, rec, fingerprint, drawn) =
+            self.runner.call(proposal.source(), record, flying, kind);
         drop(proposal);
         if counted {
             *tests += 1;
             match status {
                 Status::Valid => {
                     self.report.valid += 1;
-                    unique.insert(fingerprint);
+                    self.passed.insert(fingerprint, drawn);
                 }
                 Status::Invalid => self.report.invalid += 1,
                 Status::Overrun => self.report.overrun += 1,
@@ -591,9 +597,15 @@ impl<'a> Run<'a> {
             None => &mut **subject,
         };
         let failure = match original {
-            Pending::Here(rec) => {
-                settle_watched(subject, where_found, rec, config, save_to, flight.as_mut())
-            }
+            Pending::Here(rec) => settle_watched(
+                subject,
+                where_found,
+                rec,
+                config,
+                save_to,
+                flight.as_mut(),
+                Some(&self.passed),
+            ),
             Pending::Isolated(bytes) => {
                 settle_isolated(subject, where_found, &bytes, config, save_to)
             }

@@ -52,7 +52,8 @@ pub(super) struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// Runs one test case: its status, its record (empty unless `record`) and fingerprint.
+    /// Runs one test case: its status, its record (empty unless `record`), fingerprint and
+    /// length ([`Tape::drawn`]).
     #[inline]
     pub(super) fn call(
         &mut self,
@@ -60,7 +61,7 @@ impl Runner<'_> {
         record: bool,
         flying: Flying,
         kind: Kind,
-    ) -> (Status, Recording, u64) {
+    ) -> (Status, Recording, u64, usize) {
         if self.watching {
             self.observer.before();
         }
@@ -100,7 +101,7 @@ impl Runner<'_> {
         if self.watching {
             self.observer.after(fingerprint);
         }
-        (status, recording, fingerprint)
+        (status, recording, fingerprint, drawn)
     }
 
     /// Tallies and logs the notes of the test case just run (statistics or observability
@@ -146,7 +147,7 @@ impl Runner<'_> {
 
     /// Replays `replay` recording, with the utilities it reports dropped.
     pub(super) fn record(&mut self, replay: &Replay) -> (Status, Recording) {
-        let (status, rec, _) = self.call(&mut *replay.source(), true, Flying::Not, Kind::Record);
+        let (status, rec, ..) = self.call(&mut *replay.source(), true, Flying::Not, Kind::Record);
         super::clear_utilities();
         (status, rec)
     }

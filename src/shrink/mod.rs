@@ -10,11 +10,13 @@
 
 mod budget;
 mod cache;
+mod passed;
 mod passes;
 mod search;
 mod shortlex;
 mod shrinker;
 
 pub use budget::Budget;
+pub use passed::Passed;
 pub use shortlex::{shortlex_cmp, shortlex_less};
 pub use shrinker::{PassStats, Shrinker, Shrunk};

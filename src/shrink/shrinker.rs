@@ -1,6 +1,7 @@
 //! The shrinker: holds the best failing tape and tries candidates against the test.
 
 use super::cache::Cache;
+use super::passed::Passed;
 use super::passes::{PASSES, Tier, char_bytes, lower_common_offset, text_bytes};
 use super::{Budget, shortlex_less};
 use crate::tape::{Choice, Fallback, Recording, ReplaySource, Status, Tape};
@@ -102,6 +103,8 @@ pub struct Shrinker<'a> {
     calls_to_best: u64,
     improvements: u64,
     cache: Cache,
+    /// Test cases that passed before the shrink ([`Shrinker::with_passed`]).
+    passed: Option<&'a Passed>,
     /// A candidate was left untried for lack of budget.
     stopped: bool,
     /// Calls the running pass made in a row without an improvement.
@@ -168,11 +171,19 @@ impl<'a> Shrinker<'a> {
             calls_to_best: 0,
             improvements: 0,
             cache,
+            passed: None,
             stopped: false,
             stall: 0,
             sweeps: 0,
             stall_at: None,
         }
+    }
+
+    /// Counts the test cases of `passed` (the generation phase's: [`Passed`]) as runs made,
+    /// so a candidate that repeats one is not run again. Only for a deterministic test.
+    pub fn with_passed(mut self, passed: &'a Passed) -> Shrinker<'a> {
+        self.passed = Some(passed);
+        self
     }
 
     /// Runs the passes until none improves the best tape or the budget runs out.
@@ -285,17 +296,35 @@ impl<'a> Shrinker<'a> {
 
     /// Tries a candidate tape (its forced choices are dropped: the generator re-forces
     /// them). Runs it only if it is shortlex-smaller than the best, no earlier run decided
-    /// it, the budget allows, and the running pass has not stalled (see [`Stall`]).
+    /// it (nor a passed test case it begins with: [`Shrinker::with_passed`]), the budget
+    /// allows, and the running pass has not stalled (see [`Stall`]).
     pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        self.probe(candidate)
+        self.run_candidate(candidate, true)
     }
 
-    /// [`Shrinker::attempt`] for a candidate that need not be smaller itself: a probe run
-    /// to learn what shape it records (which may be smaller, or splice into a smaller tape).
+    /// [`Shrinker::attempt`] for a pass that learns from the shape the candidate records
+    /// when it does not improve (where its spans read their choices out of place): the
+    /// passed test cases, which have no recording, do not decide it.
+    pub(super) fn attempt_for_shape(&mut self, candidate: &[Choice]) -> Tried {
+        if !shortlex_less(candidate, &self.best.choices) {
+            return Tried::Skipped;
+        }
+        self.run_candidate(candidate, false)
+    }
+
+    /// [`Shrinker::attempt_for_shape`] for a candidate that need not be smaller itself: a
+    /// probe run to learn what shape it records (which may be smaller, or splice into a
+    /// smaller tape).
     pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
+        self.run_candidate(candidate, false)
+    }
+
+    /// Runs `candidate` unless something decides it (see [`Shrinker::attempt`]); `passed`:
+    /// whether the passed test cases may.
+    fn run_candidate(&mut self, candidate: &[Choice], passed: bool) -> Tried {
         if self.stopped() {
             return Tried::Skipped;
         }
@@ -309,6 +338,9 @@ impl<'a> Shrinker<'a> {
                 Some(rec) => Tried::Ran(rec),
                 None => Tried::Known(hit.len),
             };
+        }
+        if passed && let Some(len) = self.passed.and_then(|p| p.repeated(candidate)) {
+            return Tried::Known(len);
         }
         if self.stall_at.is_some_and(|s| self.stall >= s.thinning)
             && !Cache::hash(&indices).is_multiple_of(THINNING)

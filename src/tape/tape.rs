@@ -1,24 +1,12 @@
 //! The tape: what a generator draws from, and the record of what it drew.
 
+use super::fingerprint::{PRINT_START, join, print_step};
 use super::label::mix;
 use super::random_source::coin_threshold;
 use super::segment::{Log, Segment};
 use super::{
     Choice, DrawContext, Hint, Label, OpenSpan, PointId, RandomSource, Reject, Source, Span, Trace,
 };
-
-/// One step of the fingerprint: FxHash's rotate-xor-multiply over the indices drawn, from a
-/// non-zero start (so leading zeros count). Draws alternate between two such lanes (even and
-/// odd positions), which halves the serial multiply chain of a long tape — the chain, not
-/// the arithmetic, is what costs on the hot path; [`Tape::fingerprint`] joins the lanes and
-/// mixes in the length.
-#[inline(always)]
-fn print_step(fp: u64, index: u64) -> u64 {
-    (fp.rotate_left(5) ^ index).wrapping_mul(0x517c_c1b7_2722_0a95)
-}
-
-/// The fingerprint lanes of an empty tape.
-const PRINT_START: [u64; 2] = [0x2545_f491_4f6c_dd1d, 0x9e37_79b9_7f4a_7c15];
 
 /// Where a tape's choices come from.
 enum Origin<'s> {
@@ -1190,10 +1178,7 @@ impl<'s> Tape<'s> {
     /// with [`Tape::force`] are counted but not hashed (the draws before them decide them);
     /// one-option draws are hashed like any other.
     pub fn fingerprint(&self) -> u64 {
-        mix(
-            print_step(self.prints[0], self.prints[1]),
-            self.drawn as u64,
-        )
+        join(self.prints, self.drawn)
     }
 
     /// Whether this tape keeps choices and spans.

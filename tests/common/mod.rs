@@ -8,6 +8,7 @@ use std::fmt::Debug;
 use tapefuzz::engine::{Observation, Search, Start};
 use tapefuzz::generators::{Gen, value_from_bytes};
 use tapefuzz::search::random::RandomSearch;
+use tapefuzz::shrink::Passed;
 use tapefuzz::tape::{Recording, Status, Tape};
 
 /// The first failing test case of a random run with `seed` as the `random` strategy makes
@@ -18,6 +19,17 @@ pub fn first_failure(
     test: &mut dyn FnMut(&mut Tape<'_>) -> Status,
     seed: u64,
     max_tests: u64,
+) -> Option<Recording> {
+    first_failure_passed(test, seed, max_tests, &mut Passed::new())
+}
+
+/// [`first_failure`], noting the valid test cases before it in `passed`, as the engine does
+/// for its shrink (`Shrinker::with_passed`).
+pub fn first_failure_passed(
+    test: &mut dyn FnMut(&mut Tape<'_>) -> Status,
+    seed: u64,
+    max_tests: u64,
+    passed: &mut Passed,
 ) -> Option<Recording> {
     let mut search = RandomSearch::default();
     search.start(&Start {
@@ -31,6 +43,9 @@ pub fn first_failure(
         // Suggestions included, as the engine's confirming replay records them.
         let mut tape = Tape::recording(proposal.source()).with_suggestions();
         let status = test(&mut tape);
+        if status == Status::Valid {
+            passed.insert(tape.fingerprint(), tape.drawn());
+        }
         let rec = tape.finish();
         drop(proposal);
         if status == Status::Interesting {

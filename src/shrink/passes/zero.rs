@@ -88,7 +88,7 @@ fn zero_group(s: &mut Shrinker<'_>, group: &[usize]) -> bool {
         let zeros = zeroed(&v[t.start + 1..t.end]);
         v[t.start + 1..t.end].copy_from_slice(&zeros);
     }
-    let rec = match s.attempt(&v) {
+    let rec = match s.attempt_for_shape(&v) {
         Tried::Improved => return true,
         Tried::Ran(rec) => rec,
         Tried::Known(_) | Tried::Skipped => return false,
