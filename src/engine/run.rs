@@ -466,7 +466,10 @@ impl<'a> Run<'a> {
                     self.report.valid += 1;
                     self.passed.insert(fingerprint, drawn);
                 }
-                Status::Invalid => self.report.invalid += 1,
+                Status::Invalid => {
+                    self.report.invalid += 1;
+                    self.passed.insert_rejected(fingerprint, drawn);
+                }
                 Status::Overrun => self.report.overrun += 1,
                 Status::Interesting => {}
             }

@@ -8,12 +8,17 @@ use crate::tape::{Choice, Fingerprint, HashesSet, PointId};
 /// candidate.
 const LONGEST: usize = 1 << 16;
 
+/// How many rejected test cases are kept at most: a campaign whose inputs are mostly
+/// invalid would otherwise keep a fingerprint for each (valid ones are kept anyway, to count
+/// the distinct ones).
+const MOST_REJECTED: usize = 1 << 16;
+
 /// How many zeros past a candidate's end [`Passed::repeated`] reads: a tape that ends early
 /// mostly ends within a few more choices (a list's "no more" coin, a string's length).
 const ZEROS_AFTER: usize = 32;
 
-/// Test cases that passed before the shrink (the generation phase's valid ones), known by
-/// their tapes' fingerprints ([`crate::tape::Tape::fingerprint`]) and lengths. Hypothesis's
+/// Test cases that passed before the shrink (the generation phase's valid ones, and up to
+/// 65,536 it rejected: [`Passed::insert_rejected`]), known by their tapes' fingerprints ([`crate::tape::Tape::fingerprint`]) and lengths. Hypothesis's
 /// engine does the same with its tree of every run: a list its generation already found too
 /// short to fail is not tried again when shrinking.
 ///
@@ -36,10 +41,16 @@ const ZEROS_AFTER: usize = 32;
 /// // Tapes longer than 65,536 choices are counted, never matched by a candidate.
 /// passed.insert(0x5678, 1 << 20);
 /// assert_eq!(passed.len(), 2);
+/// // A rejected test case is known, not counted.
+/// passed.insert_rejected(0x9abc, 2);
+/// assert!(passed.contains(0x9abc));
+/// assert_eq!(passed.len(), 2);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Passed {
     prints: HashesSet,
+    /// Rejected ones (at most [`MOST_REJECTED`]), apart so that `prints` counts valid ones.
+    rejected: HashesSet,
     /// Bit `n` is set when a tape of `n` choices passed.
     lengths: Vec<u64>,
 }
@@ -55,6 +66,21 @@ impl Passed {
     /// candidate is matched against it.
     pub fn insert(&mut self, fingerprint: u64, len: usize) {
         self.prints.insert(fingerprint);
+        self.note_length(len);
+    }
+
+    /// Notes that the tape with this fingerprint, `len` choices long, was rejected (an
+    /// `assume!` or a filter: [`crate::tape::Status::Invalid`]), which the shrink treats as
+    /// passing. Known but not counted ([`Passed::len`]); past 65,536 rejected tapes, or 65,536
+    /// choices, ignored.
+    pub fn insert_rejected(&mut self, fingerprint: u64, len: usize) {
+        if self.rejected.len() < MOST_REJECTED && len <= LONGEST {
+            self.rejected.insert(fingerprint);
+            self.note_length(len);
+        }
+    }
+
+    fn note_length(&mut self, len: usize) {
         if len > LONGEST {
             return;
         }
@@ -65,19 +91,19 @@ impl Passed {
         self.lengths[word] |= 1 << bit;
     }
 
-    /// Whether a tape with this fingerprint passed.
+    /// Whether a tape with this fingerprint passed or was rejected.
     pub fn contains(&self, fingerprint: u64) -> bool {
-        self.prints.contains(&fingerprint)
+        self.prints.contains(&fingerprint) || self.rejected.contains(&fingerprint)
     }
 
-    /// How many distinct tapes are known.
+    /// How many distinct tapes passed (the rejected ones not counted).
     pub fn len(&self) -> usize {
         self.prints.len()
     }
 
-    /// Whether none is known.
+    /// Whether none is known (passed or rejected).
     pub fn is_empty(&self) -> bool {
-        self.prints.is_empty()
+        self.prints.is_empty() && self.rejected.is_empty()
     }
 
     fn has_length(&self, len: usize) -> bool {
@@ -90,7 +116,7 @@ impl Passed {
     /// candidate reads index 0 (as the shrink's replay falls back), so up to [`ZEROS_AFTER`]
     /// zeros after it count too.
     pub(super) fn repeated(&self, choices: &[Choice]) -> Option<usize> {
-        if self.prints.is_empty() {
+        if self.is_empty() {
             return None;
         }
         let mut f = Fingerprint::new();

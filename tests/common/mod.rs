@@ -23,8 +23,8 @@ pub fn first_failure(
     first_failure_passed(test, seed, max_tests, &mut Passed::new())
 }
 
-/// [`first_failure`], noting the valid test cases before it in `passed`, as the engine does
-/// for its shrink (`Shrinker::with_passed`).
+/// [`first_failure`], noting the valid and rejected test cases before it in `passed`, as the
+/// engine does for its shrink (`Shrinker::with_passed`).
 pub fn first_failure_passed(
     test: &mut dyn FnMut(&mut Tape<'_>) -> Status,
     seed: u64,
@@ -43,8 +43,10 @@ pub fn first_failure_passed(
         // Suggestions included, as the engine's confirming replay records them.
         let mut tape = Tape::recording(proposal.source()).with_suggestions();
         let status = test(&mut tape);
-        if status == Status::Valid {
-            passed.insert(tape.fingerprint(), tape.drawn());
+        match status {
+            Status::Valid => passed.insert(tape.fingerprint(), tape.drawn()),
+            Status::Invalid => passed.insert_rejected(tape.fingerprint(), tape.drawn()),
+            _ => {}
         }
         let rec = tape.finish();
         drop(proposal);
