@@ -64,14 +64,19 @@ pub(super) struct Pass {
 /// Every pass, in the order they run within a tier.
 pub(super) const PASSES: &[Pass] = &[
     Pass {
+        name: "zero_elements",
+        tier: Tier::Structure,
+        run: zero::zero_elements,
+    },
+    Pass {
         name: "delete_spans",
         tier: Tier::Structure,
         run: delete::delete_spans,
     },
     Pass {
-        name: "zero_elements",
+        name: "zero_inner_elements",
         tier: Tier::Structure,
-        run: zero::zero_elements,
+        run: zero::zero_inner_elements,
     },
     Pass {
         name: "delete_run_bytes",

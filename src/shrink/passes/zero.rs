@@ -32,13 +32,32 @@ pub(in crate::shrink) fn zero_spans(s: &mut Shrinker<'_>) {
 /// are tried in every element (a collection's elements: see [`element_groups`]). Only in the
 /// first sweep of the structural tier: a collection whose contents do not matter shows it at
 /// once, and one whose contents do would cost a failed call after every later edit.
+///
+/// This pass takes the outermost collections (not inside another collection's element), and
+/// runs before any deletion: one call makes every element of a long list simplest, after
+/// which each deletion of an element is tried on the simpler tape (and equal elements are
+/// found equal). [`zero_inner_elements`] takes the nested ones after the deletions, which
+/// remove most of them first (a list of lists zeroed inner list by inner list before any is
+/// deleted costs a call per inner list).
 pub(in crate::shrink) fn zero_elements(s: &mut Shrinker<'_>) {
+    zero_groups(s, false);
+}
+
+/// [`zero_elements`] for the collections nested in another collection's element.
+pub(in crate::shrink) fn zero_inner_elements(s: &mut Shrinker<'_>) {
+    zero_groups(s, true);
+}
+
+fn zero_groups(s: &mut Shrinker<'_>, nested: bool) {
     if s.sweeps > 1 {
         return;
     }
     let mut g = 0;
     loop {
         let groups = element_groups(s);
+        let groups: Vec<_> = (groups.into_iter())
+            .filter(|group| in_element(s, group[0]) == nested)
+            .collect();
         if g >= groups.len() || s.stopped() {
             return;
         }
@@ -46,6 +65,19 @@ pub(in crate::shrink) fn zero_elements(s: &mut Shrinker<'_>) {
             g += 1;
         }
     }
+}
+
+/// Whether span `k` lies inside a collection's element.
+fn in_element(s: &Shrinker<'_>, k: usize) -> bool {
+    let mut up = s.spans()[k].parent;
+    while let Some(p) = up {
+        let t = s.spans()[p];
+        if s.opens_with_coin(t) {
+            return true;
+        }
+        up = t.parent;
+    }
+    false
 }
 
 /// The elements of each collection (span numbers, in tape order) with two or more elements
