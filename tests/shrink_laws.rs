@@ -628,3 +628,44 @@ fn the_engine_does_not_shrink_into_a_value_its_generation_passed() {
         "the generation ran the empty list on {checked} seeds of 10"
     );
 }
+
+/// A list whose length is what fails, already at its minimum: once one element fewer passed,
+/// the shrink does not try each shorter length (a cut at every "one more?" coin, by each pass
+/// that lowers, zeroes or swaps choices); and a failure that needs fewer elements but not
+/// one fewer (an odd length) still reaches its minimum.
+#[test]
+fn cuts_of_a_list_known_too_short_are_not_run() {
+    use tapefuzz::tape::{Fallback, ReplaySource};
+    let shrink = |fails: fn(usize) -> bool, len: usize| {
+        let g = vecs(bools(), ..);
+        let mut calls = 0u64;
+        let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+            Ok(v) => {
+                calls += 1;
+                if fails(v.len()) {
+                    Status::Interesting
+                } else {
+                    Status::Valid
+                }
+            }
+            Err(r) => r.status(),
+        };
+        let mut indices = [1, 0].repeat(len);
+        indices.push(0);
+        let mut src = ReplaySource::new(indices, Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src);
+        assert_eq!(test(&mut tape), Status::Interesting);
+        let start = tape.finish();
+        let best = Shrinker::new(&mut test, start, Budget::default())
+            .run()
+            .best;
+        let mut src = ReplaySource::of(&best.choices);
+        let v = g.generate(&mut Tape::recording(&mut src)).unwrap();
+        (v.len(), calls)
+    };
+    let (len, calls) = shrink(|n| n >= 30, 30);
+    assert_eq!(len, 30);
+    assert!(calls < 15, "{calls} calls to confirm a list of 30");
+    let (len, _) = shrink(|n| n % 2 == 1 && n >= 3, 9);
+    assert_eq!(len, 3);
+}

@@ -52,8 +52,9 @@ pub(super) enum Tried {
     Ran(Recording),
     /// An earlier run decided it (without improving): that run's tape length.
     Known(usize),
-    /// It was not run: not smaller than the best, out of budget, or held back by a stalled
-    /// joint or last-resort pass (thinned out, or past the stall limit).
+    /// It was not run: not smaller than the best, out of budget, held back by a stalled
+    /// joint or last-resort pass (thinned out, or past the stall limit), or a cut of a
+    /// collection where one element fewer already passed (`cuts_known_to_fail`).
     Skipped,
 }
 
@@ -296,8 +297,9 @@ impl<'a> Shrinker<'a> {
 
     /// Tries a candidate tape (its forced choices are dropped: the generator re-forces
     /// them). Runs it only if it is shortlex-smaller than the best, no earlier run decided
-    /// it (nor a passed test case it begins with: [`Shrinker::with_passed`]), the budget
-    /// allows, and the running pass has not stalled (see [`Stall`]).
+    /// it (nor a passed test case it begins with: [`Shrinker::with_passed`]), it is not a cut
+    /// of a collection where one element fewer already passed (`cuts_known_to_fail`), the
+    /// budget allows, and the running pass has not stalled (see [`Stall`]).
     pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
@@ -322,6 +324,17 @@ impl<'a> Shrinker<'a> {
         self.run_candidate(candidate, false)
     }
 
+    /// Whether an earlier run (or a passed test case) already decided `candidate`, so that
+    /// trying it would cost no call and could not improve.
+    pub(super) fn decided(&self, candidate: &[Choice]) -> bool {
+        let indices: Vec<u64> = (candidate.iter())
+            .filter(|c| !c.forced)
+            .map(|c| c.index)
+            .collect();
+        self.cache.lookup(&indices).is_some()
+            || self.passed.is_some_and(|p| p.repeated(candidate).is_some())
+    }
+
     /// Runs `candidate` unless something decides it (see [`Shrinker::attempt`]); `passed`:
     /// whether the passed test cases may.
     fn run_candidate(&mut self, candidate: &[Choice], passed: bool) -> Tried {
@@ -341,6 +354,9 @@ impl<'a> Shrinker<'a> {
         }
         if passed && let Some(len) = self.passed.and_then(|p| p.repeated(candidate)) {
             return Tried::Known(len);
+        }
+        if passed && self.cuts_known_to_fail(candidate) {
+            return Tried::Skipped;
         }
         if self.stall_at.is_some_and(|s| self.stall >= s.thinning)
             && !Cache::hash(&indices).is_multiple_of(THINNING)

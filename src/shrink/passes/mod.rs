@@ -28,6 +28,7 @@ use super::Shrinker;
 use super::shrinker::Tried;
 use crate::tape::builtin;
 use crate::tape::{Choice, Kind, Label, Span};
+use delete::without_ending;
 
 /// For each position of the tape `choices` (with its `spans`), whether it holds a byte of a
 /// run read as text ([`builtin::TEXT`]; not the run's length). Computed once per best tape,
@@ -226,6 +227,55 @@ impl Shrinker<'_> {
     /// Whether `span` is a collection's element that opens with its "one more?" coin.
     fn opens_with_coin(&self, span: Span) -> bool {
         span.label == builtin::ELEMENT && span.start < span.end && self.more_coin(span.start)
+    }
+
+    /// Whether `candidate`, as long as the best tape, only cuts a collection where one
+    /// element fewer is known to pass: its first edit lowers the "one more?" coin of an
+    /// element to 0, and the deletion of that element alone already ran without improving (as
+    /// [`delete::delete_spans`] tries each element's). The cut deletes that element and every
+    /// one after it: where one element fewer passes, fewer still mostly passes too (a length
+    /// that must stay, an element that must be there), and a collection of `n` elements
+    /// would cost up to `n` such calls in each pass that lowers, zeroes or swaps choices
+    /// ([`Shrinker::attempt`] holds them back). A candidate that also edits what follows the
+    /// element is held back only where the collection ends the tape (nothing reads past the
+    /// cut); elsewhere such an edit may move an element into the next collection. Deletions
+    /// (shorter candidates) are never held back: a failure that needs fewer elements but not
+    /// one fewer (a parity of the length) is left to the passes that delete several.
+    pub(in crate::shrink) fn cuts_known_to_fail(&self, candidate: &[Choice]) -> bool {
+        let best = self.choices();
+        // A deletion (a shorter candidate) is never held back.
+        if candidate.len() != best.len() {
+            return false;
+        }
+        let Some(i) = (candidate.iter().zip(best)).position(|(a, b)| a != b) else {
+            return false;
+        };
+        if !self.more_coin(i) || best[i].index != 1 || candidate[i].index != 0 {
+            return false;
+        }
+        let spans = self.spans();
+        let from = spans.partition_point(|t| t.start < i);
+        let Some(k) = (from..spans.len())
+            .take_while(|&k| spans[k].start == i)
+            .find(|&k| self.opens_with_coin(spans[k]))
+        else {
+            return false;
+        };
+        let t = spans[k];
+        // Where the collection ends the tape, nothing reads what follows the cut.
+        let ends_tape = spans[k + 1..].iter().any(|u| {
+            u.parent == t.parent
+                && u.label == t.label
+                && u.len() == 1
+                && u.start + 1 == best.len()
+                && best[u.start].index == 0
+                && self.more_coin(u.start)
+        });
+        if !ends_tape && candidate[t.end..] != best[t.end..] {
+            return false;
+        }
+        let alone = without_ending(best, t.start, t.end, self.forced_end_coin(k));
+        self.decided(&alone)
     }
 
     /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's
