@@ -236,9 +236,10 @@ impl Shrinker<'_> {
     /// one after it: where one element fewer passes, fewer still mostly passes too (a length
     /// that must stay, an element that must be there), and a collection of `n` elements
     /// would cost up to `n` such calls in each pass that lowers, zeroes or swaps choices
-    /// ([`Shrinker::attempt`] holds them back). A candidate that also edits what follows the
-    /// element is held back only where the collection ends the tape (nothing reads past the
-    /// cut); elsewhere such an edit may move an element into the next collection. Deletions
+    /// ([`Shrinker::attempt`] holds them back). A candidate that also raises a choice after
+    /// the element is held back only where the collection ends the tape (nothing reads past
+    /// the cut); elsewhere the raise may make up for the cut (the next collection's coin
+    /// raised moves the element there). Deletions
     /// (shorter candidates) are never held back: a failure that needs fewer elements but not
     /// one fewer (a parity of the length) is left to the passes that delete several.
     pub(in crate::shrink) fn cuts_known_to_fail(&self, candidate: &[Choice]) -> bool {
@@ -271,7 +272,10 @@ impl Shrinker<'_> {
                 && best[u.start].index == 0
                 && self.more_coin(u.start)
         });
-        if !ends_tape && candidate[t.end..] != best[t.end..] {
+        // Else an edit after the element may make up for it (raising the next
+        // collection's coin moves the element there); one that only lowers cannot.
+        let raises = |j: usize| candidate[j].index > best[j].index;
+        if !ends_tape && (t.end..best.len()).any(raises) {
             return false;
         }
         let alone = without_ending(best, t.start, t.end, self.forced_end_coin(k));
