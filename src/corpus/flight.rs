@@ -7,14 +7,17 @@
 //! page cache, so its contents outlive the process) and holds a lock on it. Before each test
 //! case the loop writes what it is: a random test case's seed (three stores), or, for
 //! searches that steer their choices, each index as the source chooses it ([`Trace`]). No
-//! system call per test case. At the end of the run the file is removed. A file whose lock
+//! system call per test case. The file holds the header and a few hundred slots at first; the
+//! first test case that traces more indices, or a shrink of a longer tape, writes the rest
+//! (the whole record is 512 KB of real blocks, which cost a short property run most of its
+//! time). At the end of the run the file is removed. A file whose lock
 //! nobody holds belongs to a process that died: [`Flight::collect`] reads it.
 //!
 //! Layout (little-endian `u64` words): magic, state (0 idle, 1 running, 2 hung), kind (1 a
 //! seed, 2 traced indices), seed, test number, count of indices, then the indices.
 
 use super::atomic::{create_dir_durably, open_regular, with_path};
-use crate::tape::Trace;
+use crate::tape::{Trace, TraceRoom};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -25,6 +28,10 @@ const HEADER: usize = 8;
 /// Indices a record holds (the default size budget of a test case).
 pub const FLIGHT_SLOTS: usize = crate::tape::DEFAULT_MAX_CHOICES;
 const WORDS: usize = HEADER + FLIGHT_SLOTS;
+/// The words a record's file holds until a test case traces its indices or a shrink
+/// begins: a random test case needs the header only. Writing the whole record (512 KB of
+/// real blocks) cost most of a short property run's time under `cargo test`.
+const FIRST_WORDS: usize = 512;
 
 const STATE: usize = 1;
 const KIND: usize = 2;
@@ -70,8 +77,49 @@ pub enum CrashedInput {
 /// fails and runs go on without one.
 pub struct Flight {
     path: PathBuf,
-    _file: File,
+    /// Mapped over [`WORDS`] words.
     map: *mut u64,
+    backing: Backing,
+}
+
+/// The record's file, and how many words of the mapping it backs (a store past the file's
+/// end would be a SIGBUS): the slots of a [`Trace`] grow into it.
+struct Backing {
+    file: File,
+    words: usize,
+}
+
+// SAFETY: `grow` returns slots the file backs, from the first slot, within the mapping of
+// `WORDS` words that the flight keeps for as long as a trace borrows it.
+unsafe impl TraceRoom for Backing {
+    fn grow(&mut self, wanted: usize) -> usize {
+        if HEADER + wanted.min(FLIGHT_SLOTS) > self.words {
+            self.write_rest();
+        }
+        self.words - HEADER
+    }
+}
+
+impl Backing {
+    /// Writes the rest of the record, whole (real zero blocks, as [`Flight::create`]
+    /// writes; a record grows at most once). Where that fails (a full disk) the record
+    /// keeps the slots it has, and a longer test case keeps only its first indices.
+    #[cold]
+    #[inline(never)]
+    fn write_rest(&mut self) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileExt;
+            let extra = vec![0u8; (WORDS - self.words) * 8];
+            if self
+                .file
+                .write_all_at(&extra, (self.words * 8) as u64)
+                .is_ok()
+            {
+                self.words = WORDS;
+            }
+        }
+    }
 }
 
 // The mapping is owned by the flight; the watchdog reads it through `Flight::view`.
@@ -142,11 +190,12 @@ impl Flight {
             file.lock()?;
             // Real blocks, not a sparse file: on a full disk the first store into a sparse
             // mapping is a SIGBUS; a write fails with ENOSPC here, and the run goes on
-            // without a record.
-            std::io::Write::write_all(&mut &file, &vec![0u8; WORDS * 8])?;
+            // without a record. The rest of the record is written when first needed
+            // (`Flight::room`).
+            std::io::Write::write_all(&mut &file, &[0u8; FIRST_WORDS * 8])?;
             use std::os::fd::AsRawFd;
-            // SAFETY: a shared read-write mapping of the whole file, which this struct owns
-            // and unmaps on drop.
+            // SAFETY: a shared read-write mapping of the whole record, which this struct
+            // owns and unmaps on drop; only the words the file backs are touched.
             let map = unsafe {
                 libc::mmap(
                     std::ptr::null_mut(),
@@ -166,8 +215,11 @@ impl Flight {
             Ok(map) => {
                 let f = Flight {
                     path,
-                    _file: file,
                     map,
+                    backing: Backing {
+                        file,
+                        words: FIRST_WORDS,
+                    },
                 };
                 f.view().word(0).store(MAGIC, Ordering::Relaxed);
                 Ok(f)
@@ -209,19 +261,22 @@ impl Flight {
         v.word(STATE).store(RUNNING, Ordering::Release);
     }
 
-    /// Test case `test` traces its indices: the trace to hand its tape.
+    /// Test case `test` traces its indices: the trace to hand its tape. The record's file
+    /// holds a few hundred slots at first; a test case that draws more writes the rest of
+    /// it as it goes (see [`TraceRoom`]).
     #[inline]
     pub fn begin_trace(&mut self, test: u64) -> Trace<'_> {
         let v = self.view();
         v.word(KIND).store(TRACED, Ordering::Relaxed);
         v.word(TEST).store(test, Ordering::Relaxed);
         v.word(STATE).store(RUNNING, Ordering::Release);
+        let backed = self.backing.words - HEADER;
         // SAFETY: the header words and the slots are disjoint parts of the mapping, borrowed
-        // for as long as `self` is.
+        // for as long as `self` is; the file backs the first `backed` slots, and the backing
+        // vouches for those it grows.
         unsafe {
             let count = &mut *self.map.add(COUNT);
-            let slots = std::slice::from_raw_parts_mut(self.map.add(HEADER), FLIGHT_SLOTS);
-            Trace::new(slots, count)
+            Trace::growing(self.map.add(HEADER), backed, count, &mut self.backing)
         }
     }
 
@@ -230,10 +285,11 @@ impl Flight {
     /// that kills the process or hangs leaves the failure for the next run, marked
     /// [`Crashed::shrinking`]. Each candidate is announced with [`Flight::candidate`].
     pub fn begin_shrink(&mut self, indices: &[u64]) {
+        let room = self.backing.grow(indices.len());
         let v = self.view();
         v.word(STATE).store(IDLE, Ordering::Release);
         v.word(KIND).store(SHRINKING, Ordering::Relaxed);
-        let n = indices.len().min(FLIGHT_SLOTS);
+        let n = indices.len().min(room);
         for (i, &x) in indices[..n].iter().enumerate() {
             v.word(HEADER + i).store(x, Ordering::Relaxed);
         }
@@ -370,6 +426,34 @@ mod tests {
             "*\n",
             "kept out of git"
         );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_long_trace_grows_the_record_and_is_collected_whole() {
+        let dir = std::env::temp_dir().join(format!("tapefuzz-flight-long-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let mut f = Flight::create(&dir, "p").unwrap();
+        let small = fs::metadata(f.path()).unwrap().len();
+        assert_eq!(
+            small,
+            (FIRST_WORDS * 8) as u64,
+            "a random run writes the header only"
+        );
+        let n = 3 * FIRST_WORDS as u64;
+        {
+            let mut t = f.begin_trace(1);
+            for i in 0..n {
+                t.push(i);
+            }
+        }
+        assert_eq!(fs::metadata(f.path()).unwrap().len(), (WORDS * 8) as u64);
+        let copy = dir.join("p.copy.flight");
+        fs::copy(f.path(), &copy).unwrap();
+        let found = Flight::collect(&dir, "p");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].input, CrashedInput::Indices((0..n).collect()));
+        drop(f);
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -58,4 +58,4 @@ pub use source::{DrawContext, Hint, OpenSpan, Source};
 pub use span::Span;
 pub use status::{Reject, Status};
 pub use tape::{DEFAULT_MAX_CHOICES, LegacyText, Recording, Tape, TextRun, ValueStep};
-pub use trace::Trace;
+pub use trace::{Trace, TraceRoom};
