@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Debug;
 use tapefuzz::generators::{Boxed, CharClass, btree_maps, btree_sets};
 use tapefuzz::prelude::*;
-use tapefuzz::shrink::{Budget, Passed, Shrinker};
+use tapefuzz::shrink::{Budget, Shrinker};
 use tapefuzz::tape::{ReplaySource, Rng, Status, Tape};
 
 mod common;
@@ -197,15 +197,9 @@ where
         .fold(0u64, |h, b| h.wrapping_mul(31) ^ b as u64);
     let mut runs = Vec::new();
     for seed in 0..SEEDS {
-        // The generation phase's valid test cases, known to the shrink as the engine's are.
-        let mut passed = Passed::new();
-        let start = common::first_failure_passed(
-            &mut test,
-            Rng::derive(stream, seed),
-            MAX_TESTS,
-            &mut passed,
-        )
-        .unwrap_or_else(|| panic!("{name} seed {seed}: no failure in {MAX_TESTS} tests"));
+        // The generation phase's passing test cases, known to the shrink as the engine's are.
+        let (start, passed) =
+            common::challenge_start(&mut test, name, seed, Rng::derive(stream, seed), MAX_TESTS);
         // `SHRINK_STARTS=1`: the length of each first failure's `Debug` text on stderr
         // (`START <name> <length>`), to compare with where Hypothesis starts shrinking.
         if std::env::var_os("SHRINK_STARTS").is_some() {

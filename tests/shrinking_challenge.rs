@@ -15,7 +15,7 @@
 use std::cell::Cell;
 use std::fmt::{self, Debug};
 use tapefuzz::prelude::*;
-use tapefuzz::shrink::{Budget, Passed, Shrinker};
+use tapefuzz::shrink::{Budget, Shrinker};
 use tapefuzz::tape::Reject;
 use tapefuzz::tape::Status;
 use tapefuzz::tape::Tape;
@@ -151,15 +151,9 @@ where
         .fold(0u64, |h, b| h.wrapping_mul(31) ^ b as u64);
     let mut runs = Vec::new();
     for seed in 0..SEEDS {
-        // The generation phase's valid test cases, known to the shrink as the engine's are.
-        let mut passed = Passed::new();
-        let start = common::first_failure_passed(
-            &mut test,
-            Rng::derive(stream, seed),
-            MAX_TESTS,
-            &mut passed,
-        )
-        .unwrap_or_else(|| panic!("{name} seed {seed}: no failure in {MAX_TESTS} tests"));
+        // The generation phase's passing test cases, known to the shrink as the engine's are.
+        let (start, passed) =
+            common::challenge_start(&mut test, name, seed, Rng::derive(stream, seed), MAX_TESTS);
         test_calls.set(0);
         property_calls.set(0);
         let shrunk = Shrinker::new(&mut test, start, Budget::default())

@@ -66,6 +66,22 @@ pub fn first_failure_passed(
     None
 }
 
+/// The first failure of challenge `name` on `seed` (see [`first_failure_passed`]), with
+/// the valid and rejected test cases before it for its shrink; panics when none comes in
+/// `max_tests` test cases.
+pub fn challenge_start(
+    test: &mut dyn FnMut(&mut Tape<'_>) -> Status,
+    name: &str,
+    seed: u64,
+    stream_seed: u64,
+    max_tests: u64,
+) -> (Recording, Passed) {
+    let mut passed = Passed::new();
+    let start = first_failure_passed(test, stream_seed, max_tests, &mut passed)
+        .unwrap_or_else(|| panic!("{name} seed {seed}: no failure in {max_tests} tests"));
+    (start, passed)
+}
+
 /// Shrinks the failing test case that replaying `indices` (then zeros) records under `test`,
 /// with the default budget; the best tape (replay it with `ReplaySource::of`, which skips its
 /// forced choices). Panics when the start does not fail.
