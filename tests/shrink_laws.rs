@@ -669,3 +669,27 @@ fn cuts_of_a_list_known_too_short_are_not_run() {
     let (len, _) = shrink(|n| n % 2 == 1 && n >= 3, 9);
     assert_eq!(len, 3);
 }
+
+/// Two collections side by side: the smallest failure moves the first one's element into the
+/// second (`[1, f, 0, 0]` → `[0, 1, f, 0]`), a cut of the first collection with a raise right
+/// after it, which a shrink must still try.
+#[test]
+fn an_element_moves_into_the_next_collection() {
+    use tapefuzz::tape::{Fallback, ReplaySource};
+    let g = (vecs(bools(), 0..=3), vecs(bools(), 0..=3));
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok((a, b)) if a.len() + b.len() >= 1 => Status::Interesting,
+        Ok(_) => Status::Valid,
+        Err(r) => r.status(),
+    };
+    let mut src = ReplaySource::new(vec![1, 0, 0, 0], Fallback::Simplest);
+    let mut tape = Tape::recording(&mut src);
+    assert_eq!(test(&mut tape), Status::Interesting);
+    let start = tape.finish();
+    let best = Shrinker::new(&mut test, start, Budget::default())
+        .run()
+        .best;
+    let mut src = ReplaySource::of(&best.choices);
+    let v = g.generate(&mut Tape::recording(&mut src)).unwrap();
+    assert_eq!(v, (vec![], vec![false]));
+}

@@ -87,13 +87,15 @@ pub struct Flight {
 struct Backing {
     file: File,
     words: usize,
+    /// Writing the rest failed once (a full disk): not tried again.
+    failed: bool,
 }
 
 // SAFETY: `grow` returns slots the file backs, from the first slot, within the mapping of
 // `WORDS` words that the flight keeps for as long as a trace borrows it.
 unsafe impl TraceRoom for Backing {
     fn grow(&mut self, wanted: usize) -> usize {
-        if HEADER + wanted.min(FLIGHT_SLOTS) > self.words {
+        if HEADER + wanted.min(FLIGHT_SLOTS) > self.words && !self.failed {
             self.write_rest();
         }
         self.words - HEADER
@@ -191,7 +193,7 @@ impl Flight {
             // Real blocks, not a sparse file: on a full disk the first store into a sparse
             // mapping is a SIGBUS; a write fails with ENOSPC here, and the run goes on
             // without a record. The rest of the record is written when first needed
-            // (`Flight::room`).
+            // (`Backing::grow`).
             std::io::Write::write_all(&mut &file, &[0u8; FIRST_WORDS * 8])?;
             use std::os::fd::AsRawFd;
             // SAFETY: a shared read-write mapping of the whole record, which this struct
@@ -219,6 +221,7 @@ impl Flight {
                     backing: Backing {
                         file,
                         words: FIRST_WORDS,
+                        failed: false,
                     },
                 };
                 f.view().word(0).store(MAGIC, Ordering::Relaxed);
@@ -281,7 +284,8 @@ impl Flight {
     }
 
     /// The run starts shrinking the failing test case of `indices`: the record holds it
-    /// (as the first [`FLIGHT_SLOTS`] indices) while each candidate runs, so that a candidate
+    /// (as the first [`FLIGHT_SLOTS`] indices; 504 if the record could not grow, on a full
+    /// disk) while each candidate runs, so that a candidate
     /// that kills the process or hangs leaves the failure for the next run, marked
     /// [`Crashed::shrinking`]. Each candidate is announced with [`Flight::candidate`].
     pub fn begin_shrink(&mut self, indices: &[u64]) {

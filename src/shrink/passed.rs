@@ -101,7 +101,8 @@ impl Passed {
         self.prints.len()
     }
 
-    /// Whether none is known (passed or rejected).
+    /// Whether none is known, passed or rejected (so it may be false while [`Passed::len`],
+    /// which counts the passed ones only, is 0).
     pub fn is_empty(&self) -> bool {
         self.prints.is_empty() && self.rejected.is_empty()
     }
@@ -115,7 +116,14 @@ impl Passed {
     /// The length of the passed tape that `choices` begin with, if one does. Past its end a
     /// candidate reads index 0 (as the shrink's replay falls back), so up to [`ZEROS_AFTER`]
     /// zeros after it count too.
-    pub(super) fn repeated(&self, choices: &[Choice]) -> Option<usize> {
+    ///
+    /// The first `recorded` choices are a recorded run's (the best tape's, before the
+    /// candidate's first edit), so their forced flags are what a run makes; past them a flag
+    /// was copied and may be wrong, and the replay skips forced choices: a fold that treats
+    /// them as forced could match a tape that fed the same indices in another order, or one
+    /// more. So the check stops at the first forced choice past `recorded` (a miss, never a
+    /// false match: with every flag right, equal folds mean equal indices fed).
+    pub(super) fn repeated(&self, choices: &[Choice], recorded: usize) -> Option<usize> {
         if self.is_empty() {
             return None;
         }
@@ -134,7 +142,10 @@ impl Passed {
         let padded = choices
             .iter()
             .chain(std::iter::repeat_n(&zero, ZEROS_AFTER));
-        for c in padded.take(longest) {
+        for (i, c) in padded.take(longest).enumerate() {
+            if c.forced && i >= recorded {
+                return None;
+            }
             f.push(c);
             if self.has_length(f.len()) && self.contains(f.value()) {
                 return Some(f.len());
@@ -164,16 +175,41 @@ mod tests {
         let mut passed = Passed::new();
         let (print, choices) = recorded(&[1, 2]);
         passed.insert(print, choices.len());
-        assert_eq!(passed.repeated(&choices), Some(2));
+        assert_eq!(passed.repeated(&choices, 0), Some(2));
         let (_, longer) = recorded(&[1, 2, 3]);
-        assert_eq!(passed.repeated(&longer), Some(2));
+        assert_eq!(passed.repeated(&longer, 0), Some(2));
         let (_, other) = recorded(&[1, 3]);
-        assert_eq!(passed.repeated(&other), None);
+        assert_eq!(passed.repeated(&other, 0), None);
         let (_, shorter) = recorded(&[1]);
-        assert_eq!(passed.repeated(&shorter), None);
+        assert_eq!(passed.repeated(&shorter, 0), None);
         // Past its end a candidate reads zeros.
         let (print, zeros) = recorded(&[3, 0, 0]);
         passed.insert(print, zeros.len());
-        assert_eq!(passed.repeated(&zeros[..1]), Some(3));
+        assert_eq!(passed.repeated(&zeros[..1], 0), Some(3));
+    }
+
+    #[test]
+    fn a_copied_forced_flag_past_the_first_edit_stops_the_match() {
+        // Generation passed `[0, 0, 3]` (a variant, then two draws). The best tape is the
+        // other variant, `[1, forced 0, 3, 4]` (a fixed-length run: its length forced);
+        // lowering the variant copies the forced flag, which the replay then skips, so the
+        // run reads `3, 4` as the first variant's draws: not the passed tape.
+        let mut passed = Passed::new();
+        let (print, choices) = recorded(&[0, 0, 3]);
+        passed.insert(print, choices.len());
+        let c = |index: u64, forced: bool| Choice {
+            point: PointId(0),
+            max: if forced { 0 } else { 9 },
+            index,
+            forced,
+            in_run: false,
+        };
+        let candidate = [c(0, false), c(0, true), c(3, false), c(4, false)];
+        assert_eq!(
+            passed.repeated(&candidate, 4),
+            Some(3),
+            "the fold alone matches"
+        );
+        assert_eq!(passed.repeated(&candidate, 0), None);
     }
 }

@@ -324,6 +324,14 @@ impl<'a> Shrinker<'a> {
         self.run_candidate(candidate, false)
     }
 
+    /// How many of `candidate`'s first choices are the best tape's (a recorded run's, whose
+    /// forced flags are right: see [`Passed`]).
+    fn recorded_prefix(&self, candidate: &[Choice]) -> usize {
+        (candidate.iter().zip(&self.best.choices))
+            .take_while(|(a, b)| a == b)
+            .count()
+    }
+
     /// Whether an earlier run (or a passed test case) already decided `candidate`, so that
     /// trying it would cost no call and could not improve.
     pub(super) fn decided(&self, candidate: &[Choice]) -> bool {
@@ -332,7 +340,10 @@ impl<'a> Shrinker<'a> {
             .map(|c| c.index)
             .collect();
         self.cache.lookup(&indices).is_some()
-            || self.passed.is_some_and(|p| p.repeated(candidate).is_some())
+            || (self.passed).is_some_and(|p| {
+                p.repeated(candidate, self.recorded_prefix(candidate))
+                    .is_some()
+            })
     }
 
     /// Runs `candidate` unless something decides it (see [`Shrinker::attempt`]); `passed`:
@@ -352,7 +363,10 @@ impl<'a> Shrinker<'a> {
                 None => Tried::Known(hit.len),
             };
         }
-        if passed && let Some(len) = self.passed.and_then(|p| p.repeated(candidate)) {
+        if passed
+            && let Some(len) =
+                (self.passed).and_then(|p| p.repeated(candidate, self.recorded_prefix(candidate)))
+        {
             return Tried::Known(len);
         }
         if passed && self.cuts_known_to_fail(candidate) {

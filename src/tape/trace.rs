@@ -93,10 +93,16 @@ impl<'t> Trace<'t> {
     fn overflow(&mut self, n: usize, index: u64) {
         if let Some(RoomRef(room)) = &mut self.room {
             let wanted = (n + 1).max(self.len.saturating_mul(2));
-            self.len = room.grow(wanted).max(self.len);
+            let len = room.grow(wanted);
+            if len > self.len {
+                self.len = len;
+            }
             if n < self.len {
                 // SAFETY: the room vouches for its slots from the trace's start.
                 unsafe { *self.slots.add(n) = index };
+            } else {
+                // No more room: not asked again for this trace.
+                self.room = None;
             }
         }
     }

@@ -230,18 +230,20 @@ impl Shrinker<'_> {
     }
 
     /// Whether `candidate`, as long as the best tape, only cuts a collection where one
-    /// element fewer is known to pass: its first edit lowers the "one more?" coin of an
+    /// element fewer is known to pass: its first edit lowers the drawn "one more?" coin of an
     /// element to 0, and the deletion of that element alone already ran without improving (as
-    /// [`delete::delete_spans`] tries each element's). The cut deletes that element and every
-    /// one after it: where one element fewer passes, fewer still mostly passes too (a length
-    /// that must stay, an element that must be there), and a collection of `n` elements
-    /// would cost up to `n` such calls in each pass that lowers, zeroes or swaps choices
-    /// ([`Shrinker::attempt`] holds them back). A candidate that also raises a choice after
-    /// the element is held back only where the collection ends the tape (nothing reads past
-    /// the cut); elsewhere the raise may make up for the cut (the next collection's coin
-    /// raised moves the element there). Deletions
-    /// (shorter candidates) are never held back: a failure that needs fewer elements but not
-    /// one fewer (a parity of the length) is left to the passes that delete several.
+    /// [`delete::delete_spans`] tries each element's; a run that failed without being smaller
+    /// counts as not improving). A heuristic: where the collection ends the tape the cut
+    /// deletes that element and every one after it, and where one element fewer passes,
+    /// fewer still mostly passes too (a length that must stay, an element that must be
+    /// there), while a collection of `n` elements would cost up to `n` such calls in each
+    /// pass that lowers, zeroes or swaps choices ([`Shrinker::attempt`] holds them back, in
+    /// every shrink). Elsewhere the choices after the cut are read out of place by what comes
+    /// next (a nested list's cut may end the outer list too); such a candidate is held back
+    /// only when it raises nothing after the coin (a raise may make up for the cut: the next
+    /// collection's coin raised moves the element there). Deletions (shorter candidates) are
+    /// never held back: a failure that needs fewer elements but not one fewer (a parity of
+    /// the length) is left to the passes that delete several.
     pub(in crate::shrink) fn cuts_known_to_fail(&self, candidate: &[Choice]) -> bool {
         let best = self.choices();
         // A deletion (a shorter candidate) is never held back.
@@ -251,7 +253,13 @@ impl Shrinker<'_> {
         let Some(i) = (candidate.iter().zip(best)).position(|(a, b)| a != b) else {
             return false;
         };
-        if !self.more_coin(i) || best[i].index != 1 || candidate[i].index != 0 {
+        // A forced coin is not replayed: no cut.
+        if !self.more_coin(i)
+            || best[i].index != 1
+            || candidate[i].index != 0
+            || best[i].forced
+            || candidate[i].forced
+        {
             return false;
         }
         let spans = self.spans();
@@ -263,19 +271,22 @@ impl Shrinker<'_> {
             return false;
         };
         let t = spans[k];
-        // Where the collection ends the tape, nothing reads what follows the cut.
-        let ends_tape = spans[k + 1..].iter().any(|u| {
-            u.parent == t.parent
-                && u.label == t.label
-                && u.len() == 1
-                && u.start + 1 == best.len()
-                && best[u.start].index == 0
-                && self.more_coin(u.start)
-        });
-        // Else an edit after the element may make up for it (raising the next
-        // collection's coin moves the element there); one that only lowers cannot.
+        // Where the collection ends the tape (its own end, the first "no more" coin after
+        // the element, is the last choice), nothing reads what follows the cut.
+        let ends_tape = (spans[k + 1..].iter())
+            .find(|u| {
+                u.parent == t.parent
+                    && u.label == t.label
+                    && u.len() == 1
+                    && best[u.start].index == 0
+                    && self.more_coin(u.start)
+            })
+            .is_some_and(|u| u.start + 1 == best.len());
+        // Else what follows the cut (the rest of the element included) is read by whatever
+        // comes next, and a raise there may make up for it (the next collection's coin
+        // raised moves the element there); an edit that only lowers cannot.
         let raises = |j: usize| candidate[j].index > best[j].index;
-        if !ends_tape && (t.end..best.len()).any(raises) {
+        if !ends_tape && (i + 1..best.len()).any(raises) {
             return false;
         }
         let alone = without_ending(best, t.start, t.end, self.forced_end_coin(k));
