@@ -346,9 +346,11 @@ impl<'a> Shrinker<'a> {
             })
     }
 
-    /// Runs `candidate` unless something decides it (see [`Shrinker::attempt`]); `passed`:
-    /// whether the passed test cases may.
-    fn run_candidate(&mut self, candidate: &[Choice], passed: bool) -> Tried {
+    /// Runs `candidate` unless something decides it (see [`Shrinker::attempt`]); `untaught`:
+    /// whether what a run would only confirm may decide it without a recording (a passed
+    /// test case it begins with, a cut known to fail), which a pass that learns from the
+    /// recorded shape does not want.
+    fn run_candidate(&mut self, candidate: &[Choice], untaught: bool) -> Tried {
         if self.stopped() {
             return Tried::Skipped;
         }
@@ -363,13 +365,13 @@ impl<'a> Shrinker<'a> {
                 None => Tried::Known(hit.len),
             };
         }
-        if passed
+        if untaught
             && let Some(len) =
                 (self.passed).and_then(|p| p.repeated(candidate, self.recorded_prefix(candidate)))
         {
             return Tried::Known(len);
         }
-        if passed && self.cuts_known_to_fail(candidate) {
+        if untaught && self.cuts_known_to_fail(candidate) {
             return Tried::Skipped;
         }
         if self.stall_at.is_some_and(|s| self.stall >= s.thinning)
