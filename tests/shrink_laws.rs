@@ -635,7 +635,7 @@ fn the_engine_does_not_shrink_into_a_value_its_generation_passed() {
 /// one fewer (an odd length) still reaches its minimum.
 #[test]
 fn cuts_of_a_list_known_too_short_are_not_run() {
-    use tapefuzz::tape::{Fallback, ReplaySource};
+    use tapefuzz::tape::ReplaySource;
     let shrink = |fails: fn(usize) -> bool, len: usize| {
         let g = vecs(bools(), ..);
         let mut calls = 0u64;
@@ -652,13 +652,7 @@ fn cuts_of_a_list_known_too_short_are_not_run() {
         };
         let mut indices = [1, 0].repeat(len);
         indices.push(0);
-        let mut src = ReplaySource::new(indices, Fallback::Simplest);
-        let mut tape = Tape::recording(&mut src);
-        assert_eq!(test(&mut tape), Status::Interesting);
-        let start = tape.finish();
-        let best = Shrinker::new(&mut test, start, Budget::default())
-            .run()
-            .best;
+        let best = common::shrink_from(&mut test, indices);
         let mut src = ReplaySource::of(&best.choices);
         let v = g.generate(&mut Tape::recording(&mut src)).unwrap();
         (v.len(), calls)
@@ -675,20 +669,14 @@ fn cuts_of_a_list_known_too_short_are_not_run() {
 /// after it, which a shrink must still try.
 #[test]
 fn an_element_moves_into_the_next_collection() {
-    use tapefuzz::tape::{Fallback, ReplaySource};
+    use tapefuzz::tape::ReplaySource;
     let g = (vecs(bools(), 0..=3), vecs(bools(), 0..=3));
     let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
         Ok((a, b)) if a.len() + b.len() >= 1 => Status::Interesting,
         Ok(_) => Status::Valid,
         Err(r) => r.status(),
     };
-    let mut src = ReplaySource::new(vec![1, 0, 0, 0], Fallback::Simplest);
-    let mut tape = Tape::recording(&mut src);
-    assert_eq!(test(&mut tape), Status::Interesting);
-    let start = tape.finish();
-    let best = Shrinker::new(&mut test, start, Budget::default())
-        .run()
-        .best;
+    let best = common::shrink_from(&mut test, vec![1, 0, 0, 0]);
     let mut src = ReplaySource::of(&best.choices);
     let v = g.generate(&mut Tape::recording(&mut src)).unwrap();
     assert_eq!(v, (vec![], vec![false]));
