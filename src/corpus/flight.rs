@@ -113,12 +113,9 @@ impl Backing {
         {
             use std::os::unix::fs::FileExt;
             let extra = vec![0u8; (WORDS - self.words) * 8];
-            if self
-                .file
-                .write_all_at(&extra, (self.words * 8) as u64)
-                .is_ok()
-            {
-                self.words = WORDS;
+            match self.file.write_all_at(&extra, (self.words * 8) as u64) {
+                Ok(()) => self.words = WORDS,
+                Err(_) => self.failed = true,
             }
         }
     }
@@ -458,6 +455,26 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].input, CrashedInput::Indices((0..n).collect()));
         drop(f);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_record_that_cannot_grow_keeps_its_slots_and_stops_trying() {
+        let dir = std::env::temp_dir().join(format!("tapefuzz-flight-ro-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ro.flight");
+        fs::write(&path, [0u8; FIRST_WORDS * 8]).unwrap();
+        // Read-only: every write fails, as on a full disk.
+        let mut b = Backing {
+            file: File::open(&path).unwrap(),
+            words: FIRST_WORDS,
+            failed: false,
+        };
+        assert_eq!(b.grow(FIRST_WORDS), FIRST_WORDS - HEADER);
+        assert!(b.failed);
+        assert_eq!(b.grow(FLIGHT_SLOTS), FIRST_WORDS - HEADER);
+        assert_eq!(fs::metadata(&path).unwrap().len(), (FIRST_WORDS * 8) as u64);
         let _ = fs::remove_dir_all(&dir);
     }
 }
