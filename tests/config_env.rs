@@ -1,11 +1,42 @@
 //! Configuration from the process environment (its own test binary: variables are
 //! process-wide). The parsing itself is tested on made-up environments beside the code.
 
+use std::sync::Mutex;
 use tapefuzz::settings::{Settings, unknown_warning};
+
+/// Held by every test of this binary while it sets or reads the process environment (a
+/// property run reads it): the tests run on parallel threads.
+static ENV: Mutex<()> = Mutex::new(());
+
+/// The variables the first test sets, removed when it ends (also when it fails).
+const SET: [&str; 9] = [
+    "TAPEFUZZ_SEED",
+    "TAPEFUZZ_SECONDS",
+    "TAPEFUZZ_SHRINK_CALLS",
+    "TAPEFUZZ_TESTS",
+    "TAPEFUZZ_TIMEOUT_MS",
+    "TAPEFUZZ_STRATEGY",
+    "TAPEFUZZ_KEEP",
+    "TAPEFUZZ_RL_EPSILON",
+    "TAPEFUZZ_TEST",
+];
+
+struct Cleared;
+
+impl Drop for Cleared {
+    fn drop(&mut self) {
+        for v in SET {
+            // SAFETY: the caller holds `ENV`, so no other thread of this binary reads it.
+            unsafe { std::env::remove_var(v) };
+        }
+    }
+}
 
 #[test]
 fn environment_overrides_defaults_and_bad_values_are_named() {
-    // SAFETY: the only test in this binary, so no other thread reads the environment.
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
+    let _cleared = Cleared;
+    // SAFETY: `ENV` is held, so no other thread of this binary reads the environment.
     unsafe {
         std::env::set_var("TAPEFUZZ_SEED", "42");
         std::env::set_var("TAPEFUZZ_SECONDS", "1.5");
@@ -64,6 +95,8 @@ fn environment_overrides_defaults_and_bad_values_are_named() {
 
 #[test]
 fn a_valid_test_budget_counts_valid_tests_only() {
+    // The property run reads the process environment, which the test above changes.
+    let _env = ENV.lock().unwrap_or_else(|e| e.into_inner());
     let env = tapefuzz::env::Env::from_pairs([("TAPEFUZZ_VALID_TESTS", "50")]);
     let c = tapefuzz::engine::Config::default().with_env(&env).unwrap();
     assert_eq!((c.valid_tests, c.tests), (Some(50), 500));
