@@ -664,6 +664,35 @@ fn cuts_of_a_list_known_too_short_are_not_run() {
     assert_eq!(len, 3);
 }
 
+/// A list that changed under the shrink (each element a copy of an earlier choice that was
+/// lowered) and is already at its minimum length: one deletion of its last element settles
+/// it, where cutting it at each element in turn cost a call per element.
+#[test]
+fn a_list_changed_at_its_minimum_length_is_not_cut_at_every_element() {
+    use tapefuzz::tape::ReplaySource;
+    let g = bools().flat_map(|b| vecs(just(b), ..));
+    let mut calls = 0u64;
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok(v) => {
+            calls += 1;
+            if v.len() >= 30 {
+                Status::Interesting
+            } else {
+                Status::Valid
+            }
+        }
+        Err(r) => r.status(),
+    };
+    let mut indices = vec![1];
+    indices.extend([1].repeat(30));
+    indices.push(0);
+    let best = common::shrink_from(&mut test, indices);
+    let mut src = ReplaySource::of(&best.choices);
+    let v = g.generate(&mut Tape::recording(&mut src)).unwrap();
+    assert_eq!(v, vec![false; 30]);
+    assert!(calls < 10, "{calls} calls");
+}
+
 /// Two collections side by side: the smallest failure moves the first one's element into the
 /// second (`[1, f, 0, 0]` → `[0, 1, f, 0]`), a cut of the first collection with a raise right
 /// after it, which a shrink must still try.

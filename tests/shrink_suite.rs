@@ -173,7 +173,7 @@ where
     let property_calls = Cell::new(0u64);
     // `SHRINK_TRACE=<challenge>`: every call's unforced indices and status on stderr, for
     // whoever tunes the passes.
-    let trace = std::env::var("SHRINK_TRACE").ok().as_deref() == Some(name);
+    let trace = std::env::var("SHRINK_TRACE").is_ok_and(|t| t == name || t == "all");
     let mut test = |tape: &mut Tape<'_>| {
         calls.set(calls.get() + 1);
         let st = match generator.generate(tape) {
@@ -221,7 +221,10 @@ where
         assert!(fails(&value), "{name} seed {seed}: the shrunk value passes");
         let rendered = format!("{value:?}");
         if trace {
-            eprintln!("seed {seed}: {rendered} after {} calls", shrunk.calls);
+            eprintln!(
+                "seed {seed}: {rendered} after {} calls ({name})",
+                shrunk.calls
+            );
         }
         let minimal = match &minimum {
             Minimum::Exactly(s) => rendered == *s,

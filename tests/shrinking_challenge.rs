@@ -127,7 +127,7 @@ where
     let test_calls = Cell::new(0u64);
     // `SHRINK_TRACE=<challenge>`: every call's unforced indices and status on stderr, for
     // whoever tunes the passes.
-    let trace = std::env::var("SHRINK_TRACE").ok().as_deref() == Some(name);
+    let trace = std::env::var("SHRINK_TRACE").is_ok_and(|t| t == name || t == "all");
     let mut test = |tape: &mut Tape<'_>| {
         test_calls.set(test_calls.get() + 1);
         let status = match generator.generate(tape) {
@@ -169,7 +169,10 @@ where
             .generate(&mut Tape::recording(&mut src))
             .expect("the shrunk tape replays");
         if trace {
-            eprintln!("seed {seed}: {value:?} after {} calls", shrunk.calls);
+            eprintln!(
+                "seed {seed}: {value:?} after {} calls ({name})",
+                shrunk.calls
+            );
         }
         runs.push(Run {
             value: format!("{value:?}"),

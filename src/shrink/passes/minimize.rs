@@ -3,6 +3,7 @@
 use super::super::Shrinker;
 use super::super::search::find_integer;
 use super::super::shrinker::Tried;
+use super::delete::without_ending;
 
 /// The narrowest gap over which `minimize_together` checks whether the failing set ends just
 /// below the current index, before probing from the bottom and before a binary search (one
@@ -169,6 +170,31 @@ impl Shrinker<'_> {
         true
     }
 
+    /// Before cutting a collection at the element whose "one more?" coin is at `i` (and
+    /// then at each later one), deletes its last element: where that fails, this cut and
+    /// the later ones are held back (see [`Shrinker::cuts_known_to_fail`]), where each
+    /// would have cost a call. Only where three or more of the later cuts would run: a
+    /// list one element longer than it must be pays this call for nothing.
+    fn probe_last_element(&mut self, i: usize) {
+        let Some(cut) = self.cut_deletions(&self.with_indices(&[(i, 0)])) else {
+            return;
+        };
+        let Some(last) = cut
+            .last
+            .filter(|l| !self.decided(&cut.own) && !self.decided(l))
+        else {
+            return;
+        };
+        let undecided = |k: &usize| {
+            let t = self.spans()[*k];
+            let end_coin = self.forced_end_coin(*k);
+            !self.decided(&without_ending(self.choices(), t.start, t.end, end_coin))
+        };
+        if cut.after.iter().filter(|k| undecided(k)).take(3).count() == 3 {
+            self.consider(&last);
+        }
+    }
+
     /// When choice `i` cannot go lower on its own because lowering it shortens the tape (it
     /// is a size: lowering it drops the last of the things it counts), lowers it by `k` and
     /// deletes the first `k` things it counted instead, adaptively.
@@ -215,6 +241,7 @@ pub(in crate::shrink) fn minimize_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
         if s.free(i) && s.choices()[i].index > 0 && !s.run_length(i) {
+            s.probe_last_element(i);
             s.minimize_together(&[i]);
             s.lower_and_delete_after(i);
         }

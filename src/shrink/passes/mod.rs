@@ -206,6 +206,16 @@ pub(super) const PASSES: &[Pass] = &[
     },
 ];
 
+/// The deletions that decide a cut of a collection (see [`Shrinker::cut_deletions`]).
+pub(super) struct Cut {
+    /// The tape without the element cut at.
+    pub(super) own: Vec<Choice>,
+    /// The tape without the collection's last element, where that is another one.
+    pub(super) last: Option<Vec<Choice>>,
+    /// The spans of the elements after the one cut at.
+    pub(super) after: Vec<usize>,
+}
+
 impl Shrinker<'_> {
     fn spans(&self) -> &[Span] {
         &self.best.spans
@@ -229,30 +239,36 @@ impl Shrinker<'_> {
         span.label == builtin::ELEMENT && span.start < span.end && self.more_coin(span.start)
     }
 
-    /// Whether `candidate`, as long as the best tape, only cuts a collection where one
-    /// element fewer is known to pass: its first edit lowers the drawn "one more?" coin of an
-    /// element to 0, and the deletion of that element alone already ran without improving (as
-    /// [`delete::delete_spans`] tries each element's; a run that failed without being smaller
-    /// counts as not improving). A heuristic: where the collection ends the tape the cut
-    /// deletes that element and every one after it, and where one element fewer passes,
-    /// fewer still mostly passes too (a length that must stay, an element that must be
-    /// there), while a collection of `n` elements would cost up to `n` such calls in each
-    /// pass that lowers, zeroes or swaps choices ([`Shrinker::attempt`] holds them back, in
-    /// every shrink). Elsewhere the choices after the cut are read out of place by what comes
-    /// next (a nested list's cut may end the outer list too); such a candidate is held back
-    /// only when it raises nothing after the coin (a raise may make up for the cut: the next
+    /// Whether `candidate`, as long as the best tape, only cuts a collection where fewer
+    /// elements are known to pass: its first edit lowers the drawn "one more?" coin of an
+    /// element to 0, and the deletion of that element alone, or of the collection's last
+    /// element, already ran without improving (as [`delete::delete_spans`] tries each
+    /// element's; a run that failed without being smaller counts as not improving). A
+    /// heuristic: where the collection ends the tape the cut deletes that element and every
+    /// one after it, the last one too, and where one element fewer passes, fewer still
+    /// mostly passes too (a length that must stay, an element that must be there), while a
+    /// collection of `n` elements would cost up to `n` such calls in each pass that lowers,
+    /// zeroes or swaps choices ([`Shrinker::attempt`] holds them back, in every shrink).
+    /// Elsewhere the choices after the cut are read out of place by what comes next (a
+    /// nested list's cut may end the outer list too); such a candidate is held back only
+    /// when it raises nothing after the coin (a raise may make up for the cut: the next
     /// collection's coin raised moves the element there). Deletions (shorter candidates) are
     /// never held back: a failure that needs fewer elements but not one fewer (a parity of
     /// the length) is left to the passes that delete several.
     pub(in crate::shrink) fn cuts_known_to_fail(&self, candidate: &[Choice]) -> bool {
+        (self.cut_deletions(candidate))
+            .is_some_and(|c| self.decided(&c.own) || c.last.is_some_and(|l| self.decided(&l)))
+    }
+
+    /// For a candidate [`Shrinker::cuts_known_to_fail`] could hold back: the deletions that
+    /// decide it.
+    pub(super) fn cut_deletions(&self, candidate: &[Choice]) -> Option<Cut> {
         let best = self.choices();
         // A deletion (a shorter candidate) is never held back.
         if candidate.len() != best.len() {
-            return false;
+            return None;
         }
-        let Some(i) = (candidate.iter().zip(best)).position(|(a, b)| a != b) else {
-            return false;
-        };
+        let i = (candidate.iter().zip(best)).position(|(a, b)| a != b)?;
         // A forced coin is not replayed: no cut.
         if !self.more_coin(i)
             || best[i].index != 1
@@ -260,37 +276,45 @@ impl Shrinker<'_> {
             || best[i].forced
             || candidate[i].forced
         {
-            return false;
+            return None;
         }
         let spans = self.spans();
         let from = spans.partition_point(|t| t.start < i);
-        let Some(k) = (from..spans.len())
+        let k = (from..spans.len())
             .take_while(|&k| spans[k].start == i)
-            .find(|&k| self.opens_with_coin(spans[k]))
-        else {
-            return false;
-        };
+            .find(|&k| self.opens_with_coin(spans[k]))?;
         let t = spans[k];
-        // Where the collection ends the tape (its own end, the first "no more" coin after
-        // the element, is the last choice), nothing reads what follows the cut.
-        let ends_tape = (spans[k + 1..].iter())
-            .find(|u| {
-                u.parent == t.parent
-                    && u.label == t.label
-                    && u.len() == 1
-                    && best[u.start].index == 0
-                    && self.more_coin(u.start)
-            })
-            .is_some_and(|u| u.start + 1 == best.len());
+        // The collection's own end: the first "no more" coin after the element.
+        let end = (k + 1..spans.len()).find(|&e| {
+            let u = spans[e];
+            u.parent == t.parent
+                && u.label == t.label
+                && u.len() == 1
+                && best[u.start].index == 0
+                && self.more_coin(u.start)
+        });
+        // Where the collection ends the tape (its own end is the last choice), nothing
+        // reads what follows the cut.
+        let ends_tape = end.is_some_and(|e| spans[e].start + 1 == best.len());
         // Else what follows the cut (the rest of the element included) is read by whatever
         // comes next, and a raise there may make up for it (the next collection's coin
         // raised moves the element there); an edit that only lowers cannot.
         let raises = |j: usize| candidate[j].index > best[j].index;
         if !ends_tape && (i + 1..best.len()).any(raises) {
-            return false;
+            return None;
         }
-        let alone = without_ending(best, t.start, t.end, self.forced_end_coin(k));
-        self.decided(&alone)
+        let own = without_ending(best, t.start, t.end, self.forced_end_coin(k));
+        // The last element: the last sibling of the same label before the end.
+        // The later elements: the siblings of the same label before the end.
+        let after: Vec<usize> = end.map_or(Vec::new(), |e| {
+            (k + 1..e)
+                .filter(|&j| spans[j].parent == t.parent && spans[j].label == t.label)
+                .collect()
+        });
+        let last = (after.last().copied())
+            .filter(|&j| self.opens_with_coin(spans[j]))
+            .map(|j| without_ending(best, spans[j].start, spans[j].end, self.forced_end_coin(j)));
+        Some(Cut { own, last, after })
     }
 
     /// Whether position `i` holds a payload run's length: lowering it alone leaves the run's
