@@ -246,6 +246,9 @@ impl<T: Int> Gen for Ints<T> {
             let (min, max, p) = (size.min, size.max, size.p_more());
             // The common ascending case (ranges from 0 up) without a branch per element.
             let lo = self.lo;
+            // The elements below the minimum are certain: one allocation for them, not a
+            // doubling series (capped: the minimum is the user's number).
+            out.reserve(min.min(1 << 12));
             let fast = if self.ascending {
                 let each = |i: u64| out.push(T::from_key(lo + i as u128));
                 tape.fast_repeat(min, max, p, span as u64, Hint::Int, each)
