@@ -140,6 +140,22 @@ fn confirm_and_shrink(
     subject: &mut dyn Subject,
     original: &Recording,
     config: &Config,
+    flight: Option<&mut Flight>,
+    attempts: usize,
+    passed: Option<&Passed>,
+) -> (bool, Recording, u64, bool) {
+    subject.shrinking(true);
+    let settled =
+        confirm_and_shrink_remembering(subject, original, config, flight, attempts, passed);
+    subject.shrinking(false);
+    settled
+}
+
+/// [`confirm_and_shrink`] while the subject remembers the values that passed.
+fn confirm_and_shrink_remembering(
+    subject: &mut dyn Subject,
+    original: &Recording,
+    config: &Config,
     mut flight: Option<&mut Flight>,
     attempts: usize,
     passed: Option<&Passed>,

@@ -753,6 +753,10 @@ impl Subject for Logged<'_> {
         self.inner.isolated(bytes, timeout)
     }
 
+    fn shrinking(&mut self, on: bool) {
+        self.inner.shrinking(on);
+    }
+
     fn attempts(&self) -> usize {
         self.inner.attempts()
     }

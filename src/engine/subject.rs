@@ -78,6 +78,16 @@ pub trait Subject {
         None
     }
 
+    /// Called with `true` before the loop shrinks a failure and with `false` after. While on,
+    /// a subject may answer a test case whose value it saw pass since then without running
+    /// the test again (the property layer does, by the value's Debug form: see
+    /// [`crate::property::ValueMemo`]): shrink candidates made of other choices often build
+    /// a value tried before. It must never answer a test case as failing without running
+    /// it. Nothing by default.
+    fn shrinking(&mut self, on: bool) {
+        let _ = on;
+    }
+
     /// How many times shrinking runs a candidate that does not fail before it takes it as
     /// passing: more than 1 for a failure that shows only on some runs (a race between
     /// threads), so that a smaller case is not rejected for one lucky run. It also multiplies

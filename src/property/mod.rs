@@ -17,6 +17,7 @@
 mod assume;
 mod examples;
 pub mod isolation;
+mod memo;
 mod outcome;
 mod panic;
 #[allow(clippy::module_inception)]
@@ -32,6 +33,7 @@ pub use crate::engine::{
     target_labelled, total_score,
 };
 pub use assume::Rejection;
+pub use memo::{MEMO_LIMIT, ValueMemo};
 pub use outcome::{Fail, Outcome, reject};
 pub use panic::catch;
 pub(crate) use panic::{catch_message, catch_or_reject};

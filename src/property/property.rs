@@ -2,7 +2,7 @@
 
 use super::examples::{EXAMPLE_FAILED, Examples};
 use super::isolation;
-use super::{Outcome, Report, Test, property};
+use super::{Outcome, Report, Test, ValueMemo, property};
 use crate::corpus::Corpus;
 use crate::engine::{
     self, Config, ConfigError, Described, Found, Isolated, Observer, Strategy, Subject,
@@ -264,10 +264,7 @@ impl Property {
     /// (libFuzzer) needs first; runs do it on their own.
     pub fn open_corpus_migrated(&self, test: &dyn Test) -> Option<Corpus> {
         let mut corpus = self.open_corpus()?;
-        let mut subject = PropertySubject {
-            property: self,
-            test,
-        };
+        let mut subject = PropertySubject::new(self, test);
         engine::migrate_corpus(
             &mut corpus,
             &mut subject,
@@ -280,10 +277,7 @@ impl Property {
     /// The run itself: reuse, search, shrink, save.
     pub(crate) fn run_engine(&self, test: &dyn Test, observer: &mut dyn Observer) -> Report {
         let mut corpus = self.open_corpus();
-        let mut subject = PropertySubject {
-            property: self,
-            test,
-        };
+        let mut subject = PropertySubject::new(self, test);
         let mut search = self.strategy.search();
         let run = engine::run(
             &self.config,
@@ -332,10 +326,7 @@ impl Property {
         // A process serving one isolated test case never starts another.
         let isolate_first = isolate_first && crate::env::path_var(isolation::CHILD_VAR).is_none();
         let mut corpus = self.open_corpus();
-        let mut subject = PropertySubject {
-            property: self,
-            test,
-        };
+        let mut subject = PropertySubject::new(self, test);
         let failure = engine::import(
             &mut subject,
             bytes,
@@ -409,11 +400,21 @@ impl Property {
 /// A property's test as the run loop sees it: the test, its description of a tape, its
 /// generator alone, and its test cases run in processes of their own.
 pub(super) struct PropertySubject<'a> {
-    pub(super) property: &'a Property,
-    pub(super) test: &'a dyn Test,
+    property: &'a Property,
+    test: &'a dyn Test,
+    /// While a shrink runs: the values that passed in it (see [`Subject::shrinking`]).
+    memo: Option<ValueMemo>,
 }
 
-impl PropertySubject<'_> {
+impl<'a> PropertySubject<'a> {
+    pub(super) fn new(property: &'a Property, test: &'a dyn Test) -> PropertySubject<'a> {
+        PropertySubject {
+            property,
+            test,
+            memo: None,
+        }
+    }
+
     fn tape<'s>(&self, src: &'s mut BytesSource<'_>) -> Tape<'s> {
         Tape::recording(src).with_max_choices(self.property.config.max_choices)
     }
@@ -421,7 +422,16 @@ impl PropertySubject<'_> {
 
 impl Subject for PropertySubject<'_> {
     fn run(&mut self, tape: &mut Tape<'_>) -> Status {
-        self.test.run(tape)
+        match &mut self.memo {
+            Some(memo) => self.test.run_memo(tape, memo),
+            None => self.test.run(tape),
+        }
+    }
+
+    /// A shrink remembers the values that passed in it, unless a candidate's verdict may
+    /// change from one run to the next (more than one attempt: a race).
+    fn shrinking(&mut self, on: bool) {
+        self.memo = (on && self.test.attempts() <= 1).then(ValueMemo::new);
     }
 
     fn name(&self) -> &str {

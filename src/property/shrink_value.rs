@@ -235,10 +235,7 @@ impl Property {
         }
         let original = tape.finish();
         let mut corpus = self.open_corpus();
-        let mut subject = PropertySubject {
-            property: self,
-            test,
-        };
+        let mut subject = PropertySubject::new(self, test);
         let config = self.config_ref();
         if let Some(c) = corpus.as_mut() {
             engine::migrate_corpus(c, &mut subject, max_choices, &*config.reporter);

@@ -1,5 +1,6 @@
 //! A generator and a property as one object-safe test.
 
+use super::memo::ValueMemo;
 use super::outcome::{Fail, Outcome};
 use super::panic::{Caught, catch};
 use super::rejected::{clear_rejected, take_rejected};
@@ -45,6 +46,16 @@ pub trait Test {
         None
     }
 
+    /// Runs one shrink candidate as [`Test::run`] does, unless `memo` knows the value the
+    /// generator makes (by its Debug form, see [`ValueMemo`]): then the status it had, without
+    /// running the property again; a value that did not fail joins `memo`. [`Test::run`]
+    /// unchanged by default (a test that cannot say its value, or whose verdict on one value
+    /// may change: a race).
+    fn run_memo(&self, tape: &mut Tape<'_>, memo: &mut ValueMemo) -> Status {
+        let _ = memo;
+        self.run(tape)
+    }
+
     /// How many runs of a shrink candidate that passes before it counts as passing: more
     /// than 1 for a failure that shows only on some runs (a race). 1 by default; see
     /// [`engine::Subject::attempts`].
@@ -65,6 +76,9 @@ impl<T: Test + ?Sized> Test for Box<T> {
     }
     fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
         (**self).render(tape)
+    }
+    fn run_memo(&self, tape: &mut Tape<'_>, memo: &mut ValueMemo) -> Status {
+        (**self).run_memo(tape, memo)
     }
     fn attempts(&self) -> usize {
         (**self).attempts()
@@ -217,6 +231,38 @@ where
 
     fn explain(&self, tape: &mut Tape<'_>) -> Explained {
         self.go(tape, true)
+    }
+
+    fn run_memo(&self, tape: &mut Tape<'_>, memo: &mut ValueMemo) -> Status {
+        // With statistics or observability on, every test case is tallied as it ran.
+        if engine::collecting() {
+            return self.run(tape);
+        }
+        clear_rejected();
+        let mut key = None;
+        let known = &*memo;
+        let r = catch(|| match self.generator.generate(tape) {
+            Err(reject) => Err(reject.status()),
+            Ok(v) => {
+                key = ValueMemo::key(&v);
+                match key.and_then(|k| known.get(k)) {
+                    // Answered: no key, so nothing is inserted again below.
+                    Some(status) => {
+                        key = None;
+                        Ok(match status {
+                            Status::Invalid => Err(Fail::Rejected),
+                            _ => Ok(()),
+                        })
+                    }
+                    None => Ok((self.prop)(v).into_result()),
+                }
+            }
+        });
+        let (status, _) = conclude(r, tape);
+        if let Some(k) = key {
+            memo.insert(k, status);
+        }
+        status
     }
 
     fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
