@@ -12,9 +12,10 @@
 //! `cargo test --release --test shrinking_challenge -- --ignored table --nocapture` prints
 //! the table of BENCHMARKS.md ("Shrinking challenge"); `scripts/shrink-challenge` writes it.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt::{self, Debug};
 use tapefuzz::prelude::*;
+use tapefuzz::property::{Test, ValueMemo, property};
 use tapefuzz::shrink::{Budget, Shrinker};
 use tapefuzz::tape::Reject;
 use tapefuzz::tape::Status;
@@ -113,10 +114,12 @@ impl Outcome {
 }
 
 /// Runs `challenge` on every seed: finds a failure at random, shrinks it, renders the result.
+/// The property runs as a `Property`'s does (`property::property`): while shrinking, a value
+/// that already passed in the shrink is not checked again (`Test::run_memo`).
 fn run<G: Gen>(
     name: &'static str,
     generator: G,
-    property: impl Fn(&G::Value) -> Verdict,
+    verdict: impl Fn(&G::Value) -> Verdict,
     expected: &str,
     hypothesis: Option<f64>,
 ) -> Outcome
@@ -125,21 +128,24 @@ where
 {
     let property_calls = Cell::new(0u64);
     let test_calls = Cell::new(0u64);
-    // `SHRINK_TRACE=<challenge>`: every call's unforced indices and status on stderr, for
-    // whoever tunes the passes.
+    // `SHRINK_TRACE=<challenge>` (or `all`): every call's unforced indices and status on
+    // stderr, for whoever tunes the passes.
     let trace = std::env::var("SHRINK_TRACE").is_ok_and(|t| t == name || t == "all");
+    let checked = property(&generator, |v: G::Value| {
+        property_calls.set(property_calls.get() + 1);
+        match verdict(&v) {
+            Verdict::Pass => Ok(()),
+            Verdict::Fail => Err(Fail::Failed(String::new())),
+            Verdict::Reject => Err(Fail::Rejected),
+        }
+    });
+    // Some while a shrink runs, as the engine's (`Subject::shrinking`).
+    let memo: RefCell<Option<ValueMemo>> = RefCell::new(None);
     let mut test = |tape: &mut Tape<'_>| {
         test_calls.set(test_calls.get() + 1);
-        let status = match generator.generate(tape) {
-            Err(r) => r.status(),
-            Ok(v) => {
-                property_calls.set(property_calls.get() + 1);
-                match property(&v) {
-                    Verdict::Pass => Status::Valid,
-                    Verdict::Fail => Status::Interesting,
-                    Verdict::Reject => Status::Invalid,
-                }
-            }
+        let status = match memo.borrow_mut().as_mut() {
+            Some(m) => checked.run_memo(tape, m),
+            None => checked.run(tape),
         };
         if trace {
             common::trace_call(test_calls.get(), status, tape);
@@ -156,9 +162,11 @@ where
             common::challenge_start(&mut test, name, seed, Rng::derive(stream, seed), MAX_TESTS);
         test_calls.set(0);
         property_calls.set(0);
+        *memo.borrow_mut() = Some(ValueMemo::new());
         let shrunk = Shrinker::new(&mut test, start, Budget::default())
             .with_passed(&passed)
             .run();
+        *memo.borrow_mut() = None;
         assert_eq!(
             shrunk.calls,
             test_calls.get(),
