@@ -904,6 +904,116 @@ suite("three_keys", st.dictionaries(I64, st.text()), lambda m: len(m) >= 3,
       such=("three keys, every value empty",
             lambda m: len(m) == 3 and all(v == "" for v in m.values())))
 
+# ---- more shapes where shrinkers struggle (tests/shrink_suite.rs, the same section) ----
+
+
+def _case_fold_pair(s):
+    # Two distinct characters equal ignoring case (Rust's to_lowercase, per character).
+    return any(c != d and c.lower() == d.lower() for i, c in enumerate(s) for d in s[i + 1:])
+
+
+# "Aa" in both orders: 'A' is the first character with a case in Hypothesis's ('0'-'9',
+# ':'-'@', 'A'-'Z', ...) and its only partner is 'a' (--check-minima).
+suite("case_fold_pair", st.text(max_size=20), _case_fold_pair, "Aa")
+suite(
+    "common_bigram",
+    st.tuples(
+        st.text(alphabet=string.ascii_lowercase, max_size=10),
+        st.text(alphabet=string.ascii_lowercase, max_size=10),
+    ),
+    lambda t: any(t[0][i:i + 2] in t[1] for i in range(len(t[0]) - 1)),
+    ("aa", "aa"),
+)
+# Zero-width space, soft hyphen, byte order mark, word joiner: the soft hyphen comes first in
+# Hypothesis's order too (--check-minima).
+INVISIBLE = "\u200b\u00ad\ufeff\u2060"
+suite("invisible_char", st.text(max_size=20), lambda s: any(c in INVISIBLE for c in s), "\xad")
+suite(
+    "float_product",
+    st.tuples(st.floats(0, 100), st.floats(0, 100)),
+    lambda t: t[0] * t[1] > 1000.5,
+    (11.0, 91.0),
+)
+suite(
+    "float_fraction_sum",
+    st.lists(st.floats(0, 10), max_size=10),
+    lambda v: sum(v) > 20.0 and fract(sum(v)) != 0.0,
+    [1.0, 10.0, 9.5],
+)
+suite(
+    "length_prefixed",
+    st.integers(0, 10).flatmap(
+        lambda n: st.lists(U8, min_size=n, max_size=n).map(lambda p: (n, p))
+    ),
+    lambda t: 255 in t[1][: max(t[0] - 1, 0)],
+    (2, [255, 0]),
+)
+suite(
+    "interval_point",
+    st.integers(0, 365).flatmap(
+        lambda start: st.integers(start, 365).flatmap(
+            lambda end: st.integers(start, end).map(lambda day: (start, end, day))
+        )
+    ),
+    lambda t: t[2] >= 200 and t[2] > t[0],
+    (0, 200, 200),
+)
+
+
+def _digit_sum(x):
+    return sum(map(int, str(x)))
+
+
+suite(
+    "checksum_pair",
+    st.tuples(st.integers(100, 9999), st.integers(100, 9999)),
+    lambda t: t[0] != t[1] and _digit_sum(t[0]) == _digit_sum(t[1]),
+    (100, 1000),
+)
+
+AGet, APut = variant("Get"), variant("Put")
+
+
+def cache_misses(ops):
+    # A cache backed by ten slots silently drops a put of a key of 10 or more.
+    model, slots = set(), [False] * 10
+    for op, k in ops:
+        if type(op) is APut:
+            model.add(k)
+            if k < 10:
+                slots[k] = True
+        elif (k in model) != (k < 10 and slots[k]):
+            return True
+    return False
+
+
+suite(
+    "put_get_key",
+    st.lists(st.tuples(st.sampled_from([AGet(), APut()]), st.integers(0, 31)), max_size=20),
+    cache_misses,
+    [(APut(), 10), (AGet(), 10)],
+)
+
+
+@dataclass
+class Pallet:
+    weights: list
+    max_load: int
+
+
+def pallet_accepted_overloaded(p):
+    # The loader adds the weights in a u8 (wrapping) and accepts a total within the load.
+    return sum(p.weights) % 256 <= p.max_load < sum(p.weights)
+
+
+suite(
+    "pallet_load",
+    # `weights: Vec<u8>` is any::<Vec<u8>>(), 0..=100 elements.
+    st.builds(Pallet, st.lists(U8, max_size=100), U8),
+    pallet_accepted_overloaded,
+    Pallet([1, 255], 0),
+)
+
 
 # =====================================================================================
 # tests/shrinking_challenge.rs (+ bound5_10)
@@ -1259,6 +1369,11 @@ def check_minima():
         ("astral", any_chars.char_in_shrink_order(any_chars.index_above(0x10000))),
         ("cjk_char", any_chars.char_in_shrink_order(any_chars.index_above(0x4E00))),
         ("two_non_ascii", 2 * any_chars.char_in_shrink_order(any_chars.index_above(0x80))),
+        # 'a' is the 98th character of the order (after '0'-'Z', the code points below '0'
+        # downwards, then '['-'`'): 128 characters cover every string before "Aa".
+        ("case_fold_pair", first_string(any_chars, by["case_fold_pair"].fails, 2, 128)),
+        # One character of the set (the empty string holds none): the one first in the order.
+        ("invisible_char", min(INVISIBLE, key=any_chars.index_from_char_in_shrink_order)),
     ]
 
     def first_float(fails, sign):
@@ -1307,6 +1422,18 @@ def check_minima():
 
     for name, sign in [("float_above", 1.0), ("float_fraction", 1.0)]:
         results.append((name, first_float(by[name].fails, sign)))
+    # float_product: the first a with a room to fail, then the first b (integers first).
+    results.append(("float_product", (
+        first_float(lambda a: 0 <= a <= 100 and a * 100 > 1000.5, 1.0),
+        first_float(lambda b: 0 <= b <= 100 and 11 * b > 1000.5, 1.0),
+    )))
+    # float_fraction_sum: three lines (two reach 20 at most), each the first that leaves the
+    # later ones room to fail.
+    results.append(("float_fraction_sum", [
+        first_float(lambda a: 0 <= a <= 10 and a + 20 > 20, 1.0),
+        first_float(lambda b: 0 <= b <= 10 and 1 + b + 10 > 20, 1.0),
+        first_float(lambda c: 0 <= c <= 10 and 11 + c > 20 and fract(11 + c) != 0, 1.0),
+    ]))
     nf = by["float_negative_fraction"]
     print("float_to_lex(1.5) < float_to_lex(0.5):", float_to_lex(1.5) < float_to_lex(0.5))
     print("float_negative_fraction: sort-key (choice_to_index) minimum",

@@ -18,7 +18,6 @@ use tapefuzz::prelude::*;
 use tapefuzz::property::{Test, ValueMemo, property};
 use tapefuzz::shrink::{Budget, Shrinker};
 use tapefuzz::tape::Reject;
-use tapefuzz::tape::Status;
 use tapefuzz::tape::Tape;
 use tapefuzz::tape::{ReplaySource, Rng};
 
