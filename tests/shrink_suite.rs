@@ -110,6 +110,7 @@ const MINIMAL_NOW: &[&str] = &[
     "length_prefixed",
     "put_get_key",
     "pallet_load",
+    "interval_point",
 ];
 
 /// One seed's shrink.

@@ -136,10 +136,14 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
     if lowered.iter().any(|&i| i >= s.choices().len()) {
         return;
     }
+    // An amount of two options is one too (not a flag: its generator says its value step):
+    // its range may have narrowed with an earlier choice (a day between two dates).
+    let amount = |j: usize| {
+        let max = s.choices()[j].max;
+        max >= 2 || max == 1 && s.value_order(j).is_some()
+    };
     let later: Vec<usize> = (lowered[0] + 1..s.choices().len())
-        .filter(|&j| {
-            s.free(j) && s.choices()[j].max >= 2 && !lowered.contains(&j) && !s.text_byte(j)
-        })
+        .filter(|&j| s.free(j) && amount(j) && !lowered.contains(&j) && !s.text_byte(j))
         .take(WINDOW)
         .collect();
     if later
