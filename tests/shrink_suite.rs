@@ -111,6 +111,7 @@ const MINIMAL_NOW: &[&str] = &[
     "put_get_key",
     "pallet_load",
     "interval_point",
+    "float_fraction_sum",
 ];
 
 /// One seed's shrink.

@@ -10,6 +10,8 @@ use std::ops::{Bound, RangeBounds};
 const FLOAT: Label = crate::tape::builtin::FLOAT;
 /// How many integers on each side of the simplest value come before the other floats.
 const SMALL_SIDE: u64 = 1 << 16;
+/// The largest amount [`Floats`] names a shift for ([`Tape::value_shift`]).
+const SHIFT_MOST: f64 = (1 << 20) as f64;
 /// 2^53: every integer up to it is an `f64`.
 const MAX_PRECISE: f64 = 9_007_199_254_740_992.0;
 
@@ -255,6 +257,27 @@ impl<T: Float> Floats<T> {
     /// lies far below `x` in the order of indices only past many values that are not simpler
     /// in any way a person sees (longer fractions of smaller binades), so a
     /// search of the index range alone needs a call per bit.
+    /// For a fraction, the values 1, 2, 4, … (up to 2^20) units above it that are in range
+    /// and exact ([`Tape::value_shift`]): index arithmetic does not move a fraction's value,
+    /// so an amount moved into it from an earlier number needs these (Hypothesis's float
+    /// pairs move such amounts by value); a larger amount moves in several steps.
+    fn shift(&self, x: f64, tape: &mut Tape<'_>) {
+        if x.fract() == 0.0 || !x.is_finite() || x.abs() >= MAX_PRECISE {
+            return;
+        }
+        let mut d = 1.0f64;
+        while d <= SHIFT_MOST {
+            let y = x + d;
+            if y > self.hi || y - d != x {
+                return;
+            }
+            if let Some(j) = self.index_of(T::from_f64(y)) {
+                tape.value_shift(d as u64, j);
+            }
+            d *= 2.0;
+        }
+    }
+
     fn suggest(&self, x: f64, tape: &mut Tape<'_>) {
         let mut offer = |y: f64| {
             if y.is_finite()
@@ -326,6 +349,7 @@ impl<T: Float> Gen for Floats<T> {
                 tape.value_step(if alternating { 2 } else { 1 }, None, None);
             }
             self.suggest(v.to_f64(), tape);
+            self.shift(v.to_f64(), tape);
         }
         Ok(v)
     }

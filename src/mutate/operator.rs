@@ -209,6 +209,7 @@ mod tests {
             labels: vec![],
             suggested: vec![],
             value_steps: vec![],
+            shifts: vec![],
         }
     }
 

@@ -120,6 +120,7 @@ impl Cache {
             labels: rec.labels.clone(),
             suggested: Vec::new(),
             value_steps: Vec::new(),
+            shifts: Vec::new(),
         };
         if self.recent.insert(hash, kept).is_none() {
             self.order.push_back(hash);

@@ -57,5 +57,5 @@ pub use sized_source::SizedSource;
 pub use source::{DrawContext, Hint, OpenSpan, Source};
 pub use span::Span;
 pub use status::{Reject, Status};
-pub use tape::{DEFAULT_MAX_CHOICES, LegacyText, Recording, Tape, TextRun, ValueStep};
+pub use tape::{DEFAULT_MAX_CHOICES, LegacyText, Recording, Shift, Tape, TextRun, ValueStep};
 pub use trace::{Trace, TraceRoom};

@@ -71,6 +71,23 @@ pub struct Recording {
     /// What the generators said of their choices' index orders ([`Tape::value_step`]), in
     /// draw order. Recorded only with [`Tape::with_suggestions`].
     pub value_steps: Vec<ValueStep>,
+    /// Larger values the generators named for their choices ([`Tape::value_shift`]), in draw
+    /// order. Recorded only with [`Tape::with_suggestions`].
+    pub shifts: Vec<Shift>,
+}
+
+/// A larger value a generator named for one of its choices ([`Tape::value_shift`]): where
+/// index arithmetic does not move its value (a float's fraction), the index of the value
+/// `delta` units above it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shift {
+    /// The choice's position in the tape.
+    pub at: usize,
+    /// How many units of value above the choice's value (the units of the amounts that
+    /// [`ValueStep::step`] moves: 1 for integers and floats).
+    pub delta: u64,
+    /// The index of that value.
+    pub index: u64,
 }
 
 /// What a generator said of the index order of one of its choices ([`Tape::value_step`]).
@@ -161,6 +178,7 @@ pub struct Tape<'s> {
     /// What generators said of their index orders ([`Tape::value_step`]), kept while
     /// suggestions are asked for.
     value_steps: Vec<ValueStep>,
+    shifts: Vec<Shift>,
 }
 
 impl<'s> Tape<'s> {
@@ -205,6 +223,7 @@ impl<'s> Tape<'s> {
             log: None,
             suggested: None,
             value_steps: Vec::new(),
+            shifts: Vec::new(),
         };
         tape.fast_room = tape.fast_room();
         tape
@@ -343,6 +362,38 @@ impl<'s> Tape<'s> {
                 step,
                 far_side,
                 magnitude,
+            });
+        }
+    }
+
+    /// Names, for the choice drawn last, the index of the value `delta` units of value above
+    /// the one drawn (see [`Shift`]): for a choice whose index order does not move its value
+    /// by index arithmetic (a float's fraction, where [`Tape::value_step`] says nothing), so
+    /// that a shrinker can move an amount into it from an earlier choice (`[10.0, 0.5]` with
+    /// a sum to keep: `[1.0, 9.5]`). Ignored unless [`Tape::wants_suggestions`], and when
+    /// nothing was drawn yet; `delta` 0 is ignored.
+    ///
+    /// ```
+    /// use tapefuzz::generators::{Gen, floats};
+    /// use tapefuzz::tape::{Fallback, ReplaySource, Shift, Tape};
+    ///
+    /// let g = floats::<f64>(0.0..=10.0);
+    /// let at = g.index_of(7.5).unwrap();
+    /// let mut replay = ReplaySource::new(vec![at], Fallback::Simplest);
+    /// let mut tape = Tape::recording(&mut replay).with_suggestions();
+    /// assert_eq!(g.generate(&mut tape), Ok(7.5));
+    /// let shifts = tape.finish().shifts;
+    /// // 8.5 and 9.5 (one and two units up); 11.5 is out of range.
+    /// let up: Vec<(u64, f64)> = shifts.iter().map(|s| (s.delta, g.value_at(s.index))).collect();
+    /// assert_eq!(up, [(1, 8.5), (2, 9.5)]);
+    /// ```
+    #[inline]
+    pub fn value_shift(&mut self, delta: u64, index: u64) {
+        if self.suggested.is_some() && delta > 0 && !self.choices.is_empty() {
+            self.shifts.push(Shift {
+                at: self.choices.len() - 1,
+                delta,
+                index,
             });
         }
     }
@@ -1217,6 +1268,7 @@ impl<'s> Tape<'s> {
                 .map(std::mem::take)
                 .unwrap_or_default(),
             value_steps: std::mem::take(&mut self.value_steps),
+            shifts: std::mem::take(&mut self.shifts),
         }
     }
 }

@@ -170,6 +170,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: redistribute::redistribute_other_steps,
     },
     Pass {
+        name: "redistribute_into_shifts",
+        tier: Tier::LastResort,
+        run: redistribute::redistribute_into_shifts,
+    },
+    Pass {
         name: "copy_spans",
         tier: Tier::LastResort,
         run: copy::copy_spans,

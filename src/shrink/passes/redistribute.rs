@@ -178,6 +178,68 @@ fn redistribute_by(s: &mut Shrinker<'_>, other: bool) {
     }
 }
 
+/// Moves an amount from an earlier number into a later choice whose generator named larger
+/// values of it ([`crate::tape::Tape::value_shift`]: a float's fraction, whose value index
+/// arithmetic does not move): the earlier one lowered by `d` units (by its value step, from
+/// its positive side), the later one at the value `d` above, for the largest named `d` that
+/// still fails (`[10.0, 10.0, 0.5]` whose sum must keep a fraction above 20: `[2.0, 10.0,
+/// 8.5]`, then `[1.0, 10.0, 9.5]`). A last resort: at most two calls (the largest amount
+/// and the smallest) for each of the first [`WINDOW`] earlier numbers.
+pub(in crate::shrink) fn redistribute_into_shifts(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    loop {
+        let mut targets: Vec<usize> = s.best.shifts.iter().map(|t| t.at).collect();
+        targets.dedup();
+        let Some(&j) = targets.get(k) else {
+            return;
+        };
+        if s.stopped() {
+            return;
+        }
+        // A move made a new best tape, with shifts of its own: its targets again.
+        if !shift_into(s, j) {
+            k += 1;
+        }
+    }
+}
+
+/// [`redistribute_into_shifts`] for the target at `j`; whether it moved.
+fn shift_into(s: &mut Shrinker<'_>, j: usize) -> bool {
+    if !s.free(j) {
+        return false;
+    }
+    let named: Vec<(u64, u64)> = (s.best.shifts.iter())
+        .filter(|t| t.at == j)
+        .map(|t| (t.delta, t.index))
+        .collect();
+    // Numbers whose index moves their value (their generators name a step), on the side
+    // where lowering the index lowers the value: an alternating order's odd indices.
+    let partners: Vec<(usize, u64)> = (0..j)
+        .filter_map(|i| {
+            let step = s.value_order(i)?.step;
+            let c = s.choices()[i];
+            (s.free(i) && c.index > 0 && !s.text_byte(i) && (step == 1 || c.index % 2 == 1))
+                .then_some((i, step))
+        })
+        .take(WINDOW)
+        .collect();
+    for (i, step) in partners {
+        let a = s.choices()[i].index;
+        let fits: Vec<(u64, u64)> = (named.iter())
+            .filter_map(|&(d, index)| Some((a - d.checked_mul(step).filter(|&x| x <= a)?, index)))
+            .collect();
+        // The largest amount, then the smallest: a move that fails at both rarely fits
+        // between, and a smaller one found is a move; the next round tries the largest again.
+        let tries = [fits.last(), fits.first().filter(|_| fits.len() > 1)];
+        for &(lowered, index) in tries.into_iter().flatten() {
+            if s.consider(&s.with_indices(&[(i, lowered), (j, index)])) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// After a sweep that changed several choices of a same-length tape (`before` is the tape
 /// at the sweep's start), lowers all of them together by a common amount (Hypothesis's
 /// "lower common node offset"): two choices that can only go down together (a difference
