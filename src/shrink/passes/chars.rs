@@ -4,6 +4,7 @@
 //! as other characters.
 
 use super::super::Shrinker;
+use super::super::search::find_integer_between;
 use super::runs::splice;
 use crate::tape::{Choice, Span, builtin};
 
@@ -201,6 +202,114 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
             pos += len;
         }
     }
+}
+
+/// How many later characters of a text [`lower_text_pairs`] pairs each with.
+const PAIR_REACH: usize = 2;
+
+/// Lowers two characters of a text together by the same number of code points, where they
+/// differ: a relation between them that must hold (equal ignoring case, a fixed distance
+/// apart) loses the failure when either moves alone (`"Rr"` to `"Aa"`, `"Íí"` to `"Aa"`,
+/// two bytes fewer). Equal characters are lowered together by `duplicate_choices` and the
+/// character pass. A last resort: each character with the next [`PAIR_REACH`] that differ
+/// from it, a call when the pair cannot go lower.
+pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
+    lower_byte_pairs(s);
+    let mut k = 0;
+    while k < s.spans().len() && !s.stopped() {
+        let span = s.spans()[k];
+        k += 1;
+        if span.label != builtin::TEXT || span.end <= span.start + 2 {
+            continue;
+        }
+        let at = span.start;
+        let mut p = 0;
+        // Read again after each accepted edit: the text (and perhaps its length) changed.
+        while let Some(chars) = text_of(s, at) {
+            if p >= chars.len() || s.stopped() {
+                break;
+            }
+            // One-byte characters are the bytes' (above).
+            let partners: Vec<usize> = (p + 1..chars.len())
+                .filter(|&q| chars[q] != chars[p] && !(chars[p].is_ascii() && chars[q].is_ascii()))
+                .take(PAIR_REACH)
+                .collect();
+            let mut moved = false;
+            for q in partners {
+                let base = s.choices().to_vec();
+                let low = (chars[p] as u32).min(chars[q] as u32);
+                let lowered = find_integer_between(u64::from(low), |d| {
+                    let d = d as u32;
+                    let mut t = chars.clone();
+                    let ok = d <= low
+                        && [p, q]
+                            .iter()
+                            .all(|&x| char::from_u32(t[x] as u32 - d).map(|c| t[x] = c).is_some());
+                    ok && {
+                        let old: usize = chars.iter().map(|c| c.len_utf8()).sum();
+                        let new: String = t.iter().collect();
+                        let fits = !base[at].forced || new.len() == old;
+                        fits && s.consider(&splice(&base, at, at + 1, old, new.as_bytes()))
+                    }
+                });
+                if lowered > 0 {
+                    moved = true;
+                    break;
+                }
+            }
+            if !moved {
+                p += 1;
+            }
+        }
+    }
+}
+
+/// [`lower_text_pairs`] for the bytes of text that other passes edit one at a time (not a
+/// byte of a character of several: see [`char_bytes`]), each with the next [`PAIR_REACH`]
+/// that differ from it: a byte the text reads as one character (its repair reads a byte
+/// that is no UTF-8 as the character of that code point).
+fn lower_byte_pairs(s: &mut Shrinker<'_>) {
+    let byte = |s: &Shrinker<'_>, i: usize| {
+        s.free(i) && s.text_byte(i) && (1..=255).contains(&s.choices()[i].index)
+    };
+    let mut i = 0;
+    while i < s.choices().len() && !s.stopped() {
+        if byte(s, i) {
+            let partners: Vec<usize> = (i + 1..s.choices().len())
+                .filter(|&j| byte(s, j) && s.choices()[j].index != s.choices()[i].index)
+                .take(PAIR_REACH)
+                .collect();
+            for j in partners {
+                let base = s.choices().to_vec();
+                let low = base[i].index.min(base[j].index);
+                let lowered = find_integer_between(low, |d| {
+                    d <= low && {
+                        let mut v = base.clone();
+                        v[i].index -= d;
+                        v[j].index -= d;
+                        s.consider(&v)
+                    }
+                });
+                if lowered > 0 {
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The characters of the text run whose length is at `at`, if it reads as whole text.
+fn text_of(s: &Shrinker<'_>, at: usize) -> Option<Vec<char>> {
+    let run = s.payload_at(at)?;
+    if run.label != builtin::TEXT || run.end > s.choices().len() {
+        return None;
+    }
+    let b: Vec<u8> = (s.choices()[at + 1..run.end].iter())
+        .map(|c| c.index.min(255) as u8)
+        .collect();
+    let text = std::str::from_utf8(&b).ok()?;
+    Some(text.chars().collect())
 }
 
 #[cfg(test)]

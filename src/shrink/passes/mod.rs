@@ -175,6 +175,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: redistribute::redistribute_into_shifts,
     },
     Pass {
+        name: "lower_text_pairs",
+        tier: Tier::LastResort,
+        run: chars::lower_text_pairs,
+    },
+    Pass {
         name: "copy_spans",
         tier: Tier::LastResort,
         run: copy::copy_spans,
