@@ -99,13 +99,7 @@ pub(in crate::shrink) fn char_bytes(choices: &[Choice], spans: &[Span]) -> Vec<b
 /// UTF-8 keeps code point order in byte order.
 pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
     let mut k = 0;
-    while k < s.spans().len() && !s.stopped() {
-        let span = s.spans()[k];
-        k += 1;
-        if span.label != builtin::TEXT || span.end <= span.start + 2 {
-            continue;
-        }
-        let at = span.start;
+    while let Some(at) = next_text_run(s, &mut k) {
         // Position of the next byte to look at. The run's bytes, and the length choices of
         // the run and its equal twins (later ones first, so that the earlier ones' positions
         // stay put when all are edited), are read again only after an accepted edit (the
@@ -216,13 +210,7 @@ const PAIR_REACH: usize = 2;
 pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
     lower_byte_pairs(s);
     let mut k = 0;
-    while k < s.spans().len() && !s.stopped() {
-        let span = s.spans()[k];
-        k += 1;
-        if span.label != builtin::TEXT || span.end <= span.start + 2 {
-            continue;
-        }
-        let at = span.start;
+    while let Some(at) = next_text_run(s, &mut k) {
         let mut p = 0;
         // Read again after each accepted edit: the text (and perhaps its length) changed.
         while let Some(chars) = text_of(s, at) {
@@ -297,6 +285,20 @@ fn lower_byte_pairs(s: &mut Shrinker<'_>) {
         }
         i += 1;
     }
+}
+
+/// Where the next text run of two or more bytes from span `*k` on starts (its length's
+/// position), moving `*k` past it; `None` at the end or once the shrink stopped. Spans keep
+/// their order when a run's bytes change, so `*k` stays valid across edits.
+fn next_text_run(s: &Shrinker<'_>, k: &mut usize) -> Option<usize> {
+    while *k < s.spans().len() && !s.stopped() {
+        let span = s.spans()[*k];
+        *k += 1;
+        if span.label == builtin::TEXT && span.end > span.start + 2 {
+            return Some(span.start);
+        }
+    }
+    None
 }
 
 /// The characters of the text run whose length is at `at`, if it reads as whole text.
