@@ -6,6 +6,7 @@ use super::{Config, Failure, Found, Isolated, Subject};
 use crate::corpus::{Corpus, Flight, Regression};
 use crate::shrink::{Passed, Shrinker};
 use crate::tape::{BytesSource, Recording, ReplaySource, Status, Tape, encoding};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// What a person reads about a tape: the value the property saw (its Debug) and the failure
@@ -257,7 +258,9 @@ pub const HANGING_CANDIDATES: usize = 8;
 /// generator alone. The failure is confirmed, shrunk, described (the value by
 /// [`Subject::render`], the message by the isolated run) and saved as a regression marked
 /// `isolate`, which later runs replay in a process of their own too. A subject that cannot
-/// isolate gives the failure unconfirmed and unshrunk.
+/// isolate gives the failure unconfirmed and unshrunk. A shrink candidate whose value renders
+/// ([`Subject::render`]) as one whose isolated run passed earlier in the shrink is taken as
+/// passing without another process.
 pub fn settle_isolated(
     subject: &mut dyn Subject,
     found: Found,
@@ -281,6 +284,9 @@ pub fn settle_isolated(
     // Each candidate that hangs costs the whole timeout: after HANGING_CANDIDATES of them,
     // shrinking stops where it is (and says its budget ran out).
     let mut hanging = 0;
+    // The values (as the subject renders them) whose isolated run passed: a candidate that
+    // builds one again is not run in a process again (see `Subject::shrinking`).
+    let mut passed: HashSet<String> = HashSet::new();
     let (shrunk, shrink_calls, shrink_budget_exhausted) = if confirmed {
         let mut test = |tape: &mut Tape<'_>| {
             let status = subject.generate(tape);
@@ -288,6 +294,10 @@ pub fn settle_isolated(
                 return status;
             }
             let bytes = encoding::encode(tape.choices());
+            let value = subject.render(&bytes);
+            if value.as_ref().is_some_and(|v| passed.contains(v)) {
+                return Status::Valid;
+            }
             match subject.isolated(&bytes, config.timeout) {
                 None => Status::Valid,
                 Some(i) => {
@@ -296,6 +306,11 @@ pub fn settle_isolated(
                         other.get_or_insert((bytes, i.message));
                         Status::Valid
                     } else {
+                        if i.status == Status::Valid
+                            && let Some(v) = value
+                        {
+                            passed.insert(v);
+                        }
                         i.status
                     }
                 }
@@ -480,6 +495,81 @@ mod tests {
                 }
             })
         }
+    }
+
+    /// A subject that crashes on a list of three or more `true`s, whose rendered value drops
+    /// a draw the list ignores, and counts the isolated runs of each passing value.
+    #[derive(Default)]
+    struct Crashes {
+        runs: std::collections::HashMap<String, usize>,
+    }
+
+    impl Crashes {
+        fn value(bytes: &[u8]) -> Option<Vec<bool>> {
+            let mut src = BytesSource::new(bytes);
+            let g = (ints::<u16>(..), vecs(crate::generators::bools(), 0..=10));
+            g.generate(&mut Tape::new(&mut src, false))
+                .ok()
+                .map(|(_, v)| v)
+        }
+    }
+
+    impl Subject for Crashes {
+        fn run(&mut self, tape: &mut Tape<'_>) -> Status {
+            self.generate(tape)
+        }
+        fn generate(&mut self, tape: &mut Tape<'_>) -> Status {
+            let g = (ints::<u16>(..), vecs(crate::generators::bools(), 0..=10));
+            match g.generate(tape) {
+                Ok(_) => Status::Valid,
+                Err(_) => Status::Overrun,
+            }
+        }
+        fn render(&mut self, bytes: &[u8]) -> Option<String> {
+            Crashes::value(bytes).map(|v| format!("{v:?}"))
+        }
+        fn isolated(&mut self, bytes: &[u8], _: Option<Duration>) -> Option<Isolated> {
+            let v = Crashes::value(bytes)?;
+            let crashes = v.iter().filter(|&&b| b).count() >= 3;
+            if !crashes {
+                *self.runs.entry(format!("{v:?}")).or_default() += 1;
+            }
+            Some(Isolated {
+                status: if crashes {
+                    Status::Interesting
+                } else {
+                    Status::Valid
+                },
+                message: None,
+                timed_out: false,
+                crashed: crashes,
+            })
+        }
+    }
+
+    #[test]
+    fn a_crash_shrinks_without_running_a_passing_value_twice() {
+        use crate::tape::{Fallback, ReplaySource};
+        // `(999, [true, false, true, true, false, true])`: a coin and a bool per element.
+        let indices = vec![999, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0];
+        let mut src = ReplaySource::new(indices, Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src);
+        let g = (ints::<u16>(..), vecs(crate::generators::bools(), 0..=10));
+        g.generate(&mut tape).unwrap();
+        let bytes = encoding::encode(tape.choices());
+        let mut subject = Crashes::default();
+        let config = Config {
+            save: false,
+            ..Config::default()
+        };
+        let f = settle_isolated(&mut subject, Found::Generate(1), &bytes, &config, None);
+        assert_eq!(
+            Crashes::value(&encoding::encode(&f.shrunk.choices)),
+            Some(vec![true, true, true])
+        );
+        let twice: Vec<_> = subject.runs.iter().filter(|&(_, &n)| n > 1).collect();
+        assert!(twice.is_empty(), "ran again in a process: {twice:?}");
+        assert!(!subject.runs.is_empty());
     }
 
     #[test]
