@@ -28,7 +28,9 @@ calls.
 
 What "calls" means (the median column), to match tapefuzz's "property calls" (calls made while
 shrinking in which the generator built a value and the property ran, the first failure not
-included), which `scripts/shrink-challenge` compares it with:
+included; a tapefuzz `Property` does not run the property again on a value that already passed
+in the shrink, and the suite's harness runs its property the same way, while Hypothesis's test
+function does see a value again), which `scripts/shrink-challenge` compares it with:
 
 - the calls of the test function after the first failing call (which is not counted) until
   Hypothesis's engine (`ConjectureRunner.run`) returns. With report_multiple_bugs=False the

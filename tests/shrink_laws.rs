@@ -710,3 +710,28 @@ fn an_element_moves_into_the_next_collection() {
     let v = g.generate(&mut Tape::recording(&mut src)).unwrap();
     assert_eq!(v, (vec![], vec![false]));
 }
+
+/// Two characters of a text lowered together may shorten it (two-byte characters become
+/// one-byte ones) only as far as its minimum length allows: `"Éé"` in a text of at least
+/// three characters (the repair pads it) shrinks without underflowing its length.
+#[test]
+fn text_pairs_lowered_together_keep_the_minimum_length() {
+    use tapefuzz::generators::CharClass;
+    let g = strings(CharClass::any(), 3..=10);
+    let fails = |s: &str| {
+        let c: Vec<char> = s.chars().collect();
+        (0..c.len()).any(|i| {
+            (i + 1..c.len()).any(|j| c[i] != c[j] && c[i].to_lowercase().eq(c[j].to_lowercase()))
+        })
+    };
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok(s) if fails(&s) => Status::Interesting,
+        Ok(_) => Status::Valid,
+        Err(r) => r.status(),
+    };
+    // The length's index 1 (four bytes over a minimum of three), then "Éé" in UTF-8.
+    let best = common::shrink_from(&mut test, vec![1, 0xC3, 0x89, 0xC3, 0xA9]);
+    let mut src = tapefuzz::tape::ReplaySource::of(&best.choices);
+    let s = g.generate(&mut Tape::recording(&mut src)).unwrap();
+    assert!(fails(&s), "{s:?}");
+}

@@ -119,9 +119,10 @@ struct Run {
     value: String,
     minimal: bool,
     calls: u64,
-    /// Of [`Run::calls`], those in which the property ran (the generator built a value):
-    /// what Hypothesis's figure counts (its test function never sees a rejected or overrun
-    /// generation).
+    /// Of [`Run::calls`], those in which the property ran (the generator built a value that
+    /// the shrink had not seen pass: a `Property` skips those, `Test::run_memo`): what
+    /// Hypothesis's figure counts (its test function never sees a rejected or overrun
+    /// generation; it does see a value again).
     property_calls: u64,
     calls_to_best: u64,
     budget_exhausted: bool,

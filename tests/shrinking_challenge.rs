@@ -41,7 +41,8 @@ struct Run {
     value: String,
     /// Test-function calls made by the shrinker.
     calls: u64,
-    /// Of those, the calls in which the property ran (the generator built a value).
+    /// Of those, the calls in which the property ran (the generator built a value the shrink
+    /// had not seen pass: a `Property` skips those, `Test::run_memo`).
     property_calls: u64,
     budget_exhausted: bool,
 }

@@ -94,3 +94,50 @@ fn run_memo_answers_a_known_value_without_the_property() {
     test.run(&mut Tape::recording(&mut src));
     assert_eq!(*calls.borrow(), before + 1);
 }
+
+/// A failure that shows on every other run is confirmed by replaying it (up to three times)
+/// before anything is remembered: the memo starts with the shrink.
+#[test]
+fn a_failure_on_every_other_run_is_still_confirmed() {
+    let runs = RefCell::new(0u32);
+    let report = Property::new("every_other_run").no_corpus().seed(1).run(
+        vecs(bools(), 0..=5),
+        |v: Vec<bool>| {
+            let mut n = runs.borrow_mut();
+            *n += 1;
+            ensure!(v.len() < 2 || *n % 2 == 1);
+            Ok(())
+        },
+    );
+    assert!(!report.passed(), "{report:?}");
+    let flaky = report.failure.as_ref().map(|f| f.flaky);
+    assert_eq!(
+        flaky,
+        Some(false),
+        "confirmed on its second replay: {report:?}"
+    );
+}
+
+/// A number whose `Debug` panics below 5 (an invariant its formatting assumes).
+#[derive(Clone, Copy, PartialEq)]
+struct Fragile(u8);
+
+impl std::fmt::Debug for Fragile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        assert!(self.0 >= 5, "formatted below 5");
+        write!(f, "Fragile({})", self.0)
+    }
+}
+
+/// A `Debug` that panics while the shrink hashes a value is no failure of the property: the
+/// value just gets no memo.
+#[test]
+fn a_debug_that_panics_is_not_a_failure() {
+    let report = Property::new("fragile_debug")
+        .no_corpus()
+        .seed(2)
+        .run(ints::<u8>(..).map(Fragile), |x: Fragile| {
+            x.0 < 5 || x.0 < 40
+        });
+    assert_eq!(report.value.as_deref(), Some("Fragile(40)"), "{report:?}");
+}

@@ -141,97 +141,100 @@ fn confirm_and_shrink(
     subject: &mut dyn Subject,
     original: &Recording,
     config: &Config,
-    flight: Option<&mut Flight>,
-    attempts: usize,
-    passed: Option<&Passed>,
-) -> (bool, Recording, u64, bool) {
-    subject.shrinking(true);
-    let settled =
-        confirm_and_shrink_remembering(subject, original, config, flight, attempts, passed);
-    subject.shrinking(false);
-    settled
-}
-
-/// [`confirm_and_shrink`] while the subject remembers the values that passed.
-fn confirm_and_shrink_remembering(
-    subject: &mut dyn Subject,
-    original: &Recording,
-    config: &Config,
     mut flight: Option<&mut Flight>,
     attempts: usize,
     passed: Option<&Passed>,
 ) -> (bool, Recording, u64, bool) {
-    let mut unwatched = timed(config.timeout, &mut *subject);
     let mut candidates = 0u64;
-    let mut timed = |tape: &mut Tape<'_>| {
-        candidates += 1;
+    // The confirming run records the generators' suggestions too (see
+    // `Tape::with_suggestions`), so the shrink can use them from its first pass.
+    let mut start = None;
+    let flaky = {
+        let mut timed = watched(subject, config, flight.as_deref_mut(), &mut candidates);
+        !(0..CONFIRM_ATTEMPTS * attempts.max(1)).any(|_| {
+            let mut replay = ReplaySource::of(&original.choices);
+            let mut tape = Tape::recording(&mut replay)
+                .with_max_choices(config.max_choices)
+                .with_suggestions();
+            let failed = timed(&mut tape) == Status::Interesting;
+            let rec = tape.finish();
+            if failed && rec.choices == original.choices {
+                start = Some(rec);
+            }
+            failed
+        })
+    };
+    if flaky {
+        return (true, original.clone(), 0, false);
+    }
+    // The subject may remember the values that pass in the shrink (see
+    // `Subject::shrinking`): not while confirming (a failure that shows on some runs gets
+    // every replay), nor with a timeout (a slow run that passes fails here, out of its sight).
+    subject.shrinking(config.timeout.is_none());
+    let mut timed = watched(subject, config, flight, &mut candidates);
+    // A failure that shows on some runs only: a candidate that passes is run again (its
+    // own choices) before it counts as passing.
+    let mut retried = |tape: &mut Tape<'_>| {
+        let status = timed(tape);
+        if status != Status::Valid || attempts <= 1 {
+            return status;
+        }
+        let choices = tape.choices().to_vec();
+        for _ in 1..attempts {
+            let mut replay = ReplaySource::of(&choices);
+            let mut again = Tape::recording(&mut replay).with_max_choices(config.max_choices);
+            if timed(&mut again) == Status::Interesting {
+                return Status::Interesting;
+            }
+        }
+        status
+    };
+    let start = start.unwrap_or_else(|| original.clone());
+    let mut shrinker = Shrinker::new(&mut retried, start, config.shrink);
+    // A test that fails on some runs only may have passed by luck.
+    if let Some(p) = passed.filter(|_| attempts <= 1) {
+        shrinker = shrinker.with_passed(p);
+    }
+    let mut r = shrinker.run();
+    let mut calls = r.calls;
+    // A racy candidate may pass all its attempts and be cached as passing: shrink again
+    // from the result, with a fresh cache, while that still finds something.
+    for _ in 1..attempts {
+        if r.budget_exhausted {
+            break;
+        }
+        let again = Shrinker::new(&mut retried, r.best.clone(), config.shrink).run();
+        calls += again.calls;
+        let better = again.best.choices != r.best.choices;
+        r = again;
+        if !better {
+            break;
+        }
+    }
+    drop(timed);
+    subject.shrinking(false);
+    (false, r.best, calls, r.budget_exhausted)
+}
+
+/// `subject`'s test with the configured timeout, each test case marked in the flight record
+/// as the next shrink candidate (`candidates` counts them).
+fn watched<'a>(
+    subject: &'a mut dyn Subject,
+    config: &Config,
+    mut flight: Option<&'a mut Flight>,
+    candidates: &'a mut u64,
+) -> impl FnMut(&mut Tape<'_>) -> Status + 'a {
+    let mut unwatched = timed(config.timeout, subject);
+    move |tape: &mut Tape<'_>| {
+        *candidates += 1;
         if let Some(f) = flight.as_deref_mut() {
-            f.candidate(candidates);
+            f.candidate(*candidates);
         }
         let status = unwatched(tape);
         if let Some(f) = flight.as_deref_mut() {
             f.end();
         }
         status
-    };
-    // The confirming run records the generators' suggestions too (see
-    // `Tape::with_suggestions`), so the shrink can use them from its first pass.
-    let mut start = None;
-    let flaky = !(0..CONFIRM_ATTEMPTS * attempts.max(1)).any(|_| {
-        let mut replay = ReplaySource::of(&original.choices);
-        let mut tape = Tape::recording(&mut replay)
-            .with_max_choices(config.max_choices)
-            .with_suggestions();
-        let failed = timed(&mut tape) == Status::Interesting;
-        let rec = tape.finish();
-        if failed && rec.choices == original.choices {
-            start = Some(rec);
-        }
-        failed
-    });
-    if flaky {
-        (true, original.clone(), 0, false)
-    } else {
-        // A failure that shows on some runs only: a candidate that passes is run again
-        // (its own choices) before it counts as passing.
-        let mut retried = |tape: &mut Tape<'_>| {
-            let status = timed(tape);
-            if status != Status::Valid || attempts <= 1 {
-                return status;
-            }
-            let choices = tape.choices().to_vec();
-            for _ in 1..attempts {
-                let mut replay = ReplaySource::of(&choices);
-                let mut again = Tape::recording(&mut replay).with_max_choices(config.max_choices);
-                if timed(&mut again) == Status::Interesting {
-                    return Status::Interesting;
-                }
-            }
-            status
-        };
-        let start = start.unwrap_or_else(|| original.clone());
-        let mut shrinker = Shrinker::new(&mut retried, start, config.shrink);
-        // A test that fails on some runs only may have passed by luck.
-        if let Some(p) = passed.filter(|_| attempts <= 1) {
-            shrinker = shrinker.with_passed(p);
-        }
-        let mut r = shrinker.run();
-        let mut calls = r.calls;
-        // A racy candidate may pass all its attempts and be cached as passing: shrink
-        // again from the result, with a fresh cache, while that still finds something.
-        for _ in 1..attempts {
-            if r.budget_exhausted {
-                break;
-            }
-            let again = Shrinker::new(&mut retried, r.best.clone(), config.shrink).run();
-            calls += again.calls;
-            let better = again.best.choices != r.best.choices;
-            r = again;
-            if !better {
-                break;
-            }
-        }
-        (false, r.best, calls, r.budget_exhausted)
     }
 }
 

@@ -78,12 +78,15 @@ pub trait Subject {
         None
     }
 
-    /// Called with `true` before the loop shrinks a failure and with `false` after. While on,
-    /// a subject may answer a test case whose value it saw pass since then without running
-    /// the test again (the property layer does, by the value's Debug form: see
-    /// [`crate::property::ValueMemo`]): shrink candidates made of other choices often build
-    /// a value tried before. It must never answer a test case as failing without running
-    /// it. Nothing by default.
+    /// Called with `on` (`true`, or `false` where the run has a timeout: a slow run that
+    /// passes is a failure the subject does not see) after the loop confirmed a failure and
+    /// before it shrinks it, and with `false` after. While on, a subject may answer a test
+    /// case whose value it saw pass since then without running the test again (the property
+    /// layer does, by a hash of the value's Debug form): shrink candidates made of other
+    /// choices often build a value tried before. It must never answer a test case as
+    /// failing without running it. Never called while a failure is confirmed, nor by
+    /// [`super::settle_isolated`] (which skips a value its `render` gave before). Nothing by
+    /// default.
     fn shrinking(&mut self, on: bool) {
         let _ = on;
     }

@@ -247,16 +247,6 @@ impl<T: Float> Floats<T> {
 }
 
 impl<T: Float> Floats<T> {
-    /// Simpler values a shrinker should try for `x` ([`Tape::suggest`]), as Hypothesis's
-    /// float shrinker tries them: first `x` itself where its own index is lower (a range's
-    /// end reached from the last indices), then `x` with fewer fraction bits (rounded down, then up,
-    /// to 0, 1, … 9 bits: `10.90403947465802` → `10.0`, `11.0`, `10.5`, …), then the same
-    /// magnitude positive, then the integer part lowered with the fraction kept (`1234.5` →
-    /// `0.5`, `1.5`, `2.5`, `4.5`, … `617.5` by halving, then `926.5`, … `1233.5` closing in from
-    /// below; for a small integer, whose index orders it by magnitude, only its half). Each
-    /// lies far below `x` in the order of indices only past many values that are not simpler
-    /// in any way a person sees (longer fractions of smaller binades), so a
-    /// search of the index range alone needs a call per bit.
     /// For a fraction, the values 1, 2, 4, … (up to 2^20) units above it that are in range
     /// and exact ([`Tape::value_shift`]): index arithmetic does not move a fraction's value,
     /// so an amount moved into it from an earlier number needs these (Hypothesis's float
@@ -268,7 +258,8 @@ impl<T: Float> Floats<T> {
         let mut d = 1.0f64;
         while d <= SHIFT_MOST {
             let y = x + d;
-            if y > self.hi || y - d != x {
+            // Exact in `f64`, and in `T` (an `f32` rounds where an `f64` need not).
+            if y > self.hi || y - d != x || T::from_f64(y).to_f64() != y {
                 return;
             }
             if let Some(j) = self.index_of(T::from_f64(y)) {
@@ -278,6 +269,16 @@ impl<T: Float> Floats<T> {
         }
     }
 
+    /// Simpler values a shrinker should try for `x` ([`Tape::suggest`]), as Hypothesis's
+    /// float shrinker tries them: first `x` itself where its own index is lower (a range's
+    /// end reached from the last indices), then `x` with fewer fraction bits (rounded down, then up,
+    /// to 0, 1, … 9 bits: `10.90403947465802` → `10.0`, `11.0`, `10.5`, …), then the same
+    /// magnitude positive, then the integer part lowered with the fraction kept (`1234.5` →
+    /// `0.5`, `1.5`, `2.5`, `4.5`, … `617.5` by halving, then `926.5`, … `1233.5` closing in from
+    /// below; for a small integer, whose index orders it by magnitude, only its half). Each
+    /// lies far below `x` in the order of indices only past many values that are not simpler
+    /// in any way a person sees (longer fractions of smaller binades), so a
+    /// search of the index range alone needs a call per bit.
     fn suggest(&self, x: f64, tape: &mut Tape<'_>) {
         let mut offer = |y: f64| {
             if y.is_finite()

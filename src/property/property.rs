@@ -37,6 +37,9 @@ pub struct Property {
     /// Values checked before anything is generated ([`Property::example`], in
     /// `examples.rs`).
     pub(super) examples: Examples,
+    /// Whether a shrink answers a value that passed in it without running the property
+    /// ([`Property::remember_values`]).
+    remember_values: bool,
 }
 
 /// A file-system-safe folder name for a target or test name (`a::b` becomes `a.b`, `t#2`
@@ -111,6 +114,7 @@ impl Property {
             replay,
             test_name: None,
             examples: Examples::default(),
+            remember_values: true,
         })
     }
 
@@ -230,6 +234,28 @@ impl Property {
     /// Keeps the corpus under `dir/<name>`.
     pub fn corpora(mut self, dir: impl Into<PathBuf>) -> Property {
         self.corpora = Some(dir.into());
+        self
+    }
+
+    /// Whether a shrink may skip the property on a value that already passed in it: on by
+    /// default. Shrink candidates made of other choices often build a value tried before,
+    /// and the shrink then answers from the hash of the value's Debug form that passed
+    /// (see [`crate::property::ValueMemo`]): the generator runs, the property does not.
+    /// Turn it off where a value's `Debug` leaves out what the property reads (a redacted
+    /// field), or where the property's verdict on one value changes between runs: every
+    /// candidate is then checked. A failing value is always checked either way.
+    ///
+    /// ```
+    /// use tapefuzz::prelude::*;
+    ///
+    /// let report = Property::new("remember_values_doc")
+    ///     .no_corpus()
+    ///     .remember_values(false)
+    ///     .run(vecs(ints::<u8>(..), 0..=10), |v: Vec<u8>| v.len() < 3);
+    /// assert_eq!(report.value.as_deref(), Some("[0, 0, 0]"));
+    /// ```
+    pub fn remember_values(mut self, on: bool) -> Property {
+        self.remember_values = on;
         self
     }
 
@@ -428,10 +454,12 @@ impl Subject for PropertySubject<'_> {
         }
     }
 
-    /// A shrink remembers the values that passed in it, unless a candidate's verdict may
-    /// change from one run to the next (more than one attempt: a race).
+    /// A shrink remembers the values that passed in it, unless the property says not to
+    /// ([`Property::remember_values`]) or a candidate's verdict may change from one run to
+    /// the next (more than one attempt: a race).
     fn shrinking(&mut self, on: bool) {
-        self.memo = (on && self.test.attempts() <= 1).then(ValueMemo::new);
+        let remember = on && self.property.remember_values && self.test.attempts() <= 1;
+        self.memo = remember.then(ValueMemo::new);
     }
 
     fn name(&self) -> &str {

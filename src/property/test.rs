@@ -244,7 +244,8 @@ where
         let r = catch(|| match self.generator.generate(tape) {
             Err(reject) => Err(reject.status()),
             Ok(v) => {
-                key = ValueMemo::key(&v);
+                // A `Debug` that panics gives no key: the property decides, as without a memo.
+                key = catch(|| ValueMemo::key(&v)).ok().flatten();
                 match key.and_then(|k| known.get(k)) {
                     // Answered: no key, so nothing is inserted again below.
                     Some(status) => {

@@ -236,7 +236,10 @@ pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
                     ok && {
                         let old: usize = chars.iter().map(|c| c.len_utf8()).sum();
                         let new: String = t.iter().collect();
-                        let fits = !base[at].forced || new.len() == old;
+                        // The length's index counts the bytes above the run's minimum: a
+                        // shorter text needs that much room (none where it is forced).
+                        let room = if base[at].forced { 0 } else { base[at].index };
+                        let fits = (old - new.len()) as u64 <= room;
                         fits && s.consider(&splice(&base, at, at + 1, old, new.as_bytes()))
                     }
                 });
@@ -252,10 +255,12 @@ pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
     }
 }
 
-/// [`lower_text_pairs`] for the bytes of text that other passes edit one at a time (not a
-/// byte of a character of several: see [`char_bytes`]), each with the next [`PAIR_REACH`]
-/// that differ from it: a byte the text reads as one character (its repair reads a byte
-/// that is no UTF-8 as the character of that code point).
+/// [`lower_text_pairs`] for the bytes of text that other passes edit one at a time (see
+/// `Shrinker::free`: not a byte of a character of several bytes that appears once, see
+/// [`char_bytes`]), each with the next [`PAIR_REACH`] that differ from it: an ASCII
+/// character, or a byte that is no UTF-8, which the text's repair reads as the character
+/// of that code point (so `[205, 237]`, `"Íí"`, lowers to `[65, 97]`, `"Aa"`); the bytes of
+/// a character of several that appears twice are lowered too, as by the other byte passes.
 fn lower_byte_pairs(s: &mut Shrinker<'_>) {
     let byte = |s: &Shrinker<'_>, i: usize| {
         s.free(i) && s.text_byte(i) && (1..=255).contains(&s.choices()[i].index)

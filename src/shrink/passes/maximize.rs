@@ -18,7 +18,8 @@ use super::super::search::find_integer_between;
 use super::super::shrinker::Tried;
 use super::delete::without_ending;
 
-/// Later choices (with three or more options) a choice is paired with.
+/// Later amounts (choices with three or more options, or two with a value step) a choice is
+/// paired with.
 const WINDOW: usize = 4;
 /// Largest index tried in the next choice when raising made the tape longer.
 const PROBE: u64 = 7;
@@ -89,7 +90,9 @@ impl Shrinker<'_> {
 }
 
 /// For each choice with three or more options (a flag lowered is a deletion, the other
-/// passes' work), lowers it with the next few such choices at their largest index; then the
+/// passes' work), lowers it with the next few amounts at their largest index (choices of
+/// three or more options, or of two whose generator names a value step: a range narrowed by
+/// an earlier draw, a day between two dates); then the
 /// same with the choice and every later copy of its index lowered together (values that must
 /// stay equal).
 pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {

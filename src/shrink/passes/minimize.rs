@@ -176,6 +176,9 @@ impl Shrinker<'_> {
     /// would have cost a call. Only where three or more of the later cuts would run: a
     /// list one element longer than it must be pays this call for nothing.
     fn probe_last_element(&mut self, i: usize) {
+        if !self.more_coin(i) || self.choices()[i].index != 1 {
+            return;
+        }
         let Some(cut) = self.cut_deletions(&self.with_indices(&[(i, 0)])) else {
             return;
         };
