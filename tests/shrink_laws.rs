@@ -735,3 +735,29 @@ fn text_pairs_lowered_together_keep_the_minimum_length() {
     let s = g.generate(&mut Tape::recording(&mut src)).unwrap();
     assert!(fails(&s), "{s:?}");
 }
+
+/// A size lowered with the first thing it counted deleted, where what it counts is a run of
+/// bytes of fixed length (its length forced): the byte goes, not the forced length, so the
+/// `255` that must come before the last byte moves to the front at once.
+#[test]
+fn a_size_lowered_deletes_the_first_byte_of_a_fixed_run() {
+    use tapefuzz::tape::ReplaySource;
+    let g = ints::<usize>(0..=10).flat_map(|n| vecs(ints::<u8>(..), n..=n).map(move |p| (n, p)));
+    let mut calls = 0u32;
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok((n, p)) => {
+            calls += 1;
+            if p[..n.saturating_sub(1)].contains(&255) {
+                Status::Interesting
+            } else {
+                Status::Valid
+            }
+        }
+        Err(r) => r.status(),
+    };
+    let best = common::shrink_from(&mut test, vec![6, 0, 0, 0, 0, 255, 0]);
+    let mut src = ReplaySource::of(&best.choices);
+    let v = g.generate(&mut Tape::recording(&mut src)).unwrap();
+    assert_eq!(v, (2, vec![255, 0]));
+    assert!(calls < 25, "{calls} calls");
+}

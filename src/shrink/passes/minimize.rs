@@ -219,18 +219,22 @@ impl Shrinker<'_> {
         if shorter >= len {
             return false;
         }
-        // What one step less of `i` lost, taken from right after it instead of the end.
+        // What one step less of `i` lost, taken from right after it instead of the end: after
+        // the forced choices there (a payload run's fixed length), which the replay skips.
         let lost = len - shorter;
         let base = self.choices().to_vec();
+        let from = (i + 1..base.len())
+            .find(|&j| !base[j].forced)
+            .unwrap_or(base.len());
         let steps = find_integer(|k| {
             let cut = k as usize * lost;
-            if k > c.index || i + 1 + cut > base.len() {
+            if k > c.index || from + cut > base.len() {
                 return false;
             }
             let mut v = Vec::with_capacity(base.len() - cut);
-            v.extend_from_slice(&base[..=i]);
+            v.extend_from_slice(&base[..from]);
             v[i].index = c.index - k;
-            v.extend_from_slice(&base[i + 1 + cut..]);
+            v.extend_from_slice(&base[from + cut..]);
             self.consider(&v)
         });
         steps > 0
