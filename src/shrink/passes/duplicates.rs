@@ -175,8 +175,32 @@ pub(in crate::shrink) fn duplicate_choices(s: &mut Shrinker<'_>) {
         if g >= groups.len() || s.stopped() {
             return;
         }
-        if !s.minimize_together(&groups[g]) {
+        if !suggested_together(s, &groups[g]) && !s.minimize_together(&groups[g]) {
             g += 1;
         }
     }
+}
+
+/// Sets the equal choices at `group` together to the first of the simpler indices their
+/// generator suggested for the first of them that still fails ([`super::suggested`]): a
+/// float's integer part lies far below its index among the fractions (or at a range's end),
+/// where a search of the index range finds a long fraction first. Not where the generator
+/// names a value step: there the search walks the values. Whether one did.
+fn suggested_together(s: &mut Shrinker<'_>, group: &[usize]) -> bool {
+    let Some(&first) = group.first() else {
+        return false;
+    };
+    // Where the generator names a value step, the index search already walks values.
+    if s.value_order(first).is_some() {
+        return false;
+    }
+    let now = s.choices()[first].index;
+    let tried: Vec<u64> = (s.best.suggested.iter())
+        .filter(|&&(p, i)| p == first && i < now)
+        .map(|&(_, i)| i)
+        .collect();
+    tried.into_iter().any(|i| {
+        let edits: Vec<(usize, u64)> = group.iter().map(|&j| (j, i)).collect();
+        s.consider(&s.with_indices(&edits))
+    })
 }
