@@ -39,4 +39,5 @@ pub use panic::catch;
 pub(crate) use panic::{catch_message, catch_or_reject};
 pub use property::{Property, target_dir_name, test_property_name};
 pub use shrink_value::ShrinkValueError;
+pub(crate) use test::Unremembered;
 pub use test::{Explained, PropertyTest, Test, property};

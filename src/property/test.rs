@@ -85,6 +85,33 @@ impl<T: Test + ?Sized> Test for Box<T> {
     }
 }
 
+/// `test` with every shrink candidate run ([`Test::run_memo`] left at its default) and
+/// `attempts` runs of a candidate that passes before it counts as passing: for a test whose
+/// value's Debug form leaves out what it checks, or whose verdict on one value may change
+/// from run to run (a race).
+pub(crate) struct Unremembered<T> {
+    pub(crate) test: T,
+    pub(crate) attempts: usize,
+}
+
+impl<T: Test> Test for Unremembered<T> {
+    fn run(&self, tape: &mut Tape<'_>) -> Status {
+        self.test.run(tape)
+    }
+    fn explain(&self, tape: &mut Tape<'_>) -> Explained {
+        self.test.explain(tape)
+    }
+    fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
+        self.test.generate_only(tape)
+    }
+    fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
+        self.test.render(tape)
+    }
+    fn attempts(&self) -> usize {
+        self.attempts
+    }
+}
+
 /// Provenance regenerates a test's values through this.
 impl<T: Test + ?Sized> crate::provenance::Regenerate for T {
     fn render(&self, tape: &mut Tape<'_>) -> Option<String> {

@@ -5,8 +5,8 @@ use super::StateMachine;
 use super::commands::{draw_steps, write_numbered};
 use super::linearizable::{Op, linearize};
 use crate::generators::{Gen, SizeRange};
-use crate::property::{Explained, Fail, Test, property};
-use crate::tape::{Reject, Status, Tape};
+use crate::property::{Fail, Test, Unremembered, property};
+use crate::tape::{Reject, Tape};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -333,33 +333,16 @@ where
 {
     let g = parallel_commands(machine, prefix, threads, tail);
     let m = g.machine.clone();
-    Racy(property(g, move |case: Parallel<M::Action>| {
-        run_parallel(&*m, &case, DEFAULT_REPEATS)
-    }))
+    // Failures show on some runs only: a candidate that passes runs SHRINK_ATTEMPTS times.
+    Unremembered {
+        test: property(g, move |case: Parallel<M::Action>| {
+            run_parallel(&*m, &case, DEFAULT_REPEATS)
+        }),
+        attempts: SHRINK_ATTEMPTS,
+    }
 }
 
 /// How many times shrinking runs a concurrent case that passed before it counts as passing
 /// (each run [`DEFAULT_REPEATS`] repeats): on a loaded machine the threads of a small case
 /// may run one after the other for a whole run.
 pub const SHRINK_ATTEMPTS: usize = 4;
-
-/// A test whose failures show on some runs only ([`Test::attempts`] is [`SHRINK_ATTEMPTS`]).
-struct Racy<T>(T);
-
-impl<T: Test> Test for Racy<T> {
-    fn run(&self, tape: &mut Tape<'_>) -> Status {
-        self.0.run(tape)
-    }
-    fn explain(&self, tape: &mut Tape<'_>) -> Explained {
-        self.0.explain(tape)
-    }
-    fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
-        self.0.generate_only(tape)
-    }
-    fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
-        self.0.render(tape)
-    }
-    fn attempts(&self) -> usize {
-        SHRINK_ATTEMPTS
-    }
-}

@@ -3,8 +3,8 @@
 
 use super::commands::write_numbered;
 use crate::generators::{Boxed, Gen, SizeRange};
-use crate::property::{Explained, Fail, Test, property};
-use crate::tape::{Label, Reject, Status, Tape};
+use crate::property::{Fail, Test, Unremembered, property};
+use crate::tape::{Label, Reject, Tape};
 
 const ELEMENT: Label = crate::tape::builtin::ELEMENT;
 const MORE: Label = crate::tape::builtin::MORE;
@@ -134,33 +134,16 @@ impl<S: 'static, A: Clone + fmt::Debug + 'static> Monkey<S, A> {
     /// simplified: the report lists the shortest sequence found that still fails. In a
     /// `#[test]`: [`check_test`](crate::serve::check_test)`(&monkey.test())`.
     pub fn test(&self) -> impl Test + use<S, A> {
-        Unremembered(property(self.clone(), |e: Episode<A>| match e.failure {
-            Some(m) => Err(Fail::failed(format!("step {}: {m}", e.actions.len()))),
-            None => Ok(()),
-        }))
-    }
-}
-
-/// A test whose every shrink candidate runs ([`Test::run_memo`] left at its default): an
-/// [`Episode`]'s `Debug` leaves out its failure, which is what the property reads, and a
-/// system under test may answer one action sequence differently on two runs.
-struct Unremembered<T>(T);
-
-impl<T: Test> Test for Unremembered<T> {
-    fn run(&self, tape: &mut Tape<'_>) -> Status {
-        self.0.run(tape)
-    }
-    fn explain(&self, tape: &mut Tape<'_>) -> Explained {
-        self.0.explain(tape)
-    }
-    fn generate_only(&self, tape: &mut Tape<'_>) -> Status {
-        self.0.generate_only(tape)
-    }
-    fn render(&self, tape: &mut Tape<'_>) -> Option<String> {
-        self.0.render(tape)
-    }
-    fn attempts(&self) -> usize {
-        self.0.attempts()
+        // An episode's Debug leaves out its failure, which is what the property reads, and
+        // a system under test may answer one action sequence differently on two runs: every
+        // shrink candidate runs.
+        Unremembered {
+            test: property(self.clone(), |e: Episode<A>| match e.failure {
+                Some(m) => Err(Fail::failed(format!("step {}: {m}", e.actions.len()))),
+                None => Ok(()),
+            }),
+            attempts: 1,
+        }
     }
 }
 
