@@ -223,6 +223,7 @@ pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
                 .take(PAIR_REACH)
                 .collect();
             let mut moved = false;
+            let old: usize = chars.iter().map(|c| c.len_utf8()).sum();
             for q in partners {
                 let base = s.choices().to_vec();
                 let low = (chars[p] as u32).min(chars[q] as u32);
@@ -234,7 +235,6 @@ pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
                             .iter()
                             .all(|&x| char::from_u32(t[x] as u32 - d).map(|c| t[x] = c).is_some());
                     ok && {
-                        let old: usize = chars.iter().map(|c| c.len_utf8()).sum();
                         let new: String = t.iter().collect();
                         // The length's index counts the bytes above the run's minimum: a
                         // shorter text needs that much room (none where it is forced).

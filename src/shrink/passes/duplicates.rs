@@ -195,11 +195,8 @@ fn suggested_together(s: &mut Shrinker<'_>, group: &[usize]) -> bool {
         return false;
     }
     let now = s.choices()[first].index;
-    let tried: Vec<u64> = (s.best.suggested.iter())
-        .filter(|&&(p, i)| p == first && i < now)
-        .map(|&(_, i)| i)
-        .collect();
-    tried.into_iter().any(|i| {
+    let tried = s.suggestions(first);
+    tried.into_iter().filter(|&i| i < now).any(|i| {
         let edits: Vec<(usize, u64)> = group.iter().map(|&j| (j, i)).collect();
         s.consider(&s.with_indices(&edits))
     })

@@ -3,7 +3,6 @@
 use super::super::Shrinker;
 use super::super::search::find_integer;
 use super::super::shrinker::Tried;
-use super::delete::without_ending;
 
 /// The narrowest gap over which `minimize_together` checks whether the failing set ends just
 /// below the current index, before probing from the bottom and before a binary search (one
@@ -182,17 +181,13 @@ impl Shrinker<'_> {
         let Some(cut) = self.cut_deletions(&self.with_indices(&[(i, 0)])) else {
             return;
         };
-        let Some(last) = cut
-            .last
-            .filter(|l| !self.decided(&cut.own) && !self.decided(l))
-        else {
+        let Some(last) = cut.last.map(|j| self.element_deletion(j)) else {
             return;
         };
-        let undecided = |k: &usize| {
-            let t = self.spans()[*k];
-            let end_coin = self.forced_end_coin(*k);
-            !self.decided(&without_ending(self.choices(), t.start, t.end, end_coin))
-        };
+        if self.decided(&cut.own) || self.decided(&last) {
+            return;
+        }
+        let undecided = |k: &usize| !self.decided(&self.element_deletion(*k));
         if cut.after.iter().filter(|k| undecided(k)).take(3).count() == 3 {
             self.consider(&last);
         }

@@ -220,8 +220,8 @@ pub(super) const PASSES: &[Pass] = &[
 pub(super) struct Cut {
     /// The tape without the element cut at.
     pub(super) own: Vec<Choice>,
-    /// The tape without the collection's last element, where that is another one.
-    pub(super) last: Option<Vec<Choice>>,
+    /// The span of the collection's last element, where that is another one.
+    pub(super) last: Option<usize>,
     /// The spans of the elements after the one cut at.
     pub(super) after: Vec<usize>,
 }
@@ -266,8 +266,18 @@ impl Shrinker<'_> {
     /// never held back: a failure that needs fewer elements but not one fewer (a parity of
     /// the length) is left to the passes that delete several.
     pub(in crate::shrink) fn cuts_known_to_fail(&self, candidate: &[Choice]) -> bool {
-        (self.cut_deletions(candidate))
-            .is_some_and(|c| self.decided(&c.own) || c.last.is_some_and(|l| self.decided(&l)))
+        (self.cut_deletions(candidate)).is_some_and(|c| {
+            self.decided(&c.own)
+                || c.last
+                    .is_some_and(|j| self.decided(&self.element_deletion(j)))
+        })
+    }
+
+    /// The best tape without the collection element at span `k` (its end coin unforced where
+    /// the collection was at its largest size, see [`delete::without_ending`]).
+    pub(super) fn element_deletion(&self, k: usize) -> Vec<Choice> {
+        let t = self.spans()[k];
+        without_ending(self.choices(), t.start, t.end, self.forced_end_coin(k))
     }
 
     /// For a candidate [`Shrinker::cuts_known_to_fail`] could hold back: the deletions that
@@ -313,17 +323,14 @@ impl Shrinker<'_> {
         if !ends_tape && (i + 1..best.len()).any(raises) {
             return None;
         }
-        let own = without_ending(best, t.start, t.end, self.forced_end_coin(k));
-        // The last element: the last sibling of the same label before the end.
+        let own = self.element_deletion(k);
         // The later elements: the siblings of the same label before the end.
         let after: Vec<usize> = end.map_or(Vec::new(), |e| {
             (k + 1..e)
                 .filter(|&j| spans[j].parent == t.parent && spans[j].label == t.label)
                 .collect()
         });
-        let last = (after.last().copied())
-            .filter(|&j| self.opens_with_coin(spans[j]))
-            .map(|j| without_ending(best, spans[j].start, spans[j].end, self.forced_end_coin(j)));
+        let last = (after.last().copied()).filter(|&j| self.opens_with_coin(spans[j]));
         Some(Cut { own, last, after })
     }
 

@@ -19,10 +19,7 @@ pub(in crate::shrink) fn try_suggested(s: &mut Shrinker<'_>) {
         else {
             return;
         };
-        let tried: Vec<u64> = (s.best.suggested.iter())
-            .filter(|&&(p, _)| p == at)
-            .map(|&(_, i)| i)
-            .collect();
+        let tried = s.suggestions(at);
         let improved = tried.into_iter().any(|i| {
             s.choices()
                 .get(at)
@@ -32,5 +29,16 @@ pub(in crate::shrink) fn try_suggested(s: &mut Shrinker<'_>) {
         if !improved {
             from = at + 1;
         }
+    }
+}
+
+impl Shrinker<'_> {
+    /// The indices the best tape's generators suggested for position `at`, in the order to
+    /// try them.
+    pub(super) fn suggestions(&self, at: usize) -> Vec<u64> {
+        (self.best.suggested.iter())
+            .filter(|&&(p, _)| p == at)
+            .map(|&(_, i)| i)
+            .collect()
     }
 }
