@@ -85,6 +85,36 @@ impl Gen for StrictTreeGen {
     }
 }
 
+/// Valid trees by construction, the same shape as [`TreeGen`]'s: a key uniform in the
+/// bounds its ancestors leave (`0..=10` at the root), then a coin of 1/2 for each child while
+/// the depth is below [`MAX_DEPTH`] and the bounds leave a key for it. What a user writes when
+/// only valid trees will do: the yardstick for the size of the valid trees a guided search
+/// makes from a generator that does not know the invariant. Every value is a strict BST.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ValidTreeGen;
+
+fn valid_node(tape: &mut Tape<'_>, depth: usize, lo: u8, hi: u8) -> Result<Tree, Reject> {
+    let value = ints::<u8>(lo..=hi).generate(tape)?;
+    let left = if depth < MAX_DEPTH && value > lo && tape.draw_bool(HAS_LEFT, 0.5)? {
+        Some(Box::new(valid_node(tape, depth + 1, lo, value - 1)?))
+    } else {
+        None
+    };
+    let right = if depth < MAX_DEPTH && value < hi && tape.draw_bool(HAS_RIGHT, 0.5)? {
+        Some(Box::new(valid_node(tape, depth + 1, value + 1, hi)?))
+    } else {
+        None
+    };
+    Ok(Tree { value, left, right })
+}
+
+impl Gen for ValidTreeGen {
+    type Value = Tree;
+    fn generate(&self, tape: &mut Tape<'_>) -> Result<Tree, Reject> {
+        valid_node(tape, 0, 0, 10)
+    }
+}
+
 /// The tree generator of benchmarks §3.
 pub fn tree_gen() -> TreeGen {
     TreeGen
@@ -253,6 +283,15 @@ pub struct DerivedTree {
 }
 
 impl DerivedTree {
+    /// The same tree as a [`Tree`].
+    pub fn to_tree(&self) -> Tree {
+        Tree {
+            value: self.value,
+            left: self.left.as_deref().map(|l| Box::new(l.to_tree())),
+            right: self.right.as_deref().map(|r| Box::new(r.to_tree())),
+        }
+    }
+
     /// Nodes.
     pub fn nodes(&self) -> usize {
         1 + self.left.as_deref().map_or(0, DerivedTree::nodes)

@@ -61,6 +61,15 @@ fn a_derived_bst_under_rl_is_mostly_valid_and_as_large_as_the_hand_written_one()
         |t| harnesses::bst::keys(t).len(),
         harnesses::bst::is_bst,
     );
+    // What a generator of valid trees by construction makes (issue 32: the valid trees rl
+    // makes from the derived type should be at least 0.8 times as large).
+    let (_, valid) = measure(
+        "valid_bst.random",
+        harnesses::bst::ValidTreeGen,
+        tapefuzz::search::random::Random,
+        |t| harnesses::bst::keys(t).len(),
+        harnesses::bst::is_bst,
+    );
     // The baseline, for the record: random generation of the same derived type.
     let (random, _) = measure(
         "derived_bst.random",
@@ -75,6 +84,43 @@ fn a_derived_bst_under_rl_is_mostly_valid_and_as_large_as_the_hand_written_one()
         mean >= hand / 2.0 && mean <= hand * 2.0,
         "mean {mean:.2} against {hand:.2}"
     );
+    assert!(
+        mean >= 0.8 * valid,
+        "mean {mean:.2} against the valid generator's {valid:.2}"
+    );
+}
+
+/// A run of at most 200,000 test cases with `seed`, no corpus and no shrinking.
+fn unshrunk(name: &str, seed: u64) -> Property {
+    let mut c = tapefuzz::engine::Config {
+        seed: Some(seed),
+        tests: 200_000,
+        reuse: false,
+        save: false,
+        ..Default::default()
+    };
+    c.shrink.calls = 0;
+    Property::new(name).config(c)
+}
+
+#[test]
+fn rl_on_the_derived_tree_finds_every_insertion_mutant() {
+    use harnesses::bst::{Bug, check};
+    // `Crowded` needs a valid tree of 8 keys or more: random generation of the derived type
+    // never makes one in 200,000 test cases (its large trees are invalid), and neither did
+    // rl before a derived node's key stayed in its children's state.
+    for bug in [Bug::Duplicate, Bug::LoseRight, Bug::WrongSide, Bug::Crowded] {
+        let report = unshrunk("derived_bst.mutant", 1)
+            .strategy(Learn::default())
+            .run(
+                (any::<DerivedTree>(), ints::<u8>(0..=10)),
+                move |(t, k): (DerivedTree, u8)| check(&t.to_tree(), k, Some(bug)),
+            );
+        assert!(
+            report.first_failure_test().is_some(),
+            "rl missed {bug:?}: {report}"
+        );
+    }
 }
 
 #[test]
