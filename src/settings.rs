@@ -29,13 +29,22 @@ pub struct Settings {
 /// ([`env::CORE`]), every strategy's ([`registry::vars`]) and the others ([`env::OTHER`]);
 /// sorted, each once. The protocol's own ([`env::PROTOCOL`]) are not among them.
 pub fn known_vars() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = reference()
-        .into_iter()
-        .flat_map(|(_, vars)| vars.into_iter().map(|v| v.name))
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    known().to_vec()
+}
+
+/// [`known_vars`], made once per process (the lists are constants): every
+/// [`Settings::from_env`] checks the environment against it.
+fn known() -> &'static [&'static str] {
+    static KNOWN: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| {
+        let mut v: Vec<&'static str> = reference()
+            .into_iter()
+            .flat_map(|(_, vars)| vars.into_iter().map(|v| v.name))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    })
 }
 
 /// Every variable a user may set, documented, in groups: `"run"` (the engine's and the
@@ -94,9 +103,9 @@ pub fn did_you_mean(name: &str) -> Option<&'static str> {
     if tail.len() < 3 {
         return None;
     }
-    known_vars()
-        .into_iter()
-        .filter_map(|k| {
+    known()
+        .iter()
+        .filter_map(|&k| {
             let ktail = &k["TAPEFUZZ_".len()..];
             let d = edit_distance(tail, ktail);
             let prefix = ktail.starts_with(tail) && tail.len() >= 4;
@@ -179,11 +188,10 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// `TAPEFUZZ_TESTS`?"), or `None` when there are none. A variable far from every known
 /// one (a script's own) is left alone.
 pub fn unknown_warning(env: &Env) -> Option<String> {
-    let mut known = known_vars();
-    known.extend(env::PROTOCOL);
     let lines: Vec<String> = env
-        .unknown(&known)
+        .unknown(known())
         .into_iter()
+        .filter(|u| !env::PROTOCOL.contains(u))
         .filter_map(|u| {
             did_you_mean(u).map(|k| {
                 format!(

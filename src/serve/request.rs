@@ -2,7 +2,7 @@
 //! of one property, written to the environment and read back from it here, in one place.
 
 use super::explain::PartRequest;
-use crate::env::{self, Env};
+use crate::env;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -249,8 +249,12 @@ impl Ask {
         if let Some(path) = env::path_var(CHILD_VAR) {
             return Ok(Ask::Child(path));
         }
-        let vars = Env::from_process();
-        let request = Request::read_for(|name| vars.get(name).map(str::to_string), Some(serving))?;
+        // Each variable read as it is needed (trimmed, lossily, as `Env` reads them): in an
+        // ordinary `cargo test` the command variable is unset and nothing else is read, where
+        // a snapshot of the whole environment cost more than a short run's test cases.
+        let var =
+            |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().trim().to_string());
+        let request = Request::read_for(var, Some(serving))?;
         Ok(match request {
             Some(mut r) => {
                 r.out = env::path_var(OUT_VAR);
