@@ -141,6 +141,12 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_angle_overflow",
     "zoo_tiny_nonzero",
     "zoo_arc_underflow",
+    "zoo_regenerate_half",
+    "zoo_regenerate_rare",
+    "zoo_lossy_float",
+    "zoo_negated_literal",
+    "zoo_declared_length_after",
+    "zoo_declared_length_before_gap",
 ];
 
 /// One seed's shrink.

@@ -17,6 +17,7 @@ use super::super::Shrinker;
 use super::super::search::find_integer_between;
 use super::super::shrinker::Tried;
 use super::delete::without_ending;
+use crate::tape::Kind;
 
 /// Later amounts (choices with three or more options, or two with a value step) a choice is
 /// paired with.
@@ -25,6 +26,15 @@ const WINDOW: usize = 4;
 const PROBE: u64 = 7;
 
 impl Shrinker<'_> {
+    /// Whether position `i` holds a choice of two options that picks what comes next (an
+    /// integer `0..=1`, a union of two) rather than whether something is there at all (a
+    /// collection's "one more?", an option's "some?", a recursion's "branch?": lowering those
+    /// deletes, which the deletion passes do).
+    fn branch_choice(&self, i: usize) -> bool {
+        (self.best.labels.get(i))
+            .is_some_and(|l| !matches!(l.kind(), Kind::More | Kind::Optional | Kind::Branch))
+    }
+
     /// What the generator said of position `i`'s index order, if it did.
     pub(super) fn value_order(&self, i: usize) -> Option<crate::tape::ValueStep> {
         let steps = &self.best.value_steps;
@@ -99,7 +109,7 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
         if s.free(i)
-            && s.choices()[i].max >= 2
+            && (s.choices()[i].max >= 2 || s.choices()[i].max == 1 && s.branch_choice(i))
             && s.choices()[i].index > 0
             && !s.run_length(i)
             && !s.text_byte(i)
@@ -118,8 +128,12 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
             if copies.len() > 1 {
                 lowered.push(copies);
             }
+            // A choice of two options: the one candidate with every later amount at its
+            // largest (a branch lowered, its new continuation at the far end of its range),
+            // not the search for which later amount to raise: most such choices are flags.
+            let only_first = c.max == 1;
             for group in lowered {
-                maximize_after(s, &group);
+                maximize_after(s, &group, only_first);
             }
         }
         i += 1;
@@ -135,7 +149,7 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
 /// best tape holds; a string's length raised after an amount), the next choice alone raised
 /// is still tried, and then the next choice at small indices, which may keep the tape as
 /// long. Bytes of text are neither raised nor lowered here (characters, not amounts).
-fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
+fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize], only_first: bool) {
     if lowered.iter().any(|&i| i >= s.choices().len()) {
         return;
     }
@@ -179,6 +193,9 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize]) {
         Tried::Known(n) => n != len,
         Tried::Skipped => return,
     };
+    if only_first {
+        return;
+    }
     if s.lower_raising(lowered, &later, 2) {
         return;
     }

@@ -13,6 +13,7 @@ mod duplicates;
 mod maximize;
 mod minimize;
 mod promote;
+mod recount;
 mod redistribute;
 mod relate;
 mod reorder;
@@ -198,6 +199,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "delete_and_renumber",
         tier: Tier::LastResort,
         run: delete::delete_and_renumber,
+    },
+    Pass {
+        name: "delete_and_recount",
+        tier: Tier::LastResort,
+        run: recount::delete_and_recount,
     },
     Pass {
         name: "delete_and_maximize",

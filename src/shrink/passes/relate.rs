@@ -73,7 +73,7 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 
 impl Shrinker<'_> {
     /// The free choices whose generator gave a step and a magnitude, with them.
-    fn magnitudes(&self) -> Vec<(usize, u64, u64)> {
+    pub(super) fn magnitudes(&self) -> Vec<(usize, u64, u64)> {
         (self.best.value_steps.iter())
             .filter(|v| v.at < self.choices().len() && self.free(v.at))
             .filter_map(|v| Some((v.at, v.step, v.magnitude?)))
