@@ -147,6 +147,8 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_negated_literal",
     "zoo_declared_length_after",
     "zoo_declared_length_before_gap",
+    "zoo_irrelevant_float",
+    "zoo_counted_tokens",
 ];
 
 /// One seed's shrink.

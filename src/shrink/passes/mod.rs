@@ -201,6 +201,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: delete::delete_and_renumber,
     },
     Pass {
+        name: "swap_fields",
+        tier: Tier::LastResort,
+        run: reorder::swap_fields,
+    },
+    Pass {
         name: "delete_and_recount",
         tier: Tier::LastResort,
         run: recount::delete_and_recount,

@@ -4,7 +4,7 @@
 
 use super::super::Shrinker;
 use super::delete::without_ending;
-use crate::tape::{Choice, Span, builtin};
+use crate::tape::{Choice, Kind, Span, builtin};
 
 impl Shrinker<'_> {
     /// Whether `t` is a collection's element (not its closing "no more" coin, a span of one
@@ -16,19 +16,33 @@ impl Shrinker<'_> {
     }
 
     /// The elements of every collection of the best tape, one list per collection (by the
-    /// span indices of its elements, in order).
+    /// span indices of its elements, in order): a built-in collection's elements, and runs of
+    /// two or more sibling spans with one label of another kind (a counted loop's items, drawn
+    /// without "one more?" coins: the variants of a `one_of!` drawn `n` times).
     fn collections(&self) -> Vec<Vec<usize>> {
-        let mut by_parent: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+        let mut groups: Vec<((Option<usize>, u64), Vec<usize>)> = Vec::new();
         for (k, t) in self.spans().iter().enumerate() {
-            if !self.element(*t) {
+            let counted = t.label != builtin::ELEMENT && !t.is_empty();
+            if !(self.element(*t) || counted) || t.end > self.choices().len() {
                 continue;
             }
-            match by_parent.iter_mut().find(|(p, _)| *p == t.parent) {
+            // A union's variants are one kind of item whatever the variant (their labels
+            // are numbered by variant).
+            let kind = match t.label.kind() {
+                Kind::Variant => u64::MAX,
+                _ => t.label.hash(),
+            };
+            let key = (t.parent, kind);
+            match groups.iter_mut().find(|(g, _)| *g == key) {
                 Some((_, ks)) => ks.push(k),
-                None => by_parent.push((t.parent, vec![k])),
+                None => groups.push((key, vec![k])),
             }
         }
-        by_parent.into_iter().map(|(_, ks)| ks).collect()
+        groups
+            .into_iter()
+            .filter(|((_, kind), ks)| *kind == builtin::ELEMENT.hash() || ks.len() >= 2)
+            .map(|(_, ks)| ks)
+            .collect()
     }
 }
 
@@ -51,7 +65,7 @@ pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
 /// accepted (the span now at `k` is another one).
 fn recount_at(s: &mut Shrinker<'_>, k: usize) -> bool {
     let t = s.spans()[k];
-    if !s.element(t) || t.is_empty() {
+    if t.is_empty() {
         return false;
     }
     let collections = s.collections();
@@ -60,17 +74,28 @@ fn recount_at(s: &mut Shrinker<'_>, k: usize) -> bool {
     };
     let len = own.len();
     let at = own.iter().position(|&j| j == k).unwrap_or(0);
-    let deleted = s.element_deletion(k);
+    let built_in = t.label == builtin::ELEMENT;
+    let deleted = if built_in {
+        s.element_deletion(k)
+    } else {
+        // A variant goes with the union's choice of it, drawn just before its span.
+        let union = t.start > 0
+            && (s.best.labels.get(t.start - 1)).is_some_and(|l| l.kind() == Kind::Union);
+        let mut v = s.choices().to_vec();
+        v.drain(t.start - usize::from(union)..t.end);
+        v
+    };
     let removed = s.choices().len() - deleted.len();
+    let first = t.start - (s.choices().len() - deleted.len() - t.len());
     let counts: Vec<(usize, u64)> = (s.magnitudes().into_iter())
         .filter(|&(i, step, m)| {
-            m == len as u64 && (i < t.start || i >= t.end) && s.choices()[i].index >= step
+            m == len as u64 && (i < first || i >= t.end) && s.choices()[i].index >= step
         })
         .map(|(i, step, _)| (i, step))
         .collect();
     for (i, step) in counts {
         let mut v = deleted.clone();
-        let p = if i < t.start { i } else { i - removed };
+        let p = if i < first { i } else { i - removed };
         v[p].index -= step;
         if s.consider(&v) {
             return true;
@@ -88,8 +113,16 @@ fn recount_at(s: &mut Shrinker<'_>, k: usize) -> bool {
             _ => false,
         }
     };
+    if !built_in {
+        return false;
+    }
     let others: Vec<usize> = (collections.iter())
-        .filter(|c| c.len() == len && !c.contains(&k) && !rows(c))
+        .filter(|c| {
+            c.len() == len
+                && !c.contains(&k)
+                && s.spans()[c[0]].label == builtin::ELEMENT
+                && !rows(c)
+        })
         .map(|c| c[at])
         .filter(|&j| {
             let u = s.spans()[j];

@@ -109,6 +109,45 @@ pub(in crate::shrink) fn reorder_spans(s: &mut Shrinker<'_>) {
     }
 }
 
+/// Swaps the contents of two fields of one struct or tuple (sibling spans of [`Kind::Field`])
+/// when the later one's makes the tape smaller and both open with the same kind of choice
+/// (same label, same range: most likely one generator twice, as `(a, b, c)` of one type):
+/// `(∞, 0.0)` to `(0.0, ∞)`, where the failure needs one of each and the fields' labels
+/// differ, so [`reorder_spans`] does not group them. A last resort: a call per such pair.
+pub(in crate::shrink) fn swap_fields(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    'spans: while k < s.spans().len() && !s.stopped() {
+        let a = s.spans()[k];
+        if a.label.kind() != Kind::Field || a.is_empty() || a.end > s.choices().len() {
+            k += 1;
+            continue;
+        }
+        let siblings: Vec<Span> = (s.spans()[k + 1..].iter())
+            .filter(|b| {
+                b.parent == a.parent
+                    && b.label.kind() == Kind::Field
+                    && !b.is_empty()
+                    && b.start >= a.end
+                    && b.end <= s.choices().len()
+            })
+            .copied()
+            .collect();
+        for b in siblings {
+            let c = s.choices();
+            let (ca, cb) = (&c[a.start..a.end], &c[b.start..b.end]);
+            let same_kind =
+                ca[0].max == cb[0].max && s.best.labels.get(a.start) == s.best.labels.get(b.start);
+            if !same_kind || concat_cmp(cb, ca) != Ordering::Less {
+                continue;
+            }
+            if s.consider(&s.permuted(&[a, b], &[1, 0])) {
+                continue 'spans; // the span at `k` holds other choices now
+            }
+        }
+        k += 1;
+    }
+}
+
 /// Swaps two choices of the same kind (same label, same range) anywhere in the tape when
 /// the later one is simpler: two values that must differ, drawn far apart (a variable bound
 /// twice), end with the simpler one first. For each choice, the two simplest later ones.
