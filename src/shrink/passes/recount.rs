@@ -6,6 +6,10 @@ use super::super::Shrinker;
 use super::delete::without_ending;
 use crate::tape::{Choice, Kind, Span, builtin};
 
+/// What the items of one collection share: their parent span, and their label's hash (or
+/// one mark for every variant of a union).
+type Group = (Option<usize>, u64);
+
 impl Shrinker<'_> {
     /// Whether `t` is a collection's element (not its closing "no more" coin, a span of one
     /// choice that holds a drawn 0).
@@ -20,7 +24,7 @@ impl Shrinker<'_> {
     /// two or more sibling spans with one label of another kind (a counted loop's items, drawn
     /// without "one more?" coins: the variants of a `one_of!` drawn `n` times).
     fn collections(&self) -> Vec<Vec<usize>> {
-        let mut groups: Vec<((Option<usize>, u64), Vec<usize>)> = Vec::new();
+        let mut groups: Vec<(Group, Vec<usize>)> = Vec::new();
         for (k, t) in self.spans().iter().enumerate() {
             let counted = t.label != builtin::ELEMENT && !t.is_empty();
             if !(self.element(*t) || counted) || t.end > self.choices().len() {
