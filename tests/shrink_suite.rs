@@ -149,6 +149,7 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_declared_length_before_gap",
     "zoo_irrelevant_float",
     "zoo_counted_tokens",
+    "zoo_float_length_after",
 ];
 
 /// One seed's shrink.

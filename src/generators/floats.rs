@@ -346,8 +346,13 @@ impl<T: Float> Gen for Floats<T> {
             // them have no such step.
             if i <= self.up + self.down {
                 let alternating = i <= 2 * self.up.min(self.down);
-                // The last index is the range's high end, not the far end of a side.
-                tape.value_step(if alternating { 2 } else { 1 }, None, None);
+                // The last index is the range's high end, not the far end of a side. These
+                // indices hold integers: the magnitude is the value's (a count drawn as a
+                // float matches the length it counts).
+                let x = v.to_f64();
+                let magnitude =
+                    (x.fract() == 0.0 && x.abs() <= MAX_PRECISE).then(|| x.abs() as u64);
+                tape.value_step(if alternating { 2 } else { 1 }, None, magnitude);
             }
             self.suggest(v.to_f64(), tape);
             self.shift(v.to_f64(), tape);
@@ -380,27 +385,27 @@ mod tests {
     use crate::tape::{Fallback, ReplaySource};
 
     #[test]
-    fn the_integers_say_their_value_step_and_the_fractions_none() {
+    fn the_integers_say_their_value_step_and_magnitude_and_the_fractions_nothing() {
         let steps = |g: &Floats<f64>, x: f64| {
             let mut src = ReplaySource::new(vec![g.index_of(x).unwrap()], Fallback::Simplest);
             let mut tape = Tape::recording(&mut src).with_suggestions();
             g.generate(&mut tape).unwrap();
             tape.finish().value_steps
         };
-        // Both sides of zero: integers alternate (1, -1, 2, …).
-        let step = |step| {
+        // Both sides of zero: integers alternate (1, -1, 2, …); the magnitude is the value's.
+        let step = |step, magnitude| {
             vec![crate::tape::ValueStep {
                 at: 0,
                 step,
                 far_side: None,
-                magnitude: None,
+                magnitude: Some(magnitude),
             }]
         };
-        assert_eq!(steps(&floats(..), -3.0), step(2));
+        assert_eq!(steps(&floats(..), -3.0), step(2, 3));
         // One side only: they count up.
-        assert_eq!(steps(&floats(0.0..=100.0), 7.0), step(1));
+        assert_eq!(steps(&floats(0.0..=100.0), 7.0), step(1, 7));
         // Past the shorter side, the longer side counts up.
-        assert_eq!(steps(&floats(-2.0..=100.0), 50.0), step(1));
+        assert_eq!(steps(&floats(-2.0..=100.0), 50.0), step(1, 50));
         // A fraction, and the simplest value: nothing said.
         assert!(steps(&floats(..), 10.5).is_empty());
         assert!(steps(&floats(..), 0.0).is_empty());
