@@ -150,6 +150,7 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_irrelevant_float",
     "zoo_counted_tokens",
     "zoo_float_length_after",
+    "zoo_string_length_after",
 ];
 
 /// One seed's shrink.

@@ -1,9 +1,10 @@
 //! Deleting an element together with what counts the elements: a declared length drawn
 //! before or after the list (a header's count, a length field after a payload), or a second
-//! list that must stay as long as the first (two columns zipped together).
+//! list or a byte string that must stay as long as the first (two columns zipped together).
 
 use super::super::Shrinker;
 use super::delete::without_ending;
+use super::runs::cut;
 use crate::tape::{Choice, Kind, Span, builtin};
 
 /// What the items of one collection share: their parent span, and their label's hash (or
@@ -53,7 +54,7 @@ impl Shrinker<'_> {
 /// For each element of each collection: its deletion together with (1) one step of value off
 /// a choice elsewhere whose magnitude is the collection's length (its generator said so, see
 /// [`crate::tape::Tape::value_step`]), then (2) the deletion of the element at the same place
-/// in another collection as long. Where one element fewer loses the failure because a count
+/// in another collection as long, then (3) the last byte of a payload run as long. Where one element fewer loses the failure because a count
 /// no longer matches, no pass that edits one place at a time gets past it (the count alone
 /// lowered loses it too). A last resort: a call per element and per matching count or list.
 pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
@@ -136,6 +137,26 @@ fn recount_at(s: &mut Shrinker<'_>, k: usize) -> bool {
     for j in others {
         let u = s.spans()[j];
         let v = both_deleted(s, (k, t), (j, u));
+        if s.consider(&v) {
+            return true;
+        }
+    }
+    // A payload run (bytes, text) of as many bytes: its last byte goes with the element.
+    let runs: Vec<Span> = (s.spans().iter())
+        .filter(|u| {
+            u.label.kind() == Kind::Payload
+                && u.end > u.start + 1
+                && u.end - u.start - 1 == len
+                && u.end <= s.choices().len()
+                && (u.end <= t.start || u.start >= t.end)
+                && !s.choices()[u.start].forced
+                && s.choices()[u.start].index > 0
+        })
+        .copied()
+        .collect();
+    for u in runs {
+        let shift = |i: usize| if i > t.start { i - removed } else { i };
+        let v = cut(&deleted, shift(u.start), shift(u.end) - 1, 1);
         if s.consider(&v) {
             return true;
         }

@@ -8,7 +8,7 @@ use crate::tape::{Choice, Kind, Span};
 
 /// `base` with `n` bytes deleted from the run whose length choice is at `at`, starting at
 /// byte position `from` (a choice index), and the length lowered by `n`.
-fn cut(base: &[Choice], at: usize, from: usize, n: usize) -> Vec<Choice> {
+pub(super) fn cut(base: &[Choice], at: usize, from: usize, n: usize) -> Vec<Choice> {
     splice(base, at, from, n, &[])
 }
 
