@@ -151,6 +151,7 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_counted_tokens",
     "zoo_float_length_after",
     "zoo_string_length_after",
+    "zoo_zip_lengths",
 ];
 
 /// One seed's shrink.

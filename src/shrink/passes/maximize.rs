@@ -28,11 +28,15 @@ const PROBE: u64 = 7;
 impl Shrinker<'_> {
     /// Whether position `i` holds a choice of two options that picks what comes next (an
     /// integer `0..=1`, a union of two) rather than whether something is there at all (a
-    /// collection's "one more?", an option's "some?", a recursion's "branch?": lowering those
-    /// deletes, which the deletion passes do).
+    /// collection's "one more?", an option's "some?", a recursion's "branch?", a mutation's
+    /// "one more step?": lowering those deletes, which the deletion passes do).
     fn branch_choice(&self, i: usize) -> bool {
-        (self.best.labels.get(i))
-            .is_some_and(|l| !matches!(l.kind(), Kind::More | Kind::Optional | Kind::Branch))
+        (self.best.labels.get(i)).is_some_and(|l| {
+            !matches!(
+                l.kind(),
+                Kind::More | Kind::Optional | Kind::Branch | Kind::Neighbour(_)
+            )
+        })
     }
 
     /// What the generator said of position `i`'s index order, if it did.
@@ -99,12 +103,13 @@ impl Shrinker<'_> {
     }
 }
 
-/// For each choice with three or more options (a flag lowered is a deletion, the other
-/// passes' work), lowers it with the next few amounts at their largest index (choices of
-/// three or more options, or of two whose generator names a value step: a range narrowed by
-/// an earlier draw, a day between two dates); then the
-/// same with the choice and every later copy of its index lowered together (values that must
-/// stay equal).
+/// For each choice with three or more options, or of two that picks a branch (see
+/// [`Shrinker::branch_choice`]; a flag lowered is a deletion, the other passes' work), lowers
+/// it with the next few amounts at their largest index (choices of three or more options, or
+/// of two whose generator names a value step: a range narrowed by an earlier draw, a day
+/// between two dates); then the same with the choice and every later copy of its index
+/// lowered together (values that must stay equal). A branch gets only the first candidate,
+/// every later amount at its largest: its new continuation at the far end of its range.
 pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
@@ -120,6 +125,7 @@ pub(in crate::shrink) fn lower_and_maximize(s: &mut Shrinker<'_>) {
                     s.free(j)
                         && s.choices()[j].index == c.index
                         && s.choices()[j].max == c.max
+                        && (c.max > 1 || s.branch_choice(j))
                         && !s.run_length(j)
                         && !s.text_byte(j)
                 })

@@ -3,30 +3,55 @@
 //! list or a byte string that must stay as long as the first (two columns zipped together).
 
 use super::super::Shrinker;
-use super::delete::without_ending;
 use super::runs::cut;
 use crate::tape::{Choice, Kind, Span, builtin};
 
-/// What the items of one collection share: their parent span, and their label's hash (or
-/// one mark for every variant of a union).
-type Group = (Option<usize>, u64);
+/// What the items of one collection share: their parent span, their label's hash (or one
+/// mark for every variant of a union), and how many built-in collections of that label
+/// ended before them under that parent (two lists drawn in one span are two collections).
+type Group = (Option<usize>, u64, usize);
+
+/// One collection of the best tape: its items (span indices, in order) and whether it is a
+/// built-in collection (elements with "one more?" coins) rather than a counted loop's items.
+struct Collection {
+    items: Vec<usize>,
+    built_in: bool,
+}
 
 impl Shrinker<'_> {
     /// Whether `t` is a collection's element (not its closing "no more" coin, a span of one
     /// choice that holds a drawn 0).
     fn element(&self, t: Span) -> bool {
-        t.label == builtin::ELEMENT
-            && !(t.len() == 1 && self.more_coin(t.start) && self.choices()[t.start].index == 0)
-            && t.end <= self.choices().len()
+        t.label == builtin::ELEMENT && !self.closing(t) && t.end <= self.choices().len()
     }
 
-    /// The elements of every collection of the best tape, one list per collection (by the
-    /// span indices of its elements, in order): a built-in collection's elements, and runs of
-    /// two or more sibling spans with one label of another kind (a counted loop's items, drawn
-    /// without "one more?" coins: the variants of a `one_of!` drawn `n` times).
-    fn collections(&self) -> Vec<Vec<usize>> {
+    /// Whether `t` is a collection's closing "no more" coin.
+    fn closing(&self, t: Span) -> bool {
+        t.label == builtin::ELEMENT
+            && t.len() == 1
+            && self.more_coin(t.start)
+            && self.choices().get(t.start).is_some_and(|c| c.index == 0)
+    }
+
+    /// Every collection of the best tape: a built-in collection's elements (up to its "no
+    /// more" coin), and runs of two or more sibling spans with one label of another kind (a
+    /// counted loop's items, drawn without "one more?" coins: the variants of a `one_of!`
+    /// drawn `n` times).
+    fn collections(&self) -> Vec<Collection> {
         let mut groups: Vec<(Group, Vec<usize>)> = Vec::new();
+        // Per parent, built-in collections closed so far.
+        let mut ended: Vec<(Option<usize>, usize)> = Vec::new();
+        let closed_under = |ended: &[(Option<usize>, usize)], p: Option<usize>| {
+            ended.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n)
+        };
         for (k, t) in self.spans().iter().enumerate() {
+            if self.closing(*t) {
+                match ended.iter_mut().find(|(q, _)| *q == t.parent) {
+                    Some((_, n)) => *n += 1,
+                    None => ended.push((t.parent, 1)),
+                }
+                continue;
+            }
             let counted = t.label != builtin::ELEMENT && !t.is_empty();
             if !(self.element(*t) || counted) || t.end > self.choices().len() {
                 continue;
@@ -37,7 +62,12 @@ impl Shrinker<'_> {
                 Kind::Variant => u64::MAX,
                 _ => t.label.hash(),
             };
-            let key = (t.parent, kind);
+            let generation = if t.label == builtin::ELEMENT {
+                closed_under(&ended, t.parent)
+            } else {
+                0
+            };
+            let key = (t.parent, kind, generation);
             match groups.iter_mut().find(|(g, _)| *g == key) {
                 Some((_, ks)) => ks.push(k),
                 None => groups.push((key, vec![k])),
@@ -45,58 +75,81 @@ impl Shrinker<'_> {
         }
         groups
             .into_iter()
-            .filter(|((_, kind), ks)| *kind == builtin::ELEMENT.hash() || ks.len() >= 2)
-            .map(|(_, ks)| ks)
+            .map(|((_, kind, _), items)| Collection {
+                built_in: kind == builtin::ELEMENT.hash(),
+                items,
+            })
+            .filter(|c| c.built_in || c.items.len() >= 2)
             .collect()
     }
-}
 
-/// For each element of each collection: its deletion together with (1) one step of value off
-/// a choice elsewhere whose magnitude is the collection's length (its generator said so, see
-/// [`crate::tape::Tape::value_step`]), then (2) the deletion of the element at the same place
-/// in another collection as long, then (3) the last byte of a payload run as long. Where one element fewer loses the failure because a count
-/// no longer matches, no pass that edits one place at a time gets past it (the count alone
-/// lowered loses it too). A last resort: a call per element and per matching count or list.
-pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
-    let mut k = 0;
-    while k < s.spans().len() && !s.stopped() {
-        if !recount_at(s, k) {
-            k += 1;
+    /// The best tape without the item at span `k`: a built-in collection's element as
+    /// [`Shrinker::element_deletion`] deletes it; a union's variant with the union's choice of
+    /// it, drawn just before its span; else the span's choices.
+    fn item_deletion(&self, k: usize, built_in: bool) -> Vec<Choice> {
+        if built_in {
+            return self.element_deletion(k);
         }
+        let t = self.spans()[k];
+        let union = t.label.kind() == Kind::Variant
+            && t.start > 0
+            && (self.best.labels.get(t.start - 1)).is_some_and(|l| l.kind() == Kind::Union);
+        let mut v = self.choices().to_vec();
+        v.drain(t.start - usize::from(union)..t.end);
+        v
     }
 }
 
-/// The candidates of [`delete_and_recount`] for the element at span `k`; true when one was
-/// accepted (the span now at `k` is another one).
-fn recount_at(s: &mut Shrinker<'_>, k: usize) -> bool {
+/// For each item of each collection: its deletion together with (1) one step of value off a
+/// choice elsewhere whose magnitude is the collection's length (its generator said so, see
+/// [`crate::tape::Tape::value_step`]); then, for a built-in collection's element, (2) the
+/// deletion of the element at the same place in another collection as long, and (3) the last
+/// byte of a payload run as long. Where one element fewer loses the failure because a count no
+/// longer matches, no pass that edits one place at a time gets past it (the count alone
+/// lowered loses it too). A last resort: a call per item and per matching count or list; the
+/// collections are found once per round, and again after each improvement.
+pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
+    'round: while !s.stopped() {
+        let collections = s.collections();
+        let magnitudes = s.magnitudes();
+        for c in &collections {
+            for (at, &k) in c.items.iter().enumerate() {
+                if s.stopped() {
+                    return;
+                }
+                if recount_at(s, &collections, &magnitudes, c, at, k) {
+                    continue 'round;
+                }
+            }
+        }
+        return;
+    }
+}
+
+/// The candidates of [`delete_and_recount`] for item `at` of `own` (span `k`); true when one
+/// was accepted.
+fn recount_at(
+    s: &mut Shrinker<'_>,
+    collections: &[Collection],
+    magnitudes: &[(usize, u64, u64)],
+    own: &Collection,
+    at: usize,
+    k: usize,
+) -> bool {
     let t = s.spans()[k];
     if t.is_empty() {
         return false;
     }
-    let collections = s.collections();
-    let Some(own) = collections.iter().find(|c| c.contains(&k)) else {
-        return false;
-    };
-    let len = own.len();
-    let at = own.iter().position(|&j| j == k).unwrap_or(0);
-    let built_in = t.label == builtin::ELEMENT;
-    let deleted = if built_in {
-        s.element_deletion(k)
-    } else {
-        // A variant goes with the union's choice of it, drawn just before its span.
-        let union = t.start > 0
-            && (s.best.labels.get(t.start - 1)).is_some_and(|l| l.kind() == Kind::Union);
-        let mut v = s.choices().to_vec();
-        v.drain(t.start - usize::from(union)..t.end);
-        v
-    };
+    let len = own.items.len();
+    let deleted = s.item_deletion(k, own.built_in);
     let removed = s.choices().len() - deleted.len();
-    let first = t.start - (s.choices().len() - deleted.len() - t.len());
-    let counts: Vec<(usize, u64)> = (s.magnitudes().into_iter())
-        .filter(|&(i, step, m)| {
+    // Where the deleted choices begin (a variant's union choice before its span).
+    let first = t.end - removed;
+    let counts: Vec<(usize, u64)> = (magnitudes.iter())
+        .filter(|&&(i, step, m)| {
             m == len as u64 && (i < first || i >= t.end) && s.choices()[i].index >= step
         })
-        .map(|(i, step, _)| (i, step))
+        .map(|&(i, step, _)| (i, step))
         .collect();
     for (i, step) in counts {
         let mut v = deleted.clone();
@@ -106,37 +159,29 @@ fn recount_at(s: &mut Shrinker<'_>, k: usize) -> bool {
             return true;
         }
     }
+    if !own.built_in {
+        return false;
+    }
     // Another collection as long, outside this element and not holding it; not a sibling
     // row of the same table (two elements of one outer list: a column goes from every row
     // at once, which `zero_spans` and the duplicate passes do, not from two).
-    let rows = |c: &[usize]| {
-        let parent = |j: usize| s.spans()[j].parent.map(|p| s.spans()[p]);
-        match (parent(k), parent(c[0])) {
-            (Some(p), Some(q)) => {
-                p.label == builtin::ELEMENT && q.label == builtin::ELEMENT && p.parent == q.parent
-            }
-            _ => false,
+    let parent = |j: usize| s.spans()[j].parent.map(|p| s.spans()[p]);
+    let rows = |c: &Collection| match (parent(k), parent(c.items[0])) {
+        (Some(p), Some(q)) => {
+            p.label == builtin::ELEMENT && q.label == builtin::ELEMENT && p.parent == q.parent
         }
+        _ => false,
     };
-    if !built_in {
-        return false;
-    }
     let others: Vec<usize> = (collections.iter())
-        .filter(|c| {
-            c.len() == len
-                && !c.contains(&k)
-                && s.spans()[c[0]].label == builtin::ELEMENT
-                && !rows(c)
-        })
-        .map(|c| c[at])
+        .filter(|c| c.built_in && c.items.len() == len && !c.items.contains(&k) && !rows(c))
+        .map(|c| c.items[at])
         .filter(|&j| {
             let u = s.spans()[j];
             u.end <= t.start || u.start >= t.end
         })
         .collect();
     for j in others {
-        let u = s.spans()[j];
-        let v = both_deleted(s, (k, t), (j, u));
+        let v = both_deleted(s, k, j);
         if s.consider(&v) {
             return true;
         }
@@ -164,20 +209,23 @@ fn recount_at(s: &mut Shrinker<'_>, k: usize) -> bool {
     false
 }
 
-/// The best tape without the elements at spans `a` and `b` (disjoint): the later one deleted
-/// as [`Shrinker::element_deletion`] does, then the earlier one's choices cut out.
-fn both_deleted(s: &Shrinker<'_>, a: (usize, Span), b: (usize, Span)) -> Vec<Choice> {
-    let (first, second) = if a.1.start < b.1.start {
-        (a, b)
+/// The best tape without the elements at spans `a` and `b` (disjoint elements of two
+/// collections), each collection's forced "no more" coin replayed as drawn where it was at its
+/// largest size (see [`super::delete::without_ending`]).
+fn both_deleted(s: &Shrinker<'_>, a: usize, b: usize) -> Vec<Choice> {
+    let mut v = s.choices().to_vec();
+    let (ta, tb) = (s.spans()[a], s.spans()[b]);
+    for (k, t) in [(a, ta), (b, tb)] {
+        if let Some(e) = s.forced_end_coin(k).filter(|&e| e >= t.end && e < v.len()) {
+            v[e].forced = false;
+        }
+    }
+    let (first, second) = if ta.start < tb.start {
+        (ta, tb)
     } else {
-        (b, a)
+        (tb, ta)
     };
-    let mut v = without_ending(
-        s.choices(),
-        second.1.start,
-        second.1.end,
-        s.forced_end_coin(second.0),
-    );
-    v.drain(first.1.start..first.1.end);
+    v.drain(second.start..second.end);
+    v.drain(first.start..first.end);
     v
 }

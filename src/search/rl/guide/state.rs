@@ -26,7 +26,8 @@
 //!   parent's key (which a hand-written generator draws in the node itself). A field that
 //!   held more leaves nothing: the next field's label says how far the struct has got;
 //! - a combinator's own wrapper span ([`Kind::Combinator`], an option's value) enters no
-//!   label: the choice before it said as much, and the token would take room in the window.
+//!   label: the span around it says where the state is (the coin that opened it is dropped,
+//!   as above), and the token would take room in the window.
 //!
 //! Measured (BENCHMARKS.md, "rl and the size of valid values"): on the derived RLCheck tree
 //! the last two rules doubled the distinct valid trees and raised their mean size by a
@@ -119,12 +120,13 @@ const SENTINEL: Token = Token {
 struct Frame {
     start: usize,
     path: u64,
-    /// Where this span's choices begin in `Influence::tokens` (at 1 or later: the sentinel).
+    /// Where this span's tokens begin in `Influence::tokens`, its label's included (at 1 or
+    /// later: the sentinel).
     from: usize,
     /// Child spans closed so far.
     closed: u32,
     /// A struct's field (or a tuple's): when it closes holding one choice, that choice stays
-    /// in the parent's state (see [`Influence::close_to`]); the label's hash, else 0.
+    /// in the parent's state (see [`Influence::close_innermost`]); the label's hash, else 0.
     field: u64,
     /// Where this span's choices begin in `tokens` (after its label's token, if any).
     first: usize,
@@ -236,18 +238,27 @@ impl Influence {
         }
     }
 
-    /// Closes the open spans beyond the first `keep`: their choices leave the state, and the
-    /// span left innermost counts one more closed child.
+    /// Closes the open spans beyond the first `keep`, innermost first, as the tape closes
+    /// them one by one ([`Influence::close`]): a field inside a field hoists its choice
+    /// twice, whichever way the spans are learned of.
     fn close_to(&mut self, keep: usize) {
+        while self.frames.len() > keep {
+            self.close_innermost();
+        }
+    }
+
+    /// Closes the innermost open span: its choices leave the state, and the span left
+    /// innermost counts one more closed child.
+    fn close_innermost(&mut self) {
+        let keep = self.frames.len() - 1;
         let from = self.frames[keep].from;
         // A field that held one choice (a struct's key, a flag): the choice stays in the
         // parent's state, as if drawn there, tagged with the field, so a recursive child
         // sees its parent's scalar fields (a derived tree's key), as it sees the choices a
         // hand-written generator draws in the node itself. Other closed spans leave a count.
-        let inner = self.frames[self.frames.len() - 1];
-        let field = self.frames[keep].field != 0;
-        let hoisted = (self.frames.len() == keep + 1
-            && inner.field != 0
+        let inner = self.frames[keep];
+        let field = inner.field != 0;
+        let hoisted = (field
             && self.tokens.len() == inner.first + 1
             && self.tokens[inner.first].position != COUNT)
             .then(|| mix(inner.field, self.tokens[inner.first].value));
@@ -292,8 +303,9 @@ impl Influence {
         self.tokens
             .truncate(self.tokens.len() - usize::from(opener));
         let from = self.tokens.len();
-        // A combinator's own wrapper span (an option's value) says nothing the choice before
-        // it did not: no token, so it takes no room in the window.
+        // A combinator's own wrapper span (an option's value) enters no label: the field or
+        // span around it says where the state is (the "some?" coin that opened it is dropped
+        // as its opener), and the token would take room in the window.
         let labelled = labels && label.kind() != Kind::Combinator;
         self.frames.push(Frame {
             start,
@@ -478,6 +490,30 @@ mod tests {
         inf.close();
         assert_eq!(inf.values().len(), 3);
         assert_ne!(inf.values()[2], mix(B.hash() | 1, 10));
+    }
+
+    #[test]
+    fn spans_closed_together_leave_what_spans_closed_one_by_one_leave() {
+        use crate::tape::builtin::FIELD;
+        let (outer, inner) = (FIELD.indexed(1), FIELD.indexed(0));
+        // Told by the tape: a field holding a field holding one choice, closed in turn.
+        let mut told = Influence::default();
+        told.open(A, 0, true);
+        told.open(outer, 0, true);
+        told.open(inner, 0, true);
+        told.note(NOT_OPENER, 5, false);
+        told.close();
+        told.close();
+        // Found in the draw contexts: both close at the next draw, at once.
+        let mut found = Influence::default();
+        let nested = [span(A, 0), span(outer, 0), span(inner, 0)];
+        found.enter(&at(&nested, 0), true);
+        found.note(NOT_OPENER, 5, false);
+        let root = [span(A, 0)];
+        found.enter(&at(&root, 1), true);
+        assert_eq!(found.values(), told.values());
+        let hoisted = mix(outer.hash() | 1, mix(inner.hash() | 1, 5));
+        assert_eq!(told.values(), [A.hash(), hoisted]);
     }
 
     #[test]
