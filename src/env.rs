@@ -165,6 +165,13 @@ pub fn path_var(name: &str) -> Option<std::path::PathBuf> {
         .map(std::path::PathBuf::from)
 }
 
+/// The value of the variable `name` as an [`Env`] holds it (read lossily, trimmed), read
+/// from the process now; `None` when unset. For one variable where a snapshot of them all
+/// would cost more than the rest of a short run.
+pub fn text_var(name: &str) -> Option<String> {
+    std::env::var_os(name).map(|v| v.to_string_lossy().trim().to_string())
+}
+
 /// A variable with a value that does not parse or is out of range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {

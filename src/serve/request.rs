@@ -252,9 +252,7 @@ impl Ask {
         // Each variable read as it is needed (trimmed, lossily, as `Env` reads them): in an
         // ordinary `cargo test` the command variable is unset and nothing else is read, where
         // a snapshot of the whole environment cost more than a short run's test cases.
-        let var =
-            |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().trim().to_string());
-        let request = Request::read_for(var, Some(serving))?;
+        let request = Request::read_for(env::text_var, Some(serving))?;
         Ok(match request {
             Some(mut r) => {
                 r.out = env::path_var(OUT_VAR);

@@ -130,6 +130,12 @@ struct Frame {
     field: u64,
     /// Where this span's choices begin in `tokens` (after its label's token, if any).
     first: usize,
+    /// Draws made inside this span (its closed children's included): a span closed with none
+    /// is forgotten, as a draw context never shows it.
+    draws: u32,
+    /// The coin taken as 1 dropped when this span opened (see [`Influence::push`]), put back
+    /// if it is forgotten.
+    dropped: Option<Token>,
 }
 
 /// The position recorded for a "children closed so far" token.
@@ -230,11 +236,22 @@ impl Influence {
         self.push(label, start, 0, labels);
     }
 
-    /// The innermost open span closed (told by the tape).
+    /// The innermost open span closed (told by the tape). One in which nothing was drawn is
+    /// forgotten, its opener coin put back, and counts as no child: a state found from the
+    /// draw contexts ([`Influence::enter`]) never sees such a span, and both ways must agree.
     #[inline]
     pub(crate) fn close(&mut self) {
-        if let Some(keep) = self.frames.len().checked_sub(1) {
-            self.close_to(keep);
+        match self.frames.last() {
+            Some(f) if f.draws == 0 => {
+                let f = *f;
+                self.frames.pop();
+                self.tokens.truncate(f.from);
+                if let Some(t) = f.dropped {
+                    self.push_token(t.value, t.position);
+                }
+            }
+            Some(_) => self.close_innermost(),
+            None => {}
         }
     }
 
@@ -258,6 +275,9 @@ impl Influence {
         // hand-written generator draws in the node itself. Other closed spans leave a count.
         let inner = self.frames[keep];
         let field = inner.field != 0;
+        if let Some(parent) = keep.checked_sub(1) {
+            self.frames[parent].draws += inner.draws;
+        }
         let hoisted = (field
             && self.tokens.len() == inner.first + 1
             && self.tokens[inner.first].position != COUNT)
@@ -302,6 +322,7 @@ impl Influence {
         let opener = last.position < COUNT && last.position + 1 == start;
         self.tokens
             .truncate(self.tokens.len() - usize::from(opener));
+        let dropped = opener.then_some(last);
         let from = self.tokens.len();
         // A combinator's own wrapper span (an option's value) enters no label: the field or
         // span around it says where the state is (the "some?" coin that opened it is dropped
@@ -318,6 +339,8 @@ impl Influence {
                 0
             },
             first: from + usize::from(labelled),
+            draws: 0,
+            dropped,
         });
         if labelled {
             self.push_token(label.hash(), NOT_OPENER);
@@ -329,6 +352,9 @@ impl Influence {
     /// choice point uses [`Abstraction::Sequence`] or `recent`).
     #[inline]
     pub(crate) fn note(&mut self, opener: usize, value: u64, sequence: bool) {
+        if let Some(f) = self.frames.last_mut() {
+            f.draws += 1;
+        }
         self.push_token(value, opener);
         if sequence {
             self.history.push(value);
@@ -514,6 +540,30 @@ mod tests {
         assert_eq!(found.values(), told.values());
         let hoisted = mix(outer.hash() | 1, mix(inner.hash() | 1, 5));
         assert_eq!(told.values(), [A.hash(), hoisted]);
+    }
+
+    #[test]
+    fn a_span_closed_with_nothing_drawn_is_forgotten() {
+        use crate::tape::builtin::FIELD;
+        // Told by the tape: a field holding a choice and an empty span (a `just` variant).
+        let mut told = Influence::default();
+        told.open(A, 0, true);
+        told.open(FIELD.indexed(0), 0, true);
+        told.note(1, 4, false);
+        told.open(B, 1, true);
+        told.close();
+        told.close();
+        // Found in the draw contexts: the empty span never shows.
+        let mut found = Influence::default();
+        let field = [span(A, 0), span(FIELD.indexed(0), 0)];
+        found.enter(&at(&field, 0), true);
+        found.note(1, 4, false);
+        found.enter(&at(&[span(A, 0)], 1), true);
+        assert_eq!(told.values(), found.values());
+        assert_eq!(
+            told.values(),
+            [A.hash(), mix(FIELD.indexed(0).hash() | 1, 4)]
+        );
     }
 
     #[test]
