@@ -5,6 +5,7 @@ use super::passed::Passed;
 use super::passes::{PASSES, Tier, char_bytes, lower_common_offset, text_bytes};
 use super::{Budget, shortlex_less};
 use crate::tape::{Choice, Fallback, Recording, ReplaySource, Status, Tape};
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// The outcome of a shrink.
@@ -114,6 +115,11 @@ pub struct Shrinker<'a> {
     pub(super) sweeps: u32,
     /// When the running pass stops for a stall, if it does (see [`Stall`]).
     stall_at: Option<Stall>,
+    /// Candidates must not run past their own length (see [`Shrinker::attempt_strict`]).
+    strict: bool,
+    /// [`Cache::hash`]es of the strict candidates that overran (kept apart from the cache,
+    /// which reads a candidate's missing choices as the simplest).
+    overran: HashSet<u64>,
 }
 
 /// How long a pass may go without paying: after `thinning` calls in a row without an
@@ -177,6 +183,8 @@ impl<'a> Shrinker<'a> {
             stall: 0,
             sweeps: 0,
             stall_at: None,
+            strict: false,
+            overran: HashSet::new(),
         }
     }
 
@@ -307,6 +315,18 @@ impl<'a> Shrinker<'a> {
         self.run_candidate(candidate, true)
     }
 
+    /// [`Shrinker::attempt`] for a candidate that must hold every choice its run draws: a
+    /// run that needs more ends as an overrun before the property is called (Hypothesis's
+    /// shrinker reads every candidate so), where a plain attempt reads the missing choices
+    /// as the simplest. An overrun here is not cached: a plain attempt of the same choices
+    /// may still run.
+    pub(super) fn attempt_strict(&mut self, candidate: &[Choice]) -> Tried {
+        self.strict = true;
+        let tried = self.attempt(candidate);
+        self.strict = false;
+        tried
+    }
+
     /// [`Shrinker::attempt`] for a pass that learns from the shape the candidate records
     /// when it does not improve (where its spans read their choices out of place): the
     /// passed test cases, which have no recording, do not decide it.
@@ -359,6 +379,10 @@ impl<'a> Shrinker<'a> {
             .filter(|c| !c.forced)
             .map(|c| c.index)
             .collect();
+        let key = self.strict.then(|| Cache::hash(&indices));
+        if key.is_some_and(|k| self.overran.contains(&k)) {
+            return Tried::Skipped;
+        }
         if let Some(hit) = self.cache.lookup(&indices) {
             return match hit.recording {
                 Some(rec) => Tried::Ran(rec),
@@ -387,11 +411,19 @@ impl<'a> Shrinker<'a> {
         let mut source = ReplaySource::new(indices, Fallback::Simplest).clamping();
         // A candidate longer than the best can never be accepted: stop it early.
         let mut tape = Tape::recording(&mut source)
-            .with_max_choices(self.best.choices.len())
+            .with_max_choices(if self.strict {
+                self.best.choices.len().min(candidate.len())
+            } else {
+                self.best.choices.len()
+            })
             .with_suggestions();
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
-        self.cache.insert(&rec);
+        if let Some(k) = key.filter(|_| status == Status::Overrun) {
+            self.overran.insert(k);
+        } else {
+            self.cache.insert(&rec);
+        }
         if status == Status::Interesting && shortlex_less(&rec.choices, &self.best.choices) {
             self.char_bytes = char_bytes(&rec.choices, &rec.spans);
             self.text_bytes = text_bytes(&rec.choices, &rec.spans);

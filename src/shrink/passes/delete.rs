@@ -143,7 +143,22 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
             // siblings into the gap (a collection of fixed size, refilled at its end):
             // deleting more of them one by one would only shift again, so such a run is
             // left to the other passes.
-            match s.attempt(&without(&base, start, run[0].1)) {
+            //
+            // A product's field (or a combinator's bookkeeping span) with choices after it
+            // is deleted strictly: the later fields shift into its place and the end would
+            // be read as the simplest, a value the minimizing passes reach without the
+            // misreading. The property runs only when the shorter tape holds every choice
+            // its run draws (the field shaped what follows). Elements and variants keep
+            // the simplest end: there the shifted read often is a smaller value.
+            let candidate = without(&base, start, run[0].1);
+            let strict = run[0].1 < base.len()
+                && matches!(s.spans()[k].label.kind(), Kind::Field | Kind::Combinator);
+            let tried = if strict {
+                s.attempt_strict(&candidate)
+            } else {
+                s.attempt(&candidate)
+            };
+            match tried {
                 Tried::Improved => {
                     shifted = s.choices().len() == base.len();
                     first_gone = true;
