@@ -148,6 +148,8 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_declared_length_after",
     "zoo_declared_length_before_gap",
     "zoo_irrelevant_float",
+    "zoo_sparse_multiples",
+    "zoo_periodic_set",
     "zoo_counted_tokens",
     "zoo_float_length_after",
     "zoo_string_length_after",

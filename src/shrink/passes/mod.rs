@@ -9,6 +9,7 @@ mod absorb;
 mod chars;
 mod copy;
 mod delete;
+mod digits;
 mod duplicates;
 mod maximize;
 mod minimize;
@@ -224,6 +225,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "relate_pairs",
         tier: Tier::LastResort,
         run: relate::relate_pairs,
+    },
+    Pass {
+        name: "drop_digits",
+        tier: Tier::LastResort,
+        run: digits::drop_digits,
     },
 ];
 
