@@ -19,6 +19,15 @@ pub(in crate::shrink) fn try_suggested(s: &mut Shrinker<'_>) {
         else {
             return;
         };
+        // The simplest index first, as `minimize_choices` would try it (a cached run it
+        // then repeats for free): the suggestions walk down by halves, a call each, to a
+        // value that may not matter at all.
+        let simplest = (s.choices().get(at)).is_some_and(|c| !c.forced && c.index > 0)
+            && s.consider(&s.with_indices(&[(at, 0)]));
+        if simplest {
+            from = at + 1;
+            continue;
+        }
         let tried = s.suggestions(at);
         let improved = tried.into_iter().any(|i| {
             s.choices()
