@@ -248,11 +248,25 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
             continue;
         }
         let base = s.choices().to_vec();
+        // Strictly (see `delete_spans`) where choices follow the block, unless it is a
+        // run's bytes: the run's later bytes shifting into the gap, its end read as the
+        // simplest byte, is an edit of the text.
+        let in_payload =
+            (s.spans().iter()).any(|t| t.label.kind() == Kind::Payload && t.start < i && i < t.end);
+        let cut = |s: &mut Shrinker<'_>, end: usize| {
+            let v = without(&base, i, end);
+            let tried = if end < base.len() && !in_payload {
+                s.attempt_strict(&v)
+            } else {
+                s.attempt(&v)
+            };
+            matches!(tried, Tried::Improved)
+        };
         let deleted = find_integer(|n| {
             let end = i + n as usize;
-            end <= base.len() && s.consider(&without(&base, i, end))
+            end <= base.len() && cut(s, end)
         });
-        if deleted == 0 && !(i + 2 <= base.len() && s.consider(&without(&base, i, i + 2))) {
+        if deleted == 0 && !(i + 2 <= base.len() && cut(s, i + 2)) {
             i += 1;
         } else {
             in_run = s.in_runs();
