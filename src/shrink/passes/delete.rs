@@ -231,7 +231,9 @@ pub(in crate::shrink) fn delete_pairs(s: &mut Shrinker<'_>) {
 /// an element only reads the next element's choices out of place (on the challenge suite
 /// those candidates never improved); an inner list's "no more" with the outer list's "one
 /// more?" after it joins two inner lists. Choices with the user's labels (a hand-written
-/// generator's, which may mark no spans) are still cut anywhere.
+/// generator's, which may mark no spans) are still cut anywhere. A block with choices after
+/// it is cut strictly ([`Shrinker::attempt_strict`], as `delete_spans` deletes a field),
+/// but in a run's bytes.
 pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
     let mut i = 0;
     let mut in_run = s.in_runs();
