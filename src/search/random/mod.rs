@@ -10,8 +10,11 @@
 //! small, and shrinks in a few calls; the rest of the run is the plain random source. After
 //! each of those first test cases comes a chain of [`DUPLICATES`] test cases, each the one
 //! before with one part copied over another of its kind ([`duplicate`]): equal elements,
-//! strings and characters (three alike after two copies), which chance rarely gives. Those
-//! test cases are recorded (a failure among them is not re-run by seed) and counted.
+//! strings and characters (three alike after two copies), which chance rarely gives; then
+//! one [`truncation`] of it: its first few choices with the simplest after them (one element
+//! of its list, the rest at their simplest), as Hypothesis zero-extends the new prefixes of
+//! its first test cases. Those test cases are recorded (a failure among them is not re-run
+//! by seed) and counted.
 
 mod duplicate;
 
@@ -19,12 +22,15 @@ pub use duplicate::duplicate;
 
 use crate::engine::{Observation, Proposal, Replay, Search, Start, Strategy, Verdict};
 use crate::env::{ConfigError, Env};
-use crate::tape::{Fallback, RandomSource, ReplaySource, Rng, SizedSource, Status};
+use crate::tape::{Fallback, RandomSource, Recording, ReplaySource, Rng, SizedSource, Status};
 use std::sync::Arc;
 
 /// Duplicates ([`duplicate`]) tried after each of a run's first, small test cases, each
 /// made from the one before.
 pub const DUPLICATES: usize = 2;
+
+/// The fewest unforced choices a small test case has for a [`truncation`] of it to run.
+pub const TRUNCATED_FROM: usize = 4;
 
 /// How many test cases at the start of a run of at most `tests` draw from a growing
 /// [`SizedSource`]: a tenth of the run, at most 50 (Hypothesis's share of small test cases).
@@ -66,10 +72,14 @@ pub struct RandomSearch {
     /// running.
     pending: Option<(Vec<u64>, usize)>,
     copy: ReplaySource,
+    /// The next truncation to run ([`truncation`]), after the duplicates.
+    tail: Option<Vec<u64>>,
     /// What the last proposal was.
     last_was: Drawn,
     /// Chooses the parts a duplicate copies.
     rng: Rng,
+    /// Chooses where a truncation cuts (apart from `rng`: the duplicates stay as they were).
+    cuts: Rng,
 }
 
 /// Where the last proposed test case came from.
@@ -79,6 +89,8 @@ enum Drawn {
     Small,
     /// A duplicate holding this many copies.
     Duplicate(usize),
+    /// A truncation of a small test case.
+    Truncated,
 }
 
 impl Default for RandomSearch {
@@ -91,9 +103,11 @@ impl Default for RandomSearch {
             source: RandomSource::new(0),
             sized: SizedSource::new(0, 0.0),
             pending: None,
+            tail: None,
             copy: ReplaySource::new(Vec::new(), Fallback::Simplest),
             last_was: Drawn::Random,
             rng: Rng::new(0),
+            cuts: Rng::new(0),
         }
     }
 }
@@ -108,13 +122,20 @@ impl Search for RandomSearch {
         self.next = 0;
         self.ramp = ramp_length(start.tests);
         self.pending = None;
+        self.tail = None;
         self.rng = Rng::new(Rng::derive(start.seed, u64::MAX));
+        self.cuts = Rng::new(Rng::derive(start.seed, u64::MAX - 1));
     }
 
     #[inline]
     fn propose(&mut self) -> Option<Proposal<'_>> {
         if let Some((indices, copies)) = self.pending.take() {
             self.last_was = Drawn::Duplicate(copies);
+            self.copy = ReplaySource::new(indices, Fallback::Simplest);
+            return Some(Proposal::new(&mut self.copy).recorded());
+        }
+        if let Some(indices) = self.tail.take() {
+            self.last_was = Drawn::Truncated;
             self.copy = ReplaySource::new(indices, Fallback::Simplest);
             return Some(Proposal::new(&mut self.copy).recorded());
         }
@@ -133,9 +154,15 @@ impl Search for RandomSearch {
 
     fn observe(&mut self, outcome: &Observation<'_>) -> Verdict {
         let copies = match self.last_was {
-            Drawn::Small => 0,
+            Drawn::Small => {
+                self.tail = outcome
+                    .recording
+                    .filter(|_| outcome.status != Status::Overrun)
+                    .and_then(|rec| truncation(rec, &mut self.cuts));
+                0
+            }
             Drawn::Duplicate(n) => n,
-            Drawn::Random => return Verdict::Continue,
+            Drawn::Random | Drawn::Truncated => return Verdict::Continue,
         };
         if copies < DUPLICATES
             && outcome.status != Status::Overrun
@@ -150,6 +177,26 @@ impl Search for RandomSearch {
         // The small test cases and their duplicates are recorded: nothing to replay.
         (self.last_was == Drawn::Random).then_some(Replay::Seed(self.last))
     }
+}
+
+/// The unforced indices of the first choices of `rec` (a random number of them, at least
+/// one, fewer than all), to be replayed with the simplest choices after them: the test case's
+/// start with the simplest way to finish it (Hypothesis zero-extends each new prefix of its
+/// first test cases so). A failure that needs a few large values in a small structure (one
+/// element of a list, the rest at its simplest) shows up so before one that needs many
+/// elements. `None` when the tape has fewer than [`TRUNCATED_FROM`] unforced choices (a
+/// value of a few scalars, which the small start already draws near its simplest: the
+/// test case is better spent on the run) or is at its simplest past the cut.
+pub fn truncation(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
+    let free: Vec<u64> = (rec.choices.iter())
+        .filter(|c| !c.forced)
+        .map(|c| c.index)
+        .collect();
+    if free.len() < TRUNCATED_FROM {
+        return None;
+    }
+    let k = 1 + rng.below_or_eq(free.len() as u64 - 2) as usize;
+    (free[k..].iter().any(|&i| i != 0)).then(|| free[..k].to_vec())
 }
 
 /// The registry's entry.
