@@ -203,3 +203,45 @@ pub fn truncation(rec: &Recording, rng: &mut Rng) -> Option<Vec<u64>> {
 pub(crate) fn from_env(_env: &Env) -> Result<Arc<dyn Strategy>, ConfigError> {
     Ok(Arc::new(Random))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tape::{Choice, PointId};
+
+    fn rec(indices: &[(u64, bool)]) -> Recording {
+        Recording {
+            choices: (indices.iter())
+                .map(|&(index, forced)| Choice {
+                    point: PointId(0),
+                    max: 9,
+                    index,
+                    forced,
+                    in_run: false,
+                })
+                .collect(),
+            ..Recording::default()
+        }
+    }
+
+    #[test]
+    fn a_truncation_is_a_proper_prefix_of_the_free_choices() {
+        let r = rec(&[(3, false), (1, true), (5, false), (0, false), (7, false)]);
+        let free = [3, 5, 0, 7];
+        let mut rng = Rng::new(1);
+        let mut lengths = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let t = truncation(&r, &mut rng).expect("four free choices");
+            assert!(!t.is_empty() && t.len() < free.len());
+            assert_eq!(t[..], free[..t.len()]);
+            lengths.insert(t.len());
+        }
+        assert_eq!(lengths.len(), 3, "every cut comes up: {lengths:?}");
+        // Too few free choices (the forced one does not count), or nothing but the simplest
+        // after every cut: nothing to run.
+        let few = rec(&[(3, false), (1, true), (5, false), (2, false)]);
+        assert_eq!(truncation(&few, &mut rng), None);
+        let simplest_tail = rec(&[(3, false), (0, false), (0, false), (0, false)]);
+        assert_eq!(truncation(&simplest_tail, &mut rng), None);
+    }
+}
