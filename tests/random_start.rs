@@ -44,8 +44,8 @@ fn sizes_grow_over_the_ramp() {
     let lens = lens.into_inner().unwrap();
     assert_eq!(lens.len(), 256);
     let mean = |s: &[usize]| s.iter().sum::<usize>() as f64 / s.len() as f64;
-    // 25 small test cases with up to two duplicates each come first (about 75), then
-    // plain random ones (a mean of about 5).
+    // 25 small test cases, each with up to two duplicates and a truncation, come first (up
+    // to 100), then plain random ones (a mean of about 5).
     let (start, rest) = (mean(&lens[..20]), mean(&lens[100..]));
     assert!(start < rest, "start {start}, rest {rest}");
     assert!((3.5..6.5).contains(&rest), "rest {rest}");
