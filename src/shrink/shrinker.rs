@@ -79,7 +79,11 @@ pub(super) enum Tried {
 /// [`crate::tape::ValueStep::far_side`]), and delete a span with the choices around it at
 /// theirs (an amount that must stay reached: the raised choices are lowered afterwards);
 /// raise a branch choice where the new shape is shorter; lower two integers together along the
-/// ratio of their magnitudes ([`crate::tape::ValueStep::magnitude`]). Candidates replay clamped
+/// ratio of their magnitudes ([`crate::tape::ValueStep::magnitude`]), or drop an integer's
+/// leading decimal digit or trailing zeros. A product's field deleted with choices after it
+/// runs only when the shorter tape holds the choices its run draws
+/// ([`Shrinker::attempt_strict`]); other candidates read the simplest choices past their end.
+/// Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
 /// ends when no pass improves.
@@ -115,11 +119,10 @@ pub struct Shrinker<'a> {
     pub(super) sweeps: u32,
     /// When the running pass stops for a stall, if it does (see [`Stall`]).
     stall_at: Option<Stall>,
-    /// Candidates must not run past their own length (see [`Shrinker::attempt_strict`]).
-    strict: bool,
-    /// [`Cache::hash`]es of the strict candidates that overran (kept apart from the cache,
-    /// which reads a candidate's missing choices as the simplest).
-    overran: HashSet<u64>,
+    /// [`Cache::hash`]es of the strict candidates that overran, with the size budget they
+    /// had (kept apart from the cache, which reads a candidate's missing choices as the
+    /// simplest).
+    overran: HashSet<(u64, usize)>,
 }
 
 /// How long a pass may go without paying: after `thinning` calls in a row without an
@@ -183,7 +186,6 @@ impl<'a> Shrinker<'a> {
             stall: 0,
             sweeps: 0,
             stall_at: None,
-            strict: false,
             overran: HashSet::new(),
         }
     }
@@ -312,7 +314,7 @@ impl<'a> Shrinker<'a> {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        self.run_candidate(candidate, true)
+        self.run_candidate(candidate, true, false)
     }
 
     /// [`Shrinker::attempt`] for a candidate that must hold every choice its run draws: a
@@ -321,10 +323,10 @@ impl<'a> Shrinker<'a> {
     /// as the simplest. An overrun here is not cached: a plain attempt of the same choices
     /// may still run.
     pub(super) fn attempt_strict(&mut self, candidate: &[Choice]) -> Tried {
-        self.strict = true;
-        let tried = self.attempt(candidate);
-        self.strict = false;
-        tried
+        if !shortlex_less(candidate, &self.best.choices) {
+            return Tried::Skipped;
+        }
+        self.run_candidate(candidate, true, true)
     }
 
     /// [`Shrinker::attempt`] for a pass that learns from the shape the candidate records
@@ -334,14 +336,14 @@ impl<'a> Shrinker<'a> {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        self.run_candidate(candidate, false)
+        self.run_candidate(candidate, false, false)
     }
 
     /// [`Shrinker::attempt_for_shape`] for a candidate that need not be smaller itself: a
     /// probe run to learn what shape it records (which may be smaller, or splice into a
     /// smaller tape).
     pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
-        self.run_candidate(candidate, false)
+        self.run_candidate(candidate, false, false)
     }
 
     /// How many of `candidate`'s first choices are the best tape's (a recorded run's, whose
@@ -370,7 +372,11 @@ impl<'a> Shrinker<'a> {
     /// whether what a run would only confirm may decide it without a recording (a passed
     /// test case it begins with, a cut known to fail), which a pass that learns from the
     /// recorded shape does not want.
-    fn run_candidate(&mut self, candidate: &[Choice], untaught: bool) -> Tried {
+    ///
+    /// `strict`: the run's size budget is the candidate's length (forced choices included,
+    /// so a run that forces more than the candidate recorded may overrun early, and one
+    /// that forces fewer may read a few simplest choices past its end).
+    fn run_candidate(&mut self, candidate: &[Choice], untaught: bool, strict: bool) -> Tried {
         if self.stopped() {
             return Tried::Skipped;
         }
@@ -379,7 +385,12 @@ impl<'a> Shrinker<'a> {
             .filter(|c| !c.forced)
             .map(|c| c.index)
             .collect();
-        let key = self.strict.then(|| Cache::hash(&indices));
+        let budget = if strict {
+            self.best.choices.len().min(candidate.len())
+        } else {
+            self.best.choices.len()
+        };
+        let key = strict.then(|| (Cache::hash(&indices), budget));
         if key.is_some_and(|k| self.overran.contains(&k)) {
             return Tried::Skipped;
         }
@@ -411,11 +422,7 @@ impl<'a> Shrinker<'a> {
         let mut source = ReplaySource::new(indices, Fallback::Simplest).clamping();
         // A candidate longer than the best can never be accepted: stop it early.
         let mut tape = Tape::recording(&mut source)
-            .with_max_choices(if self.strict {
-                self.best.choices.len().min(candidate.len())
-            } else {
-                self.best.choices.len()
-            })
+            .with_max_choices(budget)
             .with_suggestions();
         let status = (self.test)(&mut tape);
         let rec = tape.finish();

@@ -13,7 +13,7 @@ use tapefuzz::tape::{Recording, Status, Tape};
 
 /// The first failing test case of a random run with `seed` as the `random` strategy makes
 /// it with the default 256 tests (its search proposes every test case: the first ones
-/// small, with duplicates of them, see `tapefuzz::search::random`), recorded, going on past
+/// small, with duplicates and truncations of them, see `tapefuzz::search::random`), recorded, going on past
 /// 256 test cases; `None` after `max_tests` test cases.
 pub fn first_failure(
     test: &mut dyn FnMut(&mut Tape<'_>) -> Status,

@@ -10,10 +10,10 @@
 //! small, and shrinks in a few calls; the rest of the run is the plain random source. After
 //! each of those first test cases comes a chain of [`DUPLICATES`] test cases, each the one
 //! before with one part copied over another of its kind ([`duplicate`]): equal elements,
-//! strings and characters (three alike after two copies), which chance rarely gives; then
-//! one [`truncation`] of it: its first few choices with the simplest after them (one element
-//! of its list, the rest at their simplest), as Hypothesis zero-extends the new prefixes of
-//! its first test cases. Those test cases are recorded (a failure among them is not re-run
+//! strings and characters (three alike after two copies), which chance rarely gives; then,
+//! when it has [`TRUNCATED_FROM`] free choices or more, one [`truncation`] of it: its first
+//! few choices with the simplest after them (one element of its list, the rest at their
+//! simplest), as Hypothesis zero-extends the new prefixes of its first test cases. Those test cases are recorded (a failure among them is not re-run
 //! by seed) and counted.
 
 mod duplicate;
@@ -174,7 +174,8 @@ impl Search for RandomSearch {
     }
 
     fn replay(&self) -> Option<Replay> {
-        // The small test cases and their duplicates are recorded: nothing to replay.
+        // The small test cases, their duplicates and truncations are recorded: nothing to
+        // replay.
         (self.last_was == Drawn::Random).then_some(Replay::Seed(self.last))
     }
 }

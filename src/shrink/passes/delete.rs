@@ -131,6 +131,21 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
         let without = |base: &[Choice], start, end| without_ending(base, start, end, end_coin);
         let mut first_gone = false;
         let mut shifted = false;
+        let strict_kind = matches!(s.spans()[k].label.kind(), Kind::Field | Kind::Combinator);
+        let strict_at = |end: usize| strict_kind && end < base.len();
+        // A product's field (or a combinator's bookkeeping span) with choices after it is
+        // deleted strictly: the later fields shift into its place and the end would be read
+        // as the simplest, a value the minimizing passes reach without the misreading. The
+        // property runs only when the shorter tape holds the choices its run draws (the
+        // field shaped what follows). Elements and variants keep the simplest end: there
+        // the shifted read often is a smaller value.
+        let cut = |s: &mut Shrinker<'_>, v: &[Choice], end: usize| {
+            if strict_at(end) {
+                s.attempt_strict(v)
+            } else {
+                s.attempt(v)
+            }
+        };
         let (span_start, bare) = (run[0].0, s.bare_start(k));
         let starts = if bare < span_start {
             vec![span_start, bare]
@@ -143,27 +158,16 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
             // siblings into the gap (a collection of fixed size, refilled at its end):
             // deleting more of them one by one would only shift again, so such a run is
             // left to the other passes.
-            //
-            // A product's field (or a combinator's bookkeeping span) with choices after it
-            // is deleted strictly: the later fields shift into its place and the end would
-            // be read as the simplest, a value the minimizing passes reach without the
-            // misreading. The property runs only when the shorter tape holds every choice
-            // its run draws (the field shaped what follows). Elements and variants keep
-            // the simplest end: there the shifted read often is a smaller value.
             let candidate = without(&base, start, run[0].1);
-            let strict = run[0].1 < base.len()
-                && matches!(s.spans()[k].label.kind(), Kind::Field | Kind::Combinator);
-            let tried = if strict {
-                s.attempt_strict(&candidate)
-            } else {
-                s.attempt(&candidate)
-            };
+            let tried = cut(s, &candidate, run[0].1);
             match tried {
                 Tried::Improved => {
                     shifted = s.choices().len() == base.len();
                     first_gone = true;
                     break;
                 }
+                // (A strict run that overran says nothing of a shift: the run of fields may
+                // hold collections whose elements the spans after it delete.)
                 Tried::Ran(rec) => shifted |= rec.choices.len() == base.len(),
                 Tried::Known(len) => shifted |= len == base.len(),
                 Tried::Skipped => {}
@@ -183,7 +187,13 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
         if !first_gone {
             // Repeated spans behind flags: two may only go together (a step and the step
             // that undoes it).
-            if bare == span_start || run.len() < 2 || !s.consider(&without(&base, bare, run[1].1)) {
+            if bare == span_start
+                || run.len() < 2
+                || !matches!(
+                    cut(s, &without(&base, bare, run[1].1), run[1].1),
+                    Tried::Improved
+                )
+            {
                 k += 1;
             }
             continue;
@@ -191,7 +201,10 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
         // The first went: delete 2, 3, 4, 8, … from the same place.
         let start = run[0].0;
         find_integer(|n| {
-            (n as usize) < run.len() && s.consider(&without(&base, start, run[n as usize].1))
+            let end = run.get(n as usize).map(|u| u.1);
+            end.is_some_and(|end| {
+                matches!(cut(s, &without(&base, start, end), end), Tried::Improved)
+            })
         });
     }
 }

@@ -17,21 +17,17 @@
 
 use super::super::Shrinker;
 use super::super::search::find_integer;
+use super::relate::lowest_reachable;
 
 /// The smallest magnitude tried: a single digit has no digit to drop.
 const FLOOR: u64 = 10;
 
 /// The index that puts the choice at `index` (magnitude `m`, `step` indices per unit of
-/// magnitude) at magnitude `to`, when index arithmetic reaches it (see
-/// `relate::lowest_reachable`: past the end of an alternating order, a small magnitude is at
-/// an index the step does not give).
+/// magnitude) at magnitude `to`, when index arithmetic reaches it
+/// ([`lowest_reachable`]: past the end of an alternating order, a small magnitude is at an
+/// index the step does not give).
 fn index_at(index: u64, m: u64, step: u64, to: u64) -> Option<u64> {
-    let reachable = if step == 1 && index > m {
-        index - m + 1
-    } else {
-        0
-    };
-    if to < reachable {
+    if to < lowest_reachable(index, m, step) {
         return None;
     }
     index.checked_sub((m - to).checked_mul(step)?)
@@ -40,7 +36,8 @@ fn index_at(index: u64, m: u64, step: u64, to: u64) -> Option<u64> {
 /// For each integer choice of at least two digits, left to right, with every later choice
 /// that holds the same value (equal values change together, as a group, as the duplicate
 /// passes change them): drops the leading digit (the value modulo the largest power of ten
-/// below it), else drops trailing zeros (divided by 10, 100, 10^4, …, [`find_integer`]).
+/// below it), else drops trailing zeros (divided by 10, 100, 1000, 10^4, 10^8, …, as
+/// [`find_integer`] counts).
 /// One call for a value that keeps its digits, two where it ends in a zero.
 pub(in crate::shrink) fn drop_digits(s: &mut Shrinker<'_>) {
     let mut a = 0;
@@ -100,5 +97,9 @@ mod tests {
         // A range from 1: index `value − 1`, so magnitude 0 is out of reach.
         assert_eq!(index_at(19, 20, 1, 0), None);
         assert_eq!(index_at(19, 20, 1, 5), Some(4));
+        // Past the end of an alternating order (`-5..=1000` at 20: index 25): magnitudes at
+        // or below the alternation's length are elsewhere.
+        assert_eq!(index_at(25, 20, 1, 5), None);
+        assert_eq!(index_at(25, 20, 1, 6), Some(11));
     }
 }

@@ -56,7 +56,7 @@ fn prime_factors(mut n: u64) -> Vec<u64> {
 /// signed range, `-5..=1000`, counts up one side after `±5`), index is `m` plus the
 /// alternation's length, and a magnitude at or below that length is at another index (and
 /// either sign) that the step does not give.
-fn lowest_reachable(index: u64, m: u64, step: u64) -> u64 {
+pub(super) fn lowest_reachable(index: u64, m: u64, step: u64) -> u64 {
     if step == 1 && index > m {
         index - m + 1
     } else {

@@ -5,7 +5,8 @@
 
 use super::super::Shrinker;
 
-/// For each choice with suggestions, left to right: tries them in the order given and takes
+/// For each choice with suggestions, left to right: tries its simplest index (0), then the
+/// suggestions in the order given, and takes
 /// the first that still fails; the new best tape brings its own suggestions for that choice,
 /// tried the same way, until none fails. A choice whose suggestions all pass is left to the
 /// other passes. Costs nothing on a tape without suggestions.
