@@ -149,6 +149,7 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_declared_length_before_gap",
     "zoo_irrelevant_float",
     "zoo_sparse_multiples",
+    "zoo_counted_loop",
     "zoo_periodic_set",
     "zoo_counted_tokens",
     "zoo_float_length_after",

@@ -104,7 +104,9 @@ impl Shrinker<'_> {
 /// choice elsewhere whose magnitude is the collection's length (its generator said so, see
 /// [`crate::tape::Tape::value_step`]); then, for a built-in collection's element, (2) the
 /// deletion of the element at the same place in another collection as long, and (3) the last
-/// byte of a payload run as long. Where one element fewer loses the failure because a count no
+/// byte of a payload run as long; and (4) for a count followed by as many bare choices of one
+/// label (a hand-written counted loop of integers, [`recount_bare`]), each of them deleted with
+/// the count one step lower. Where one element fewer loses the failure because a count no
 /// longer matches, no pass that edits one place at a time gets past it (the count alone
 /// lowered loses it too). A last resort: a call per item and per matching count or list; the
 /// collections are found once per round, and again after each improvement.
@@ -122,8 +124,53 @@ pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
                 }
             }
         }
+        for &(i, step, m) in &magnitudes {
+            if s.stopped() {
+                return;
+            }
+            if recount_bare(s, i, step, m) {
+                continue 'round;
+            }
+        }
         return;
     }
+}
+
+/// (4) of [`delete_and_recount`], for a counted loop whose items are bare choices (a
+/// hand-written `n`, then `n` draws of an integer, which mark no spans): where the `m`
+/// choices just after the count at `i` (magnitude `m`, `step` indices per unit) are free,
+/// have one label and sit in no span opened after the count, deletes each in turn with the
+/// count one step lower. True when one was accepted.
+fn recount_bare(s: &mut Shrinker<'_>, i: usize, step: u64, m: u64) -> bool {
+    let m = m as usize;
+    let choices = s.choices();
+    if m < 2 || i + m >= choices.len() || choices[i].index < step {
+        return false;
+    }
+    let items = i + 1..i + 1 + m;
+    let label = s.best.labels.get(i + 1).copied();
+    let same = items.clone().all(|p| {
+        s.free(p)
+            && label.is_some()
+            && s.best.labels.get(p).copied() == label
+            && !(s.spans().iter()).any(|t| t.start > i && t.start <= p && p < t.end)
+    });
+    if !same {
+        return false;
+    }
+    let base = choices.to_vec();
+    for p in items {
+        if s.stopped() {
+            return false;
+        }
+        let mut v = base.clone();
+        v.remove(p);
+        v[i].index -= step;
+        if s.consider(&v) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The candidates of [`delete_and_recount`] for item `at` of `own` (span `k`); true when one
