@@ -82,7 +82,7 @@ pub(super) enum Tried {
 /// ratio of their magnitudes ([`crate::tape::ValueStep::magnitude`]), or drop an integer's
 /// leading decimal digit or trailing zeros. A product's field deleted with choices after it
 /// runs only when the shorter tape holds the choices its run draws
-/// ([`Shrinker::attempt_strict`]); other candidates read the simplest choices past their end.
+/// (`Shrinker::attempt_strict`); other candidates read the simplest choices past their end.
 /// Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
