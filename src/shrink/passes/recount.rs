@@ -142,11 +142,13 @@ pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
 /// have one label and sit in no span opened after the count, deletes each in turn with the
 /// count one step lower. True when one was accepted.
 fn recount_bare(s: &mut Shrinker<'_>, i: usize, step: u64, m: u64) -> bool {
-    let m = m as usize;
     let choices = s.choices();
-    if m < 2 || i + m >= choices.len() || choices[i].index < step {
+    // Room for the count's items after it (in `u64`: a magnitude may be any value).
+    let room = choices.len().saturating_sub(i + 1) as u64;
+    if m < 2 || m > room || choices[i].index < step {
         return false;
     }
+    let m = m as usize;
     let items = i + 1..i + 1 + m;
     let label = s.best.labels.get(i + 1).copied();
     let same = items.clone().all(|p| {
