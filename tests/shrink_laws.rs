@@ -822,3 +822,102 @@ fn a_deleted_field_runs_the_property_only_when_the_rest_fits() {
         "{shrunk_seeds} of 20 seeds found a start"
     );
 }
+
+/// Whether `c` first differs from `best` at a choice drawn as it was (forced flags the same
+/// up to there) with a higher index: its run can then only be smaller by being shorter.
+fn rises_first(c: &[tapefuzz::tape::Choice], best: &[tapefuzz::tape::Choice]) -> bool {
+    for (a, b) in c.iter().zip(best) {
+        if a.forced != b.forced {
+            return false;
+        }
+        if a.forced || a.index == b.index {
+            continue;
+        }
+        return a.index > b.index;
+    }
+    false
+}
+
+/// Every property call of a shrink from `start`, with the choices it read and its status.
+fn shrink_calls<G: Gen>(
+    g: &G,
+    fails: impl Fn(&G::Value) -> bool,
+    start: Recording,
+) -> Vec<(Vec<tapefuzz::tape::Choice>, Status)> {
+    let mut calls = Vec::new();
+    let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+        Ok(v) => {
+            let status = if fails(&v) {
+                Status::Interesting
+            } else {
+                Status::Valid
+            };
+            calls.push((tape.choices().to_vec(), status));
+            status
+        }
+        Err(r) => r.status(),
+    };
+    Shrinker::new(&mut test, start, Budget::default()).run();
+    calls
+}
+
+#[test]
+fn a_candidate_that_raises_a_choice_first_calls_the_property_only_when_shorter() {
+    // Passes that delete something and raise an earlier choice to make up for it (a count, an
+    // amount) are worth a property call only when the run comes out shorter than the best
+    // tape: from the raised choice on it is larger. Checked on every call of the shrink,
+    // against the best tape at that moment.
+    fn check<G: Gen>(g: G, fails: impl Fn(&G::Value) -> bool + Copy, name: &str) -> usize {
+        let mut found = 0;
+        for seed in 0..20u64 {
+            let Some(start) = (0..2_000).find_map(|i| {
+                let mut src = RandomSource::new(Rng::derive(seed, i));
+                let mut tape = Tape::recording(&mut src);
+                let v = g.generate(&mut tape).ok()?;
+                fails(&v).then(|| tape.finish())
+            }) else {
+                continue;
+            };
+            found += 1;
+            let mut best = start.choices.clone();
+            for (choices, status) in shrink_calls(&g, fails, start) {
+                assert!(
+                    !rises_first(&choices, &best) || choices.len() < best.len(),
+                    "{name}, seed {seed}: the property ran on {:?}, which rises first above the best {:?}",
+                    choices.iter().map(|c| c.index).collect::<Vec<_>>(),
+                    best.iter().map(|c| c.index).collect::<Vec<_>>(),
+                );
+                if status == Status::Interesting && shortlex_cmp(&choices, &best) == Ordering::Less
+                {
+                    best = choices;
+                }
+            }
+        }
+        found
+    }
+    let labels = (
+        ints::<u8>(0..=3),
+        vecs((ints::<u8>(0..=3), ints::<u8>(0..=100)), 0..=5),
+        ints::<u8>(0..=3),
+    );
+    let found = check(
+        labels,
+        |(open, c, close): &(u8, Vec<(u8, u8)>, u8)| open == close && c.iter().any(|p| p.1 >= 1),
+        "labels",
+    );
+    assert!(found >= 15, "labels: {found} of 20 seeds found a start");
+    let sum = vecs(ints::<u8>(0..=50), 0..=10);
+    let found = check(
+        sum,
+        |v: &Vec<u8>| v.iter().map(|&x| u32::from(x)).sum::<u32>() >= 120,
+        "sum",
+    );
+    assert!(found >= 15, "sum: {found} of 20 seeds found a start");
+    let counted = ints::<usize>(0..=6).flat_map(|n| vecs(ints::<u16>(0..=1000), n..=n));
+    let found = check(
+        counted,
+        |v: &Vec<u16>| v.iter().map(|&x| u32::from(x)).sum::<u32>() >= 1500,
+        "counted",
+    );
+    assert!(found >= 15, "counted: {found} of 20 seeds found a start");
+}

@@ -59,6 +59,20 @@ pub(super) enum Tried {
     Skipped,
 }
 
+/// A size budget below the best tape's length for one candidate's run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cap {
+    /// The best tape's length.
+    None,
+    /// The candidate's own length, forced choices included ([`Shrinker::attempt_strict`]):
+    /// a run that forces more than the candidate recorded may overrun early, and one that
+    /// forces fewer may read a few simplest choices past its end.
+    Strict,
+    /// One below the best tape's length: a candidate that rises first
+    /// ([`Shrinker::attempt`]) is smaller only if its run is shorter.
+    Shorter,
+}
+
 /// Shrinks a failing tape. Deterministic: the same test and start give the same result.
 ///
 /// Every accepted candidate is the tape actually recorded when replaying it, and it is
@@ -119,8 +133,8 @@ pub struct Shrinker<'a> {
     pub(super) sweeps: u32,
     /// When the running pass stops for a stall, if it does (see [`Stall`]).
     stall_at: Option<Stall>,
-    /// [`Cache::hash`]es of the strict candidates that overran, with the size budget they
-    /// had (kept apart from the cache, which reads a candidate's missing choices as the
+    /// [`Cache::hash`]es of the candidates that overran a capped size budget (strict ones,
+    /// ones that rise first: see [`Shrinker::consider`]), with the budget they had (kept apart from the cache, which reads a candidate's missing choices as the
     /// simplest).
     overran: HashSet<(u64, usize)>,
 }
@@ -305,16 +319,46 @@ impl<'a> Shrinker<'a> {
         matches!(self.attempt(candidate), Tried::Improved)
     }
 
+    /// Whether the first choice where `candidate`'s run differs from the best tape's is drawn
+    /// as it was (every choice before it replays the same, so the run draws from the same
+    /// range there) with a higher index, once clamped to that range.
+    fn rises_first(&self, candidate: &[Choice]) -> bool {
+        for (c, b) in candidate.iter().zip(&self.best.choices) {
+            if c.forced != b.forced {
+                return false;
+            }
+            // (An index past the range replays as its largest.)
+            let index = c.index.min(b.max);
+            if c.forced || index == b.index {
+                continue;
+            }
+            return index > b.index;
+        }
+        false
+    }
+
     /// Tries a candidate tape (its forced choices are dropped: the generator re-forces
     /// them). Runs it only if it is shortlex-smaller than the best, no earlier run decided
     /// it (nor a passed test case it begins with: [`Shrinker::with_passed`]), it is not a cut
     /// of a collection where one element fewer already passed (`cuts_known_to_fail`), the
     /// budget allows, and the running pass has not stalled (see [`Stall`]).
+    ///
+    /// Where the candidate first differs from the best tape by a higher index (a pass that
+    /// raises a choice so that something after it can go), its run follows the best tape's
+    /// up to that choice and is larger from there on, so it can only be smaller by being
+    /// shorter: it runs with a size budget one choice below the best tape's length, and one
+    /// that needs more ends before the property is called, as [`Tried::Known`] with the
+    /// best tape's length (what the whole run would have recorded: a run is cut there).
     pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        self.run_candidate(candidate, true, false)
+        let cap = if self.rises_first(candidate) {
+            Cap::Shorter
+        } else {
+            Cap::None
+        };
+        self.run_candidate(candidate, true, cap)
     }
 
     /// [`Shrinker::attempt`] for a candidate that must hold every choice its run draws: a
@@ -326,7 +370,7 @@ impl<'a> Shrinker<'a> {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        self.run_candidate(candidate, true, true)
+        self.run_candidate(candidate, true, Cap::Strict)
     }
 
     /// [`Shrinker::attempt`] for a pass that learns from the shape the candidate records
@@ -336,14 +380,14 @@ impl<'a> Shrinker<'a> {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        self.run_candidate(candidate, false, false)
+        self.run_candidate(candidate, false, Cap::None)
     }
 
     /// [`Shrinker::attempt_for_shape`] for a candidate that need not be smaller itself: a
     /// probe run to learn what shape it records (which may be smaller, or splice into a
     /// smaller tape).
     pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
-        self.run_candidate(candidate, false, false)
+        self.run_candidate(candidate, false, Cap::None)
     }
 
     /// How many of `candidate`'s first choices are the best tape's (a recorded run's, whose
@@ -373,10 +417,9 @@ impl<'a> Shrinker<'a> {
     /// test case it begins with, a cut known to fail), which a pass that learns from the
     /// recorded shape does not want.
     ///
-    /// `strict`: the run's size budget is the candidate's length (forced choices included,
-    /// so a run that forces more than the candidate recorded may overrun early, and one
-    /// that forces fewer may read a few simplest choices past its end).
-    fn run_candidate(&mut self, candidate: &[Choice], untaught: bool, strict: bool) -> Tried {
+    /// `cap`: a size budget below the best tape's length ([`Cap`]). A run that overruns a
+    /// cap is not cached: with the whole budget it may run.
+    fn run_candidate(&mut self, candidate: &[Choice], untaught: bool, cap: Cap) -> Tried {
         if self.stopped() {
             return Tried::Skipped;
         }
@@ -385,14 +428,20 @@ impl<'a> Shrinker<'a> {
             .filter(|c| !c.forced)
             .map(|c| c.index)
             .collect();
-        let budget = if strict {
-            self.best.choices.len().min(candidate.len())
-        } else {
-            self.best.choices.len()
+        let whole = self.best.choices.len();
+        let budget = match cap {
+            Cap::None => whole,
+            Cap::Strict => candidate.len().min(whole),
+            Cap::Shorter => whole - 1,
         };
-        let key = strict.then(|| (Cache::hash(&indices), budget));
+        let key = (cap != Cap::None).then(|| (Cache::hash(&indices), budget));
+        // What an overrun of the cap says.
+        let overran = || match cap {
+            Cap::Shorter => Tried::Known(whole),
+            _ => Tried::Skipped,
+        };
         if key.is_some_and(|k| self.overran.contains(&k)) {
-            return Tried::Skipped;
+            return overran();
         }
         if let Some(hit) = self.cache.lookup(&indices) {
             return match hit.recording {
@@ -428,6 +477,10 @@ impl<'a> Shrinker<'a> {
         let rec = tape.finish();
         if let Some(k) = key.filter(|_| status == Status::Overrun) {
             self.overran.insert(k);
+            if cap == Cap::Shorter {
+                self.stall += 1;
+                return overran();
+            }
         } else {
             self.cache.insert(&rec);
         }
