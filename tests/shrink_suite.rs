@@ -155,6 +155,10 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_float_length_after",
     "zoo_string_length_after",
     "zoo_zip_lengths",
+    "zoo_raise_and_delete",
+    "zoo_gate_then_pick",
+    "zoo_gate_branch",
+    "zoo_budget_after_strings",
 ];
 
 /// One seed's shrink.

@@ -105,11 +105,7 @@ impl Cache {
 
     /// Records the run that recorded `rec`.
     pub(super) fn insert(&mut self, rec: &Recording) {
-        let mut hash = EMPTY;
-        for c in rec.choices.iter().filter(|c| !c.forced) {
-            self.maxes.insert(hash, c.max);
-            hash = step(hash, c.index);
-        }
+        let hash = self.path(rec);
         self.ends.insert(hash, rec.choices.len());
         // Without the generators' suggestions: only the best tape's are read, and a float's
         // can outweigh its choices.
@@ -130,6 +126,26 @@ impl Cache {
                 self.recent.remove(&old);
             }
         }
+    }
+
+    /// Records a run that overran a size budget below the best tape's length where nothing
+    /// that starts with the choices it read can be smaller than the best tape (it rose above
+    /// it first: see `Shrinker::attempt`): a later candidate that starts with them is known
+    /// as a run of `len` choices, the best tape's length then (what a run with the whole
+    /// budget would record, cut there), without a recording.
+    pub(super) fn insert_overrun(&mut self, rec: &Recording, len: usize) {
+        let hash = self.path(rec);
+        self.ends.insert(hash, len);
+    }
+
+    /// Adds the prefixes `rec`'s unforced choices go through; the hash of all of them.
+    fn path(&mut self, rec: &Recording) -> u64 {
+        let mut hash = EMPTY;
+        for c in rec.choices.iter().filter(|c| !c.forced) {
+            self.maxes.insert(hash, c.max);
+            hash = step(hash, c.index);
+        }
+        hash
     }
 }
 
@@ -176,5 +192,15 @@ mod tests {
         c.insert(&rec(&[(0, 1), (0, 3)]));
         assert_eq!(found(&c, &[]), Some(2));
         assert_eq!(found(&c, &[0]), Some(2));
+    }
+
+    #[test]
+    fn an_overrun_that_rose_first_decides_what_starts_with_its_choices() {
+        let mut c = Cache::new();
+        // Cut at two choices where the best tape had three: known as three, no recording.
+        c.insert_overrun(&rec(&[(7, 9), (2, 3)]), 3);
+        let hit = c.lookup(&[7, 2, 1, 1]).expect("known");
+        assert_eq!((hit.len, hit.recording), (3, None));
+        assert!(c.lookup(&[7, 1]).is_none());
     }
 }

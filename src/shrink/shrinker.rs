@@ -133,8 +133,8 @@ pub struct Shrinker<'a> {
     pub(super) sweeps: u32,
     /// When the running pass stops for a stall, if it does (see [`Stall`]).
     stall_at: Option<Stall>,
-    /// [`Cache::hash`]es of the candidates that overran a capped size budget (strict ones,
-    /// ones that rise first: see [`Shrinker::consider`]), with the budget they had (kept apart from the cache, which reads a candidate's missing choices as the
+    /// [`Cache::hash`]es of the strict candidates that overran, with the size budget they
+    /// had (kept apart from the cache, which reads a candidate's missing choices as the
     /// simplest).
     overran: HashSet<(u64, usize)>,
 }
@@ -361,6 +361,17 @@ impl<'a> Shrinker<'a> {
         self.run_candidate(candidate, true, cap)
     }
 
+    /// Tries a candidate that rises first (see [`Shrinker::attempt`]) as long as the best
+    /// tape or longer, which only a shorter run can make smaller: the property is called
+    /// only on a run that is. Whether it became the best tape.
+    pub(super) fn consider_shorter(&mut self, candidate: &[Choice]) -> bool {
+        self.rises_first(candidate)
+            && matches!(
+                self.run_candidate(candidate, true, Cap::Shorter),
+                Tried::Improved
+            )
+    }
+
     /// [`Shrinker::attempt`] for a candidate that must hold every choice its run draws: a
     /// run that needs more ends as an overrun before the property is called (Hypothesis's
     /// shrinker reads every candidate so), where a plain attempt reads the missing choices
@@ -417,8 +428,9 @@ impl<'a> Shrinker<'a> {
     /// test case it begins with, a cut known to fail), which a pass that learns from the
     /// recorded shape does not want.
     ///
-    /// `cap`: a size budget below the best tape's length ([`Cap`]). A run that overruns a
-    /// cap is not cached: with the whole budget it may run.
+    /// `cap`: a size budget below the best tape's length ([`Cap`]). A strict run that
+    /// overruns is not cached (with the whole budget it may run); one that rises first is,
+    /// as known not to improve ([`Cache::insert_overrun`]).
     fn run_candidate(&mut self, candidate: &[Choice], untaught: bool, cap: Cap) -> Tried {
         if self.stopped() {
             return Tried::Skipped;
@@ -434,14 +446,9 @@ impl<'a> Shrinker<'a> {
             Cap::Strict => candidate.len().min(whole),
             Cap::Shorter => whole - 1,
         };
-        let key = (cap != Cap::None).then(|| (Cache::hash(&indices), budget));
-        // What an overrun of the cap says.
-        let overran = || match cap {
-            Cap::Shorter => Tried::Known(whole),
-            _ => Tried::Skipped,
-        };
+        let key = (cap == Cap::Strict).then(|| (Cache::hash(&indices), budget));
         if key.is_some_and(|k| self.overran.contains(&k)) {
-            return overran();
+            return Tried::Skipped;
         }
         if let Some(hit) = self.cache.lookup(&indices) {
             return match hit.recording {
@@ -475,12 +482,15 @@ impl<'a> Shrinker<'a> {
             .with_suggestions();
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
+        if cap == Cap::Shorter && status == Status::Overrun {
+            // Whatever starts with the choices it read rises above the best tape first and
+            // needs more than it had: no later best tape is larger, so the cache may know it.
+            self.cache.insert_overrun(&rec, whole);
+            self.stall += 1;
+            return Tried::Known(whole);
+        }
         if let Some(k) = key.filter(|_| status == Status::Overrun) {
             self.overran.insert(k);
-            if cap == Cap::Shorter {
-                self.stall += 1;
-                return overran();
-            }
         } else {
             self.cache.insert(&rec);
         }

@@ -14,6 +14,7 @@ mod duplicates;
 mod maximize;
 mod minimize;
 mod promote;
+mod raise;
 mod recount;
 mod redistribute;
 mod relate;
@@ -230,6 +231,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "drop_digits",
         tier: Tier::LastResort,
         run: digits::drop_digits,
+    },
+    Pass {
+        name: "raise_to_shorten",
+        tier: Tier::LastResort,
+        run: raise::raise_to_shorten,
     },
 ];
 
