@@ -92,11 +92,16 @@ enum Cap {
 /// index (or, for a signed value, at the far end of its positive side:
 /// [`crate::tape::ValueStep::far_side`]), and delete a span with the choices around it at
 /// theirs (an amount that must stay reached: the raised choices are lowered afterwards);
-/// raise a branch choice where the new shape is shorter; lower two integers together along the
+/// raise a branch choice where the new shape is shorter, and any choice to its largest index
+/// where the run comes out shorter (a gate whose higher values skip what it guards); lower
+/// two integers together along the
 /// ratio of their magnitudes ([`crate::tape::ValueStep::magnitude`]), or drop an integer's
 /// leading decimal digit or trailing zeros. A product's field deleted with choices after it
 /// runs only when the shorter tape holds the choices its run draws
 /// (`Shrinker::attempt_strict`); other candidates read the simplest choices past their end.
+/// A candidate whose run first differs from the best tape by a higher index can only be
+/// smaller by being shorter: it runs with a size budget one choice short, so the property
+/// sees it only if it is.
 /// Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
