@@ -159,6 +159,7 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_gate_then_pick",
     "zoo_gate_branch",
     "zoo_budget_after_strings",
+    "zoo_matched_pairs",
 ];
 
 /// One seed's shrink.

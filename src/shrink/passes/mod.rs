@@ -193,6 +193,11 @@ pub(super) const PASSES: &[Pass] = &[
         run: delete::delete_pairs,
     },
     Pass {
+        name: "delete_run_pairs",
+        tier: Tier::LastResort,
+        run: runs::delete_run_pairs,
+    },
+    Pass {
         name: "delete_choices",
         tier: Tier::LastResort,
         run: delete::delete_choices,
