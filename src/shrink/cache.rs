@@ -130,9 +130,10 @@ impl Cache {
 
     /// Records a run that overran a size budget below the best tape's length where nothing
     /// that starts with the choices it read can be smaller than the best tape (it rose above
-    /// it first: see `Shrinker::attempt`): a later candidate that starts with them is known
-    /// as a run of `len` choices, the best tape's length then (what a run with the whole
-    /// budget would record, cut there), without a recording.
+    /// it there: see `Shrinker::attempt`): a later candidate that starts with them is known
+    /// as a run of `len` choices, the best tape's length then, without a recording. Kept in
+    /// a cache of its own (the shrinker's `rising`): the entry would hide the recordings of
+    /// runs that went on through the same choices.
     pub(super) fn insert_overrun(&mut self, rec: &Recording, len: usize) {
         let hash = self.path(rec);
         self.ends.insert(hash, len);

@@ -51,26 +51,32 @@ pub(super) enum Tried {
     Improved,
     /// It ran without improving, now or in one of the latest runs: the tape it recorded.
     Ran(Recording),
-    /// An earlier run decided it (without improving): that run's tape length.
+    /// An earlier run decided it (without improving): that run's tape length (for a run cut
+    /// short as [`Tried::Cut`], the best tape's length then: at most its own).
     Known(usize),
+    /// It rose above the best tape first ([`Shrinker::attempt`]) and its run, given one
+    /// choice less than the best tape, needed more: the choices it read, cut there (spans
+    /// that closed before are whole). With the whole budget it would have recorded at least
+    /// the best tape's length.
+    Cut(Recording),
     /// It was not run: not smaller than the best, out of budget, held back by a stalled
     /// joint or last-resort pass (thinned out, or past the stall limit), or a cut of a
     /// collection where one element fewer already passed (`cuts_known_to_fail`).
     Skipped,
 }
 
-/// A size budget below the best tape's length for one candidate's run.
+/// The size budget of one candidate's run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Cap {
     /// The best tape's length.
-    None,
+    Whole,
     /// The candidate's own length, forced choices included ([`Shrinker::attempt_strict`]):
     /// a run that forces more than the candidate recorded may overrun early, and one that
     /// forces fewer may read a few simplest choices past its end.
     Strict,
-    /// One below the best tape's length: a candidate that rises first
-    /// ([`Shrinker::attempt`]) is smaller only if its run is shorter.
-    Shorter,
+    /// One below the best tape's length, for a candidate that rises first at this position
+    /// ([`Shrinker::attempt`]): it is smaller only if its run is shorter.
+    Shorter(usize),
 }
 
 /// Shrinks a failing tape. Deterministic: the same test and start give the same result.
@@ -80,29 +86,28 @@ enum Cap {
 /// smaller in shortlex order, so a shrink never makes the tape larger.
 ///
 /// The passes, blind to value types (see `passes/`): delete runs of sibling spans
-/// (adaptively) and blocks of choices; replace spans by their simplest choices (in the first
-/// sweep also every element of a collection at once, its length kept) and by
-/// descendants with the same label, realigning the rest of the tape when the shape
-/// changes; try the simpler indices the generators suggested ([`Tape::suggest`]: a float's
-/// shorter fractions); minimize each index (fixing up a size it controlled); edit identical spans and
-/// equal choices together; sort, swap and copy spans with the same label (a list's elements
-/// with the later indices into it following them); move an amount
-/// between two choices, or from a deleted element to the choice before it, or lower them
-/// together; lower a choice (or equal choices together) with the next few at their largest
-/// index (or, for a signed value, at the far end of its positive side:
-/// [`crate::tape::ValueStep::far_side`]), and delete a span with the choices around it at
-/// theirs (an amount that must stay reached: the raised choices are lowered afterwards);
-/// raise a branch choice where the new shape is shorter, and any choice to its largest index
-/// where the run comes out shorter (a gate whose higher values skip what it guards); lower
-/// two integers together along the
-/// ratio of their magnitudes ([`crate::tape::ValueStep::magnitude`]), or drop an integer's
-/// leading decimal digit or trailing zeros. A product's field deleted with choices after it
-/// runs only when the shorter tape holds the choices its run draws
-/// (`Shrinker::attempt_strict`); other candidates read the simplest choices past their end.
-/// A candidate whose run first differs from the best tape by a higher index can only be
-/// smaller by being shorter: it runs with a size budget one choice short, so the property
-/// sees it only if it is.
-/// Candidates replay clamped
+/// (adaptively), blocks of choices, and two bytes of a string together; replace spans by
+/// their simplest choices (in the first sweep also every element of a collection at once,
+/// its length kept) and by descendants with the same label, realigning the rest of the
+/// tape when the shape changes; try the simpler indices the generators suggested
+/// ([`Tape::suggest`]: a float's shorter fractions); minimize each index (fixing up a size
+/// it controlled); edit identical spans and equal choices together; sort, swap and copy
+/// spans with the same label (a list's elements with the later indices into it following
+/// them); move an amount between two choices, or from a deleted element to the choice
+/// before it, or lower them together; lower a choice (or equal choices together) with the
+/// next few at their largest index (or, for a signed value, at the far end of its positive
+/// side: [`crate::tape::ValueStep::far_side`]), and delete a span with the choices around
+/// it at theirs (an amount that must stay reached: the raised choices are lowered
+/// afterwards); raise a branch choice where the new shape is shorter, and any choice to its
+/// largest index where the run comes out shorter (a gate whose higher values skip what it
+/// guards); lower two integers together along the ratio of their magnitudes
+/// ([`crate::tape::ValueStep::magnitude`]), or drop an integer's leading decimal digit or
+/// trailing zeros. A product's field deleted with choices after it runs only when the
+/// shorter tape holds the choices its run draws (`Shrinker::attempt_strict`); other
+/// candidates read the simplest choices past their end. A candidate whose run first
+/// differs from the best tape by a higher index can only be smaller by being shorter: where
+/// only an improvement counts, it runs with a size budget one choice short, so the property
+/// sees it only if it is. Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
 /// ends when no pass improves.
@@ -128,6 +133,12 @@ pub struct Shrinker<'a> {
     calls_to_best: u64,
     improvements: u64,
     cache: Cache,
+    /// The runs of candidates that rose first and overran their capped budget
+    /// ([`Tried::Cut`]), by the choices they read, where those include the one that rose:
+    /// known not to improve. Apart from `cache`, so that an entry does not hide the
+    /// recordings of runs that went on through the same choices, and asked only for a
+    /// candidate that rises first.
+    rising: Cache,
     /// Test cases that passed before the shrink ([`Shrinker::with_passed`]).
     passed: Option<&'a Passed>,
     /// A candidate was left untried for lack of budget.
@@ -200,6 +211,7 @@ impl<'a> Shrinker<'a> {
             calls_to_best: 0,
             improvements: 0,
             cache,
+            rising: Cache::new(),
             passed: None,
             stopped: false,
             stall: 0,
@@ -319,27 +331,27 @@ impl<'a> Shrinker<'a> {
         &self.best.choices
     }
 
-    /// Tries a candidate; whether it became the best tape.
+    /// Tries a candidate ([`Shrinker::attempt`]); whether it became the best tape.
     pub(super) fn consider(&mut self, candidate: &[Choice]) -> bool {
         matches!(self.attempt(candidate), Tried::Improved)
     }
 
-    /// Whether the first choice where `candidate`'s run differs from the best tape's is drawn
+    /// Where the first choice at which `candidate`'s run differs from the best tape's is drawn
     /// as it was (every choice before it replays the same, so the run draws from the same
-    /// range there) with a higher index, once clamped to that range.
-    fn rises_first(&self, candidate: &[Choice]) -> bool {
-        for (c, b) in candidate.iter().zip(&self.best.choices) {
+    /// range there) with a higher index, once clamped to that range: that position.
+    fn rises_first(&self, candidate: &[Choice]) -> Option<usize> {
+        for (i, (c, b)) in candidate.iter().zip(&self.best.choices).enumerate() {
             if c.forced != b.forced {
-                return false;
+                return None;
             }
             // (An index past the range replays as its largest.)
             let index = c.index.min(b.max);
             if c.forced || index == b.index {
                 continue;
             }
-            return index > b.index;
+            return (index > b.index).then_some(i);
         }
-        false
+        None
     }
 
     /// Tries a candidate tape (its forced choices are dropped: the generator re-forces
@@ -352,29 +364,25 @@ impl<'a> Shrinker<'a> {
     /// raises a choice so that something after it can go), its run follows the best tape's
     /// up to that choice and is larger from there on, so it can only be smaller by being
     /// shorter: it runs with a size budget one choice below the best tape's length, and one
-    /// that needs more ends before the property is called, as [`Tried::Known`] with the
-    /// best tape's length (what the whole run would have recorded: a run is cut there).
+    /// that needs more ends before the property is called ([`Tried::Cut`]).
     pub(super) fn attempt(&mut self, candidate: &[Choice]) -> Tried {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        let cap = if self.rises_first(candidate) {
-            Cap::Shorter
-        } else {
-            Cap::None
-        };
+        let cap = self.rises_first(candidate).map_or(Cap::Whole, Cap::Shorter);
         self.run_candidate(candidate, true, cap)
     }
 
-    /// Tries a candidate that rises first (see [`Shrinker::attempt`]) as long as the best
-    /// tape or longer, which only a shorter run can make smaller: the property is called
-    /// only on a run that is. Whether it became the best tape.
+    /// [`Shrinker::consider`] for a candidate that rises first (see [`Shrinker::attempt`])
+    /// and is as long as the best tape or longer, which only a shorter run can make smaller: the property is
+    /// called only on a run that is. Whether it became the best tape.
     pub(super) fn consider_shorter(&mut self, candidate: &[Choice]) -> bool {
-        self.rises_first(candidate)
-            && matches!(
-                self.run_candidate(candidate, true, Cap::Shorter),
+        self.rises_first(candidate).is_some_and(|at| {
+            matches!(
+                self.run_candidate(candidate, true, Cap::Shorter(at)),
                 Tried::Improved
             )
+        })
     }
 
     /// [`Shrinker::attempt`] for a candidate that must hold every choice its run draws: a
@@ -396,14 +404,14 @@ impl<'a> Shrinker<'a> {
         if !shortlex_less(candidate, &self.best.choices) {
             return Tried::Skipped;
         }
-        self.run_candidate(candidate, false, Cap::None)
+        self.run_candidate(candidate, false, Cap::Whole)
     }
 
     /// [`Shrinker::attempt_for_shape`] for a candidate that need not be smaller itself: a
     /// probe run to learn what shape it records (which may be smaller, or splice into a
     /// smaller tape).
     pub(super) fn probe(&mut self, candidate: &[Choice]) -> Tried {
-        self.run_candidate(candidate, false, Cap::None)
+        self.run_candidate(candidate, false, Cap::Whole)
     }
 
     /// How many of `candidate`'s first choices are the best tape's (a recorded run's, whose
@@ -433,9 +441,9 @@ impl<'a> Shrinker<'a> {
     /// test case it begins with, a cut known to fail), which a pass that learns from the
     /// recorded shape does not want.
     ///
-    /// `cap`: a size budget below the best tape's length ([`Cap`]). A strict run that
-    /// overruns is not cached (with the whole budget it may run); one that rises first is,
-    /// as known not to improve ([`Cache::insert_overrun`]).
+    /// `cap`: the run's size budget ([`Cap`]). A strict run that overruns is not cached (with
+    /// the whole budget it may run); one that rises first is, apart, as known not to improve
+    /// (`rising`), where it read past the choice that rose.
     fn run_candidate(&mut self, candidate: &[Choice], untaught: bool, cap: Cap) -> Tried {
         if self.stopped() {
             return Tried::Skipped;
@@ -447,9 +455,9 @@ impl<'a> Shrinker<'a> {
             .collect();
         let whole = self.best.choices.len();
         let budget = match cap {
-            Cap::None => whole,
+            Cap::Whole => whole,
             Cap::Strict => candidate.len().min(whole),
-            Cap::Shorter => whole - 1,
+            Cap::Shorter(_) => whole - 1,
         };
         let key = (cap == Cap::Strict).then(|| (Cache::hash(&indices), budget));
         if key.is_some_and(|k| self.overran.contains(&k)) {
@@ -460,6 +468,11 @@ impl<'a> Shrinker<'a> {
                 Some(rec) => Tried::Ran(rec),
                 None => Tried::Known(hit.len),
             };
+        }
+        if let Cap::Shorter(_) = cap
+            && let Some(hit) = self.rising.lookup(&indices)
+        {
+            return Tried::Known(hit.len);
         }
         if untaught
             && let Some(len) =
@@ -487,12 +500,17 @@ impl<'a> Shrinker<'a> {
             .with_suggestions();
         let status = (self.test)(&mut tape);
         let rec = tape.finish();
-        if cap == Cap::Shorter && status == Status::Overrun {
-            // Whatever starts with the choices it read rises above the best tape first and
-            // needs more than it had: no later best tape is larger, so the cache may know it.
-            self.cache.insert_overrun(&rec, whole);
+        if let Cap::Shorter(at) = cap
+            && status == Status::Overrun
+        {
+            // Whatever starts with the choices it read, the one that rose included (a payload
+            // run may overrun at its length, before it), rises above the best tape there and
+            // needs more than it had: no later best tape is larger.
+            if rec.choices.len() > at {
+                self.rising.insert_overrun(&rec, whole);
+            }
             self.stall += 1;
-            return Tried::Known(whole);
+            return Tried::Cut(rec);
         }
         if let Some(k) = key.filter(|_| status == Status::Overrun) {
             self.overran.insert(k);
@@ -511,5 +529,38 @@ impl<'a> Shrinker<'a> {
             self.stall += 1;
             Tried::Ran(rec)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generators::{Gen, ints, vecs};
+
+    #[test]
+    fn a_run_cut_before_the_choice_that_rose_decides_nothing_else() {
+        // Three bytes, failing while the last is not 0. Deleting the middle one shifts the
+        // 5 up beside the 0 (the candidate rises there), and the run, one choice short,
+        // overruns at the length, before the byte that rose: what it read is the length
+        // alone, which every edit of the bytes shares, so it must not be known as failing
+        // to improve.
+        let g = vecs(ints::<u8>(..), 0..=10);
+        let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+            Ok(v) if v.len() == 3 && v[2] != 0 => Status::Interesting,
+            Ok(_) => Status::Valid,
+            Err(r) => r.status(),
+        };
+        let mut src = ReplaySource::new(vec![3, 0, 0, 5], Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src);
+        assert_eq!(g.generate(&mut tape).unwrap(), vec![0, 0, 5]);
+        let start = tape.finish();
+        let mut s = Shrinker::new(&mut test, start, Budget::default());
+        let n = s.choices().len();
+        let mut shifted = s.choices().to_vec();
+        shifted.remove(n - 2);
+        assert!(matches!(s.attempt(&shifted), Tried::Cut(_)));
+        let mut lowered = s.choices().to_vec();
+        lowered[n - 1].index = 1;
+        assert!(matches!(s.attempt(&lowered), Tried::Improved));
     }
 }

@@ -170,6 +170,8 @@ pub(in crate::shrink) fn delete_spans(s: &mut Shrinker<'_>) {
                 // hold collections whose elements the spans after it delete.)
                 Tried::Ran(rec) => shifted |= rec.choices.len() == base.len(),
                 Tried::Known(len) => shifted |= len == base.len(),
+                // (As long as the best tape or longer: the later choices read out of place.)
+                Tried::Cut(_) => shifted = true,
                 Tried::Skipped => {}
             }
             if shifted {

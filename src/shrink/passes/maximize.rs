@@ -197,6 +197,7 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize], only_first: bool) {
         // the best tape's length is cut short).
         Tried::Ran(rec) => rec.choices.len() != len,
         Tried::Known(n) => n != len,
+        Tried::Cut(_) => false,
         Tried::Skipped => return,
     };
     if only_first {
@@ -234,7 +235,7 @@ fn maximize_after(s: &mut Shrinker<'_>, lowered: &[usize], only_first: bool) {
             let shape = match s.attempt(&s.with_indices(&edits)) {
                 Tried::Improved => return,
                 Tried::Ran(rec) => Some((rec.choices.len(), rec.spans)),
-                Tried::Known(_) | Tried::Skipped => None,
+                Tried::Known(_) | Tried::Cut(_) | Tried::Skipped => None,
             };
             // One step up left the tape as long and its spans in place: the next choice is
             // a value here, not a size, and higher values of it only make larger tapes.

@@ -209,6 +209,7 @@ impl Shrinker<'_> {
             Tried::Improved => return true,
             Tried::Ran(rec) => rec.choices.len(),
             Tried::Known(n) => n,
+            Tried::Cut(_) => len,
             Tried::Skipped => return false,
         };
         if shorter >= len {

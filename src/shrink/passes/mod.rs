@@ -502,7 +502,8 @@ impl Shrinker<'_> {
         };
         match tried {
             Tried::Improved => true,
-            Tried::Ran(rec) => match rec.spans.get(k) {
+            // (A run cut short still holds the spans that closed before it stopped.)
+            Tried::Ran(rec) | Tried::Cut(rec) => match rec.spans.get(k) {
                 Some(s)
                     if s.label == span.label
                         && s.start == span.start
@@ -523,7 +524,8 @@ impl Shrinker<'_> {
     fn realigned(&mut self, k: usize, targets: &[Span], with: &[Choice]) -> Option<Vec<Choice>> {
         let span = targets[0];
         match self.attempt(&self.in_every(targets, with)) {
-            Tried::Ran(rec) => match rec.spans.get(k) {
+            // (A run cut short still holds the spans that closed before it stopped.)
+            Tried::Ran(rec) | Tried::Cut(rec) => match rec.spans.get(k) {
                 Some(s)
                     if s.label == span.label
                         && s.start == span.start

@@ -14,8 +14,8 @@
 use super::super::Shrinker;
 use crate::tape::Kind;
 
-/// For each free choice below its largest index with choices after it (not a byte of a
-/// payload run), left to right: the choice at its largest
+/// For each free choice below its largest index with choices after it (not a payload run's
+/// length or bytes), left to right: the choice at its largest
 /// index, the rest of the tape as it is (read from there on by whatever the higher value
 /// draws). Not a "one more?", "some?" or "branch?" coin (their higher value adds what they
 /// guard, which the deletion passes take away). `minimize_choices` lowers an
@@ -26,10 +26,10 @@ pub(in crate::shrink) fn raise_to_shorten(s: &mut Shrinker<'_>) {
         let c = s.choices()[i];
         let adds = (s.best.labels.get(i))
             .is_some_and(|l| matches!(l.kind(), Kind::More | Kind::Optional | Kind::Branch));
-        // (The last choice has nothing after it to skip, a run's byte no say in what
-        // follows: its run's length choice decides that.)
+        // (The last choice has nothing after it to skip; a run's bytes have no say in what
+        // follows, and its length only adds bytes.)
         let last = i + 1 == s.choices().len();
-        if s.free(i) && !adds && !last && !c.in_run && c.index < c.max {
+        if s.free(i) && !adds && !last && !c.in_run && !s.run_length(i) && c.index < c.max {
             let raised = s.with_indices(&[(i, c.max)]);
             if s.consider_shorter(&raised) {
                 continue;

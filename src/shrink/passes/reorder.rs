@@ -307,7 +307,7 @@ impl Shrinker<'_> {
                         });
                     }
                 }
-                Tried::Known(_) | Tried::Skipped => {}
+                Tried::Known(_) | Tried::Cut(_) | Tried::Skipped => {}
             }
         }
         // Without a run that showed which later choices depend on the list (one at its

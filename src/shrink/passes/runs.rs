@@ -1,6 +1,6 @@
 //! Payload runs (byte vectors): a length choice, then one choice per byte. Deleting bytes
 //! means lowering the length with them, which no span deletion does (the bytes are not
-//! spans of their own), so this pass edits both together.
+//! spans of their own), so these passes edit both together.
 
 use super::super::Shrinker;
 use super::super::search::{find_integer, find_integer_between};
@@ -236,32 +236,31 @@ impl Shrinker<'_> {
 const BYTE_PAIR_REACH: usize = 3;
 
 /// Deletes two bytes of a payload run together (the length two lower) where neither can go
-/// alone: the brackets of `(x)`, a quote and its closing quote. Not side by side (a block of
-/// two, which `delete_run_bytes` tries) but within [`BYTE_PAIR_REACH`] of each other, as
-/// `delete_pairs` deletes two sibling spans; a byte of a character of several bytes is left to `shrink_run_chars`. A last
-/// resort: at most that many calls per byte, once the cheaper passes are stuck.
+/// alone: the brackets of `(x)`, a quote and its closing quote. Not side by side (a block
+/// of two, which `delete_run_bytes` tries) but two or three apart ([`BYTE_PAIR_REACH`]), as
+/// `delete_pairs` deletes two sibling spans; a byte of a character of several bytes is left
+/// to `shrink_run_chars`. A last resort: at most two calls per byte, once the cheaper
+/// passes are stuck.
 pub(in crate::shrink) fn delete_run_pairs(s: &mut Shrinker<'_>) {
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
         let span = s.spans()[k];
         k += 1;
-        if span.label.kind() != Kind::Payload || span.end < span.start + 3 {
+        // (The length, then at least three bytes: a pair two apart.)
+        if span.label.kind() != Kind::Payload || span.end < span.start + 4 {
             continue;
         }
         let at = span.start;
-        let whole = |s: &Shrinker<'_>, i: usize| {
-            !s.choices()[i].forced && !s.char_bytes.get(i).copied().unwrap_or(false)
-        };
         let mut p = at + 1;
         // The run shrinks under us: its span is read again after each success.
         'bytes: while let Some(run) = s.payload_at(at) {
             if s.stopped() || p + 1 >= run.end || s.choices()[at].index < 2 {
                 break;
             }
-            if whole(s, p) {
+            if s.free(p) {
                 // (Two bytes side by side are a block `delete_run_bytes` tried.)
                 for q in p + 2..(p + 1 + BYTE_PAIR_REACH).min(run.end) {
-                    if !whole(s, q) {
+                    if !s.free(q) {
                         continue;
                     }
                     let mut v = s.choices().to_vec();

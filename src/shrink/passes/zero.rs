@@ -123,7 +123,7 @@ fn zero_group(s: &mut Shrinker<'_>, group: &[usize]) -> bool {
     let rec = match s.attempt_for_shape(&v) {
         Tried::Improved => return true,
         Tried::Ran(rec) => rec,
-        Tried::Known(_) | Tried::Skipped => return false,
+        Tried::Known(_) | Tried::Cut(_) | Tried::Skipped => return false,
     };
     let first = targets[0];
     let Some(now) = rec.spans.get(group[0]).filter(|t| {
