@@ -15,11 +15,11 @@ use super::super::Shrinker;
 use crate::tape::Kind;
 
 /// For each free choice below its largest index with choices after it (not a payload run's
-/// length or bytes), left to right: the choice at its largest
-/// index, the rest of the tape as it is (read from there on by whatever the higher value
-/// draws). Not a "one more?", "some?" or "branch?" coin (their higher value adds what they
-/// guard, which the deletion passes take away). `minimize_choices` lowers an
-/// accepted choice afterwards to the least value that still skips.
+/// length or bytes), left to right: the choice at its largest index, the rest of the tape as
+/// it is (read from there on by whatever the higher value draws). Not a "one more?", "some?"
+/// or "branch?" coin (their higher value adds what they guard, which the deletion passes take
+/// away). `minimize_choices` lowers an accepted choice afterwards to the least value that
+/// still skips.
 pub(in crate::shrink) fn raise_to_shorten(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
