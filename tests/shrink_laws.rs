@@ -762,6 +762,21 @@ fn a_size_lowered_deletes_the_first_byte_of_a_fixed_run() {
     assert!(calls < 25, "{calls} calls");
 }
 
+/// The recorded tape of the first of `tries` random test cases of `seed` whose value `fails`.
+fn first_failing_tape<G: Gen>(
+    g: &G,
+    fails: impl Fn(&G::Value) -> bool,
+    seed: u64,
+    tries: u64,
+) -> Option<Recording> {
+    (0..tries).find_map(|i| {
+        let mut src = RandomSource::new(Rng::derive(seed, i));
+        let mut tape = Tape::recording(&mut src);
+        let v = g.generate(&mut tape).ok()?;
+        fails(&v).then(|| tape.finish())
+    })
+}
+
 #[test]
 fn a_deleted_field_runs_the_property_only_when_the_rest_fits() {
     // Deleting a tuple's field shifts the later fields into its place; the property must
@@ -771,12 +786,7 @@ fn a_deleted_field_runs_the_property_only_when_the_rest_fits() {
     let fails = |&(a, x, b): &(u8, u8, u8)| a == b && x != 0;
     let mut shrunk_seeds = 0;
     for seed in 0..20u64 {
-        let Some(start) = (0..500).find_map(|i| {
-            let mut src = RandomSource::new(Rng::derive(seed, i));
-            let mut tape = Tape::recording(&mut src);
-            let v = g.generate(&mut tape).ok()?;
-            (fails(&v) && v.0 != 0).then(|| tape.finish())
-        }) else {
+        let Some(start) = first_failing_tape(&g, |v| fails(v) && v.0 != 0, seed, 500) else {
             continue;
         };
         let mut seen = Vec::new();
@@ -870,12 +880,7 @@ fn a_candidate_that_raises_a_choice_first_calls_the_property_only_when_shorter()
     fn check<G: Gen>(g: G, fails: impl Fn(&G::Value) -> bool + Copy, name: &str) -> usize {
         let mut found = 0;
         for seed in 0..20u64 {
-            let Some(start) = (0..2_000).find_map(|i| {
-                let mut src = RandomSource::new(Rng::derive(seed, i));
-                let mut tape = Tape::recording(&mut src);
-                let v = g.generate(&mut tape).ok()?;
-                fails(&v).then(|| tape.finish())
-            }) else {
+            let Some(start) = first_failing_tape(&g, fails, seed, 2_000) else {
                 continue;
             };
             found += 1;

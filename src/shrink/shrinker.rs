@@ -105,9 +105,9 @@ enum Cap {
 /// trailing zeros. A product's field deleted with choices after it runs only when the
 /// shorter tape holds the choices its run draws (`Shrinker::attempt_strict`); other
 /// candidates read the simplest choices past their end. A candidate whose run first
-/// differs from the best tape by a higher index can only be smaller by being shorter: where
-/// only an improvement counts, it runs with a size budget one choice short, so the property
-/// sees it only if it is. Candidates replay clamped
+/// differs from the best tape by a higher index can only be smaller by being shorter: it
+/// runs with a size budget one choice short, so the property sees it only if it is.
+/// Candidates replay clamped
 /// ([`ReplaySource::clamping`]): a later choice whose range shrank keeps the largest value
 /// that fits. Cheap structural passes run to a fixpoint before costlier ones, and the shrink
 /// ends when no pass improves.
@@ -374,8 +374,8 @@ impl<'a> Shrinker<'a> {
     }
 
     /// [`Shrinker::consider`] for a candidate that rises first (see [`Shrinker::attempt`])
-    /// and is as long as the best tape or longer, which only a shorter run can make smaller: the property is
-    /// called only on a run that is. Whether it became the best tape.
+    /// and is as long as the best tape or longer, which only a shorter run can make smaller:
+    /// the property is called only on a run that is. Whether it became the best tape.
     pub(super) fn consider_shorter(&mut self, candidate: &[Choice]) -> bool {
         self.rises_first(candidate).is_some_and(|at| {
             matches!(
