@@ -396,3 +396,43 @@ fn two_negative_values_turn_positive_together() {
     let out = shrunk(g, |(x, y)| x * y < 100, (-1, -100));
     assert_eq!(out, "(1, 100)");
 }
+
+/// A hand-written record: `n` rows of two fields (a tuple each), a tag, `n` bare flags, and a
+/// total — two groups sized by one count, with other integers of the flags' label around them.
+struct Rows;
+
+impl Gen for Rows {
+    type Value = (Vec<(u8, u8)>, i64, Vec<u8>, i64);
+    fn generate(
+        &self,
+        tape: &mut tapefuzz::tape::Tape<'_>,
+    ) -> Result<Self::Value, tapefuzz::tape::Reject> {
+        let n = ints::<usize>(0..=4).generate(tape)?;
+        let rows = (0..n)
+            .map(|_| (ints::<u8>(0..=9), ints::<u8>(0..=9)).generate(tape))
+            .collect::<Result<Vec<_>, _>>()?;
+        let tag = ints::<i64>(0..=100).generate(tape)?;
+        let flags = (0..n)
+            .map(|_| ints::<u8>(0..=3).generate(tape))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((rows, tag, flags, ints::<i64>(0..=100).generate(tape)?))
+    }
+}
+
+#[test]
+fn a_count_that_sizes_rows_and_bare_flags_goes_down_with_one_of_each() {
+    // Dropping a row alone leaves a flag to be read as the total; the count lowered with one
+    // row and one flag keeps the failure, down to no rows.
+    let fails = |v: &(Vec<(u8, u8)>, i64, Vec<u8>, i64)| v.1 != 0 && v.3 >= 40;
+    for start in [
+        vec![3, 2, 5, 2, 5, 2, 5, 7, 1, 2, 3, 60],
+        vec![4, 0, 0, 1, 0, 0, 0, 0, 1, 9, 0, 0, 0, 0, 90],
+        vec![2, 9, 9, 0, 0, 3, 0, 0, 41],
+    ] {
+        assert_eq!(
+            shrunk_tape(&Rows, fails, start.clone()),
+            "Some(([], 1, [], 40))",
+            "from {start:?}"
+        );
+    }
+}

@@ -129,6 +129,7 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_sum_tradeoff",
     "zoo_split_element_draws",
     "zoo_split_pinned_coin",
+    "zoo_split_pinned_header",
     "zoo_string_labels",
     "zoo_table_column",
     "zoo_tree_hoist",

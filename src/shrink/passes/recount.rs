@@ -102,11 +102,13 @@ impl Shrinker<'_> {
 
 /// For each item of each collection: its deletion together with (1) one step of value off a
 /// choice elsewhere whose magnitude is the collection's length (its generator said so, see
-/// [`crate::tape::Tape::value_step`]); then, for a built-in collection's element, (2) the
-/// deletion of the element at the same place in another collection as long, and (3) the last
-/// byte of a payload run as long; and (4) for a count followed by as many bare choices of one
-/// label (a hand-written counted loop of integers, [`recount_bare`]), each of them deleted with
-/// the count one step lower. Where one element fewer loses the failure because a count no
+/// [`crate::tape::Tape::value_step`]), and again with one bare choice of a later run of as
+/// many (a second group the count sizes; a counted loop's item drawn as several sibling
+/// spans, a tuple's fields, goes as the row they make); then, for a built-in collection's
+/// element, (2) the deletion of the element at the same place in another collection as long,
+/// and (3) the last byte of a payload run as long; and (4) for a count followed by as many
+/// bare choices of one label (a hand-written counted loop of integers, [`recount_bare`]),
+/// each of them deleted with the count one step lower. Where one element fewer loses the failure because a count no
 /// longer matches, no pass that edits one place at a time gets past it (the count alone
 /// lowered loses it too). A last resort: a call per item and per matching count or list; the
 /// collections are found once per round, and again after each improvement.
@@ -190,22 +192,57 @@ fn recount_at(
         return false;
     }
     let len = own.items.len();
-    let deleted = s.item_deletion(k, own.built_in);
+    // A counted loop's item drawn as several sibling spans (a tuple's fields): the row they
+    // make goes as one.
+    let row = (!own.built_in)
+        .then(|| row_of(s, collections, own, at))
+        .flatten();
+    let (deleted, end) = match row {
+        Some((from, to)) => {
+            let mut v = s.choices().to_vec();
+            v.drain(from..to);
+            (v, to)
+        }
+        None => (s.item_deletion(k, own.built_in), t.end),
+    };
     let removed = s.choices().len() - deleted.len();
     // Where the deleted choices begin (a variant's union choice before its span).
-    let first = t.end - removed;
+    let first = end - removed;
     let counts: Vec<(usize, u64)> = (magnitudes.iter())
         .filter(|&&(i, step, m)| {
-            m == len as u64 && (i < first || i >= t.end) && s.choices()[i].index >= step
+            m == len as u64 && (i < first || i >= end) && s.choices()[i].index >= step
         })
         .map(|&(i, step, _)| (i, step))
         .collect();
-    for (i, step) in counts {
+    let at_deleted = |i: usize| if i < first { i } else { i - removed };
+    for &(i, step) in &counts {
         let mut v = deleted.clone();
-        let p = if i < first { i } else { i - removed };
-        v[p].index -= step;
+        v[at_deleted(i)].index -= step;
         if s.consider(&v) {
             return true;
+        }
+    }
+    // The count sizes a second group too, of bare choices (a hand-written loop drawn `n`
+    // times more, after other draws): its item `at` goes as well. Where the group's label
+    // runs on past it (bare integers before and after), where it starts is unknown: each
+    // of the first few starts in the run is tried.
+    for &(i, step) in &counts {
+        for (start, run) in bare_runs(s, i, len) {
+            for o in 0..=(run - len).min(MAX_STARTS - 1) {
+                if s.stopped() {
+                    return false;
+                }
+                let p = start + o + at;
+                if p >= first && p < end {
+                    continue;
+                }
+                let mut v = deleted.clone();
+                v[at_deleted(i)].index -= step;
+                v.remove(at_deleted(p));
+                if s.consider(&v) {
+                    return true;
+                }
+            }
         }
     }
     if !own.built_in {
@@ -256,6 +293,59 @@ fn recount_at(
         }
     }
     false
+}
+
+/// The choices of row `at` of a counted collection `own` whose items are one of several
+/// sibling groups as long (the fields of a tuple drawn `n` times: a group per field), when
+/// the `at`-th spans of those groups sit side by side: their range. `None` when `own` is
+/// the only such group.
+fn row_of(
+    s: &Shrinker<'_>,
+    collections: &[Collection],
+    own: &Collection,
+    at: usize,
+) -> Option<(usize, usize)> {
+    let t = s.spans()[own.items[at]];
+    let mut parts: Vec<(usize, usize)> = (collections.iter())
+        .filter(|c| !c.built_in && c.items.len() == own.items.len())
+        .map(|c| s.spans()[c.items[at]])
+        .filter(|u| u.parent == t.parent)
+        .map(|u| (u.start, u.end))
+        .collect();
+    parts.sort_unstable();
+    parts.dedup();
+    let side_by_side = parts.windows(2).all(|w| w[0].1 == w[1].0);
+    (parts.len() > 1 && side_by_side).then(|| (parts[0].0, parts[parts.len() - 1].1))
+}
+
+/// How many starts of a bare group inside a longer run of its label `recount_at` tries.
+const MAX_STARTS: usize = 3;
+
+/// The runs (first position, length) of at least `len` consecutive bare choices after the
+/// count at `i`: free, of one label, in no span opened after the count (so not the
+/// collection's own items, and not another structure's parts).
+fn bare_runs(s: &Shrinker<'_>, i: usize, len: usize) -> Vec<(usize, usize)> {
+    let n = s.choices().len();
+    let bare = |p: usize| {
+        s.free(p) && !(s.spans().iter()).any(|t| t.start > i && t.start <= p && p < t.end)
+    };
+    let mut runs = Vec::new();
+    let mut p = i + 1;
+    while p < n {
+        if !bare(p) {
+            p += 1;
+            continue;
+        }
+        let label = s.best.labels.get(p).copied();
+        let start = p;
+        while p < n && bare(p) && s.best.labels.get(p).copied() == label {
+            p += 1;
+        }
+        if label.is_some() && p - start >= len {
+            runs.push((start, p - start));
+        }
+    }
+    runs
 }
 
 /// The best tape without the elements at spans `a` and `b` (disjoint elements of two
