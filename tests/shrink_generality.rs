@@ -436,3 +436,47 @@ fn a_count_that_sizes_rows_and_bare_flags_goes_down_with_one_of_each() {
         );
     }
 }
+
+#[test]
+fn links_by_position_and_by_name_are_renamed_together() {
+    // An arena: element i names the element after it; the walk from 0 must visit four.
+    // From a chain in another order, only moving the elements with the links that name
+    // them keeps it a chain.
+    let visits = |next: &[usize], at_least: usize| {
+        let mut seen = vec![false; next.len()];
+        let (mut at, mut n) = (0, 0);
+        while at < next.len() && !seen[at] {
+            seen[at] = true;
+            n += 1;
+            at = next[at];
+        }
+        n >= at_least
+    };
+    let g = vecs(ints::<usize>(0..=9), 0..=10);
+    for given in [vec![3, 0, 1, 2], vec![2, 3, 1, 0], vec![3, 2, 0, 1]] {
+        assert_eq!(
+            shrunk(g.clone(), |v: Vec<usize>| !visits(&v, 4), given.clone()),
+            "[1, 2, 3, 0]",
+            "from {given:?}"
+        );
+    }
+    // Records linked by id: the walk from the first record must visit three.
+    let chain = |nodes: &[(u8, u8)]| {
+        let mut seen = vec![false; nodes.len()];
+        let (mut at, mut n) = ((!nodes.is_empty()).then_some(0), 0);
+        while let Some(i) = at.filter(|&i| !seen[i]) {
+            seen[i] = true;
+            n += 1;
+            at = nodes.iter().position(|r| r.0 == nodes[i].1);
+        }
+        n >= 3
+    };
+    let g = vecs((ints::<u8>(0..=20), ints::<u8>(0..=20)), 0..=8);
+    for given in [vec![(5, 9), (9, 7), (7, 5)], vec![(2, 0), (0, 1), (1, 0)]] {
+        assert_eq!(
+            shrunk(g.clone(), |v: Vec<(u8, u8)>| !chain(&v), given.clone()),
+            "[(0, 1), (1, 2), (2, 0)]",
+            "from {given:?}"
+        );
+    }
+}

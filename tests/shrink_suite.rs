@@ -130,6 +130,8 @@ const MINIMAL_NOW: &[&str] = &[
     "zoo_split_element_draws",
     "zoo_split_pinned_coin",
     "zoo_split_pinned_header",
+    "zoo_arena_chain",
+    "zoo_linked_chain",
     "zoo_string_labels",
     "zoo_table_column",
     "zoo_tree_hoist",

@@ -18,6 +18,7 @@ mod raise;
 mod recount;
 mod redistribute;
 mod relate;
+mod rename;
 mod reorder;
 mod reshape;
 mod runs;
@@ -241,6 +242,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "raise_to_shorten",
         tier: Tier::LastResort,
         run: raise::raise_to_shorten,
+    },
+    Pass {
+        name: "rename_values",
+        tier: Tier::LastResort,
+        run: rename::rename_values,
     },
 ];
 

@@ -204,7 +204,7 @@ impl Shrinker<'_> {
     /// The groups of [`Shrinker::same_label_groups`] split into siblings (one parent each),
     /// without a collection's "no more" terminator (a lone zero last), of two or more; each
     /// with the end of its last span (the terminator's, where there is one).
-    fn sibling_lists(&self) -> Vec<(Vec<usize>, usize)> {
+    pub(super) fn sibling_lists(&self) -> Vec<(Vec<usize>, usize)> {
         let spans = self.spans();
         let mut lists = Vec::new();
         for group in self.same_label_groups() {
