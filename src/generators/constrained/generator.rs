@@ -195,28 +195,29 @@ impl<C: Constrain> Constrained<C> {
     /// filter was not solved), drawn on a tape of its own into `s`. That tape counts nodes
     /// from 0, as the concrete value's does (a `recursive` skeleton drawn after other nodes
     /// may read its limit differently; the concrete value is checked by the filter anyway).
-    fn open_skeleton(&self, shape: &[u64], s: &mut Session) -> Result<C::Value<Open>, Reject> {
+    fn open_skeleton(&self, shape: &[u64], s: &mut Box<Session>) -> Result<C::Value<Open>, Reject> {
         let mut src = ReplaySource::new(shape.to_vec(), Fallback::Simplest);
         self.draw_open(&mut Tape::new(&mut src, false), s)
     }
 
     /// The skeleton's open value drawn from `tape`, its variables made in `s`.
-    fn draw_open(&self, tape: &mut Tape<'_>, s: &mut Session) -> Result<C::Value<Open>, Reject> {
+    fn draw_open(
+        &self,
+        tape: &mut Tape<'_>,
+        s: &mut Box<Session>,
+    ) -> Result<C::Value<Open>, Reject> {
         let open_gen = self.spec.generator::<Open>();
-        let (skeleton, back) = session::with(std::mem::take(s), || open_gen.generate(tape));
-        *s = back;
-        skeleton
+        session::lend(s, || open_gen.generate(tape))
     }
 
     /// Runs the filter on `skeleton` depth-first over its decisions, within the budget of
     /// runs: whether a run accepted it (`s` then holds that path's constraints).
-    fn solve(&self, skeleton: &C::Value<Open>, s: &mut Session) -> bool {
+    fn solve(&self, skeleton: &C::Value<Open>, s: &mut Box<Session>) -> bool {
         let mut budget = self.runs;
         let mut first = true;
         loop {
             s.begin_run();
-            let (ok, back) = session::with(std::mem::take(s), || self.spec.valid(skeleton));
-            *s = back;
+            let ok = session::lend(s, || self.spec.valid(skeleton));
             if s.aborted.is_some() || ok {
                 return ok;
             }
@@ -245,7 +246,11 @@ impl<C: Constrain> Gen for Constrained<C> {
 
 impl<C: Constrain> Constrained<C> {
     /// [`Gen::generate`] with `s` (in [`Session::new`]'s state) for the session.
-    fn generate_in(&self, tape: &mut Tape<'_>, s: &mut Session) -> Result<C::Value<i64>, Reject> {
+    fn generate_in(
+        &self,
+        tape: &mut Tape<'_>,
+        s: &mut Box<Session>,
+    ) -> Result<C::Value<i64>, Reject> {
         // 1. The skeleton, its shape choices captured for the concrete replay. When the
         //    source replays a skeleton whose draws were logged (`constrain` instantiating
         //    it), the draws are made again from the log: the open value would be thrown
@@ -301,7 +306,7 @@ impl<C: Constrain> Constrained<C> {
         let (cached, again) = match self.last.lock() {
             Ok(last) if last.seed == seed && last.shape == shape => match &last.session {
                 Some((session, solved)) => {
-                    s.clone_from(session);
+                    (**s).clone_from(session);
                     (Some(*solved), true)
                 }
                 None => (None, true),
@@ -320,7 +325,7 @@ impl<C: Constrain> Constrained<C> {
                 if let Ok(mut last) = self.last.lock() {
                     if again {
                         // Only reached with no session kept (a kept one was reused above).
-                        last.session = Some((s.clone(), solved));
+                        last.session = Some(((**s).clone(), solved));
                     } else {
                         last.shape.clear();
                         last.shape.extend_from_slice(&shape);

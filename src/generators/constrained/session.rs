@@ -73,35 +73,53 @@ pub(crate) struct Session {
     resume: Option<(usize, usize)>,
 }
 
+// Sessions move between the generator and this thread's slot boxed: a session is a few
+// hundred bytes, and moving it by value cost a copy at every hand-over (several per filter
+// run: 7% of a constrained test case's instructions).
 thread_local! {
-    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+    static SESSION: RefCell<Option<Box<Session>>> = const { RefCell::new(None) };
     /// A session given back after a test case, for the next one's allocations.
-    static SPARE: Cell<Option<Session>> = const { Cell::new(None) };
+    static SPARE: Cell<Option<Box<Session>>> = const { Cell::new(None) };
+    /// An empty session left in the generator's hands while its own is lent out
+    /// ([`lend`]).
+    static PLACEHOLDER: Cell<Option<Box<Session>>> = const { Cell::new(None) };
 }
 
 /// A session in [`Session::new`]'s state: the one given back last on this thread, recycled,
 /// or a new one.
-pub(crate) fn fresh() -> Session {
+pub(crate) fn fresh() -> Box<Session> {
     match SPARE.with(Cell::take) {
         Some(mut s) => {
             s.recycle();
             s
         }
-        None => Session::new(),
+        None => Box::new(Session::new()),
     }
 }
 
 /// Keeps `s` for the next [`fresh`] on this thread.
-pub(crate) fn give_back(s: Session) {
+pub(crate) fn give_back(s: Box<Session>) {
     SPARE.with(|spare| spare.set(Some(s)));
+}
+
+/// Runs `f` with the session `s` installed as this thread's session ([`with`]); `s` holds
+/// it again afterwards (an empty placeholder meanwhile, kept from one call to the next).
+pub(crate) fn lend<R>(s: &mut Box<Session>, f: impl FnOnce() -> R) -> R {
+    let placeholder = PLACEHOLDER
+        .with(Cell::take)
+        .unwrap_or_else(|| Box::new(Session::default()));
+    let session = std::mem::replace(s, placeholder);
+    let (r, back) = with(session, f);
+    PLACEHOLDER.with(|p| p.set(Some(std::mem::replace(s, back))));
+    r
 }
 
 /// Runs `f` with `session` installed as this thread's session, and hands the session back
 /// (a session installed before is restored afterwards).
-pub(crate) fn with<R>(session: Session, f: impl FnOnce() -> R) -> (R, Session) {
+pub(crate) fn with<R>(session: Box<Session>, f: impl FnOnce() -> R) -> (R, Box<Session>) {
     let before = SESSION.with(|s| s.replace(Some(session)));
     // Restore even if `f` panics (the property runner catches panics and goes on).
-    struct Restore(Option<Option<Session>>);
+    struct Restore(Option<Option<Box<Session>>>);
     impl Drop for Restore {
         fn drop(&mut self) {
             if let Some(b) = self.0.take() {
