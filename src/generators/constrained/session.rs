@@ -45,7 +45,7 @@ struct Feasible {
 pub(crate) type Abort = &'static str;
 
 /// The state of one constrained value being built. `Default` is an empty placeholder that
-/// allocates nothing (what `std::mem::take` leaves while a session is lent out);
+/// allocates nothing (what the generator holds while its session is lent out: [`lend`]);
 /// [`Session::new`] makes one to use.
 #[derive(Debug, Default)]
 pub(crate) struct Session {
@@ -116,7 +116,7 @@ pub(crate) fn lend<R>(s: &mut Box<Session>, f: impl FnOnce() -> R) -> R {
 
 /// Runs `f` with `session` installed as this thread's session, and hands the session back
 /// (a session installed before is restored afterwards).
-pub(crate) fn with<R>(session: Box<Session>, f: impl FnOnce() -> R) -> (R, Box<Session>) {
+fn with<R>(session: Box<Session>, f: impl FnOnce() -> R) -> (R, Box<Session>) {
     let before = SESSION.with(|s| s.replace(Some(session)));
     // Restore even if `f` panics (the property runner catches panics and goes on).
     struct Restore(Option<Option<Box<Session>>>);

@@ -102,26 +102,33 @@ impl Shrinker<'_> {
 
 /// For each item of each collection: its deletion together with (1) one step of value off a
 /// choice elsewhere whose magnitude is the collection's length (its generator said so, see
-/// [`crate::tape::Tape::value_step`]), and again with one bare choice of a later run of as
-/// many (a second group the count sizes; a counted loop's item drawn as several sibling
-/// spans, a tuple's fields, goes as the row they make); then, for a built-in collection's
-/// element, (2) the deletion of the element at the same place in another collection as long,
-/// and (3) the last byte of a payload run as long; and (4) for a count followed by as many
-/// bare choices of one label (a hand-written counted loop of integers, [`recount_bare`]),
-/// each of them deleted with the count one step lower. Where one element fewer loses the failure because a count no
-/// longer matches, no pass that edits one place at a time gets past it (the count alone
-/// lowered loses it too). A last resort: a call per item and per matching count or list; the
-/// collections are found once per round, and again after each improvement.
+/// [`crate::tape::Tape::value_step`]); for a built-in collection's element, (2) the deletion
+/// of the element at the same place in another collection as long, and (3) the last byte of
+/// a payload run as long; then, for a collection of two items or more, (1) again with one bare
+/// choice of a later run of as many (a second group the same count sizes, [`bare_runs`]).
+/// A counted loop's item drawn as several sibling spans side by side (a tuple's fields, a
+/// group each) goes as the row they make ([`row_of`]). Last, (4) for a count followed by as
+/// many bare choices of one label (a hand-written counted loop of integers,
+/// [`recount_bare`]), each of them deleted with the count one step lower. Where one element
+/// fewer loses the failure because a count no longer matches, no pass that edits one place
+/// at a time gets past it (the count alone lowered loses it too). A last resort: a call per
+/// item and per matching count or list; the collections and the bare runs are found once per
+/// round, and again after each improvement.
 pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
     'round: while !s.stopped() {
         let collections = s.collections();
         let magnitudes = s.magnitudes();
+        let bare: Vec<(usize, Vec<(usize, usize)>)> = (magnitudes.iter())
+            .filter(|&&(_, _, m)| m >= 2 && m <= s.choices().len() as u64)
+            .map(|&(i, _, m)| (i, bare_runs(s, i, m as usize)))
+            .filter(|(_, runs)| !runs.is_empty())
+            .collect();
         for c in &collections {
             for (at, &k) in c.items.iter().enumerate() {
                 if s.stopped() {
                     return;
                 }
-                if recount_at(s, &collections, &magnitudes, c, at, k) {
+                if recount_at(s, &collections, &magnitudes, &bare, c, at, k) {
                     continue 'round;
                 }
             }
@@ -183,6 +190,7 @@ fn recount_at(
     s: &mut Shrinker<'_>,
     collections: &[Collection],
     magnitudes: &[(usize, u64, u64)],
+    bare: &[(usize, Vec<(usize, usize)>)],
     own: &Collection,
     at: usize,
     k: usize,
@@ -226,27 +234,36 @@ fn recount_at(
     // times more, after other draws): its item `at` goes as well. Where the group's label
     // runs on past it (bare integers before and after), where it starts is unknown: each
     // of the first few starts in the run is tried.
-    for &(i, step) in &counts {
-        for (start, run) in bare_runs(s, i, len) {
-            for o in 0..=(run - len).min(MAX_STARTS - 1) {
-                if s.stopped() {
-                    return false;
-                }
-                let p = start + o + at;
-                if p >= first && p < end {
-                    continue;
-                }
-                let mut v = deleted.clone();
-                v[at_deleted(i)].index -= step;
-                v.remove(at_deleted(p));
-                if s.consider(&v) {
-                    return true;
+    let with_bare_item = |s: &mut Shrinker<'_>| {
+        if len < 2 {
+            return false;
+        }
+        for &(i, step) in &counts {
+            let Some((_, runs)) = bare.iter().find(|(j, _)| *j == i) else {
+                continue;
+            };
+            for &(start, run) in runs {
+                for o in 0..=(run - len).min(MAX_STARTS - 1) {
+                    if s.stopped() {
+                        return false;
+                    }
+                    let p = start + o + at;
+                    if p >= first && p < end {
+                        continue;
+                    }
+                    let mut v = deleted.clone();
+                    v[at_deleted(i)].index -= step;
+                    v.remove(at_deleted(p));
+                    if s.consider(&v) {
+                        return true;
+                    }
                 }
             }
         }
-    }
+        false
+    };
     if !own.built_in {
-        return false;
+        return with_bare_item(s);
     }
     // Another collection as long, outside this element and not holding it; not a sibling
     // row of the same table (two elements of one outer list: a column goes from every row
@@ -292,13 +309,13 @@ fn recount_at(
             return true;
         }
     }
-    false
+    with_bare_item(s)
 }
 
 /// The choices of row `at` of a counted collection `own` whose items are one of several
-/// sibling groups as long (the fields of a tuple drawn `n` times: a group per field), when
-/// the `at`-th spans of those groups sit side by side: their range. `None` when `own` is
-/// the only such group.
+/// sibling groups as long (the fields of a tuple drawn `n` times: a group per field): the
+/// range of the `at`-th spans of those groups that sit side by side with `own`'s (a variant
+/// with the union choice just before it). `None` when no other group's span adjoins it.
 fn row_of(
     s: &Shrinker<'_>,
     collections: &[Collection],
@@ -306,16 +323,29 @@ fn row_of(
     at: usize,
 ) -> Option<(usize, usize)> {
     let t = s.spans()[own.items[at]];
+    let part = |u: Span| {
+        let union = u.label.kind() == Kind::Variant
+            && u.start > 0
+            && (s.best.labels.get(u.start - 1)).is_some_and(|l| l.kind() == Kind::Union);
+        (u.start - usize::from(union), u.end)
+    };
     let mut parts: Vec<(usize, usize)> = (collections.iter())
         .filter(|c| !c.built_in && c.items.len() == own.items.len())
         .map(|c| s.spans()[c.items[at]])
         .filter(|u| u.parent == t.parent)
-        .map(|u| (u.start, u.end))
+        .map(part)
         .collect();
     parts.sort_unstable();
     parts.dedup();
-    let side_by_side = parts.windows(2).all(|w| w[0].1 == w[1].0);
-    (parts.len() > 1 && side_by_side).then(|| (parts[0].0, parts[parts.len() - 1].1))
+    let mine = parts.iter().position(|&p| p == part(t))?;
+    let (mut lo, mut hi) = (mine, mine);
+    while lo > 0 && parts[lo - 1].1 == parts[lo].0 {
+        lo -= 1;
+    }
+    while hi + 1 < parts.len() && parts[hi].1 == parts[hi + 1].0 {
+        hi += 1;
+    }
+    (hi > lo).then(|| (parts[lo].0, parts[hi].1))
 }
 
 /// How many starts of a bare group inside a longer run of its label `recount_at` tries.
@@ -326,9 +356,12 @@ const MAX_STARTS: usize = 3;
 /// collection's own items, and not another structure's parts).
 fn bare_runs(s: &Shrinker<'_>, i: usize, len: usize) -> Vec<(usize, usize)> {
     let n = s.choices().len();
-    let bare = |p: usize| {
-        s.free(p) && !(s.spans().iter()).any(|t| t.start > i && t.start <= p && p < t.end)
-    };
+    // Whether a span opened after the count covers each position.
+    let mut covered = vec![false; n];
+    for t in s.spans().iter().filter(|t| t.start > i) {
+        covered[t.start.min(n)..t.end.min(n)].fill(true);
+    }
+    let bare = |p: usize| s.free(p) && !covered[p];
     let mut runs = Vec::new();
     let mut p = i + 1;
     while p < n {

@@ -3,16 +3,20 @@
 //! point at). Moving one value alone breaks every link that uses it.
 
 use super::super::Shrinker;
+use super::reorder::permute;
 use crate::tape::{Choice, Label, Span};
 
 /// Most distinct values of one kind the pass pairs up (the pairs grow as their square).
 const MAX_NAMES: usize = 8;
 
 /// For each kind of choice (one label, one range) with three values or more, one repeated (a
-/// name used twice: a link and what it links to), each pair of its values swapped everywhere, the larger one
-/// first met becoming the smaller; then, for a list whose elements each hold one such value
-/// below the list's length (links by position), each pair of elements swapped with the values
-/// naming their positions. A last resort: a call per pair that makes the tape smaller.
+/// name used twice: a link and what it links to), each pair of its values swapped
+/// everywhere; then, for a list of two to eight elements that each hold one such value below
+/// the list's length (links by position), each pair of elements swapped with the values
+/// naming their positions. Every pair is built; only those that make the tape smaller run
+/// (where the larger value of the pair comes first), so this is a last resort of a call per
+/// such pair. Choices of the same label and range that are not names (two sizes that happen
+/// to share a type) are swapped too: calls that fail, never a wrong result.
 pub(in crate::shrink) fn rename_values(s: &mut Shrinker<'_>) {
     'round: while !s.stopped() {
         for group in name_groups(s) {
@@ -122,19 +126,4 @@ fn element_values(s: &Shrinker<'_>, spans: &[Span]) -> Option<Vec<usize>> {
         at.push(p);
     }
     Some(at)
-}
-
-/// `c` with the contents of `spans` permuted: slot `i` gets the contents of
-/// `spans[order[i]]`.
-fn permute(c: &[Choice], spans: &[Span], order: &[usize]) -> Vec<Choice> {
-    let mut v = Vec::with_capacity(c.len());
-    let mut at = 0;
-    for (slot, t) in spans.iter().enumerate() {
-        v.extend_from_slice(&c[at..t.start]);
-        let from = spans[order[slot]];
-        v.extend_from_slice(&c[from.start..from.end]);
-        at = t.end;
-    }
-    v.extend_from_slice(&c[at..]);
-    v
 }

@@ -44,17 +44,7 @@ impl Shrinker<'_> {
     /// The best tape with the contents of `spans` permuted: slot `i` gets the contents of
     /// `spans[order[i]]`.
     fn permuted(&self, spans: &[Span], order: &[usize]) -> Vec<Choice> {
-        let c = self.choices();
-        let mut v = Vec::with_capacity(c.len());
-        let mut at = 0;
-        for (slot, s) in spans.iter().enumerate() {
-            v.extend_from_slice(&c[at..s.start]);
-            let from = spans[order[slot]];
-            v.extend_from_slice(&c[from.start..from.end]);
-            at = s.end;
-        }
-        v.extend_from_slice(&c[at..]);
-        v
+        permute(self.choices(), spans, order)
     }
 
     /// Sorts one group, else swaps an adjacent out-of-order pair; true when accepted.
@@ -372,4 +362,19 @@ impl Shrinker<'_> {
         v.extend_from_slice(&c[at..]);
         v
     }
+}
+
+/// `c` with the contents of `spans` (disjoint, in order) permuted: slot `i` gets the contents
+/// of `spans[order[i]]`.
+pub(super) fn permute(c: &[Choice], spans: &[Span], order: &[usize]) -> Vec<Choice> {
+    let mut v = Vec::with_capacity(c.len());
+    let mut at = 0;
+    for (slot, s) in spans.iter().enumerate() {
+        v.extend_from_slice(&c[at..s.start]);
+        let from = spans[order[slot]];
+        v.extend_from_slice(&c[from.start..from.end]);
+        at = s.end;
+    }
+    v.extend_from_slice(&c[at..]);
+    v
 }
