@@ -1952,14 +1952,7 @@ fn zoo_arena_chain() -> Outcome {
 }
 
 fn walk_visits_three(next: &[usize]) -> bool {
-    let mut seen = vec![false; next.len()];
-    let (mut at, mut visited) = (0, 0);
-    while at < next.len() && !seen[at] {
-        seen[at] = true;
-        visited += 1;
-        at = next[at];
-    }
-    visited >= 3
+    common::arena_walk(next) >= 3
 }
 
 fn zoo_counted_loop() -> Outcome {

@@ -177,3 +177,16 @@ where
     eprintln!("{name}: tests to failure {n:?}");
     n
 }
+
+/// How many elements a walk visits in an arena where element `i` names the element after
+/// it: from element 0, until the walk leaves the list or comes back to an element seen.
+pub fn arena_walk(next: &[usize]) -> usize {
+    let mut seen = vec![false; next.len()];
+    let (mut at, mut visited) = (0, 0);
+    while at < next.len() && !seen[at] {
+        seen[at] = true;
+        visited += 1;
+        at = next[at];
+    }
+    visited
+}
