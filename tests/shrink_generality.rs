@@ -474,3 +474,23 @@ fn links_by_position_and_by_name_are_renamed_together() {
         );
     }
 }
+
+#[test]
+fn a_case_pair_moves_to_the_ascii_letters_together() {
+    // Two distinct characters equal ignoring case: lowered one code point at a time together
+    // they leave the letters ("Àà" by one is "¿ß"); moved to the ASCII capitals, a pair again.
+    let folds = |s: &String| {
+        let c: Vec<char> = s.chars().collect();
+        (0..c.len()).any(|i| {
+            (i + 1..c.len()).any(|j| c[i] != c[j] && c[i].to_lowercase().eq(c[j].to_lowercase()))
+        })
+    };
+    let g = strings(CharClass::any(), 0..=20);
+    for given in ["Àà", "õÕ", "Éé", "ñÑ"] {
+        assert_eq!(
+            shrunk(g.clone(), |s: String| !folds(&s), given.to_string()),
+            "\"Aa\"",
+            "from {given:?}"
+        );
+    }
+}

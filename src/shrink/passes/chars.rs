@@ -201,12 +201,18 @@ pub(in crate::shrink) fn shrink_run_chars(s: &mut Shrinker<'_>) {
 /// How many later characters of a text [`lower_text_pairs`] pairs each with.
 const PAIR_REACH: usize = 2;
 
+/// Where [`lower_text_pairs`] tries to bring the lower character of a pair when no small
+/// shift keeps the failure: the starts of the ASCII capitals, small letters and digits.
+const ALIGNED: [u8; 3] = [b'A', b'a', b'0'];
+
 /// Lowers two characters of a text together by the same number of code points, where they
 /// differ: a relation between them that must hold (equal ignoring case, a fixed distance
 /// apart) loses the failure when either moves alone (`"Rr"` to `"Aa"`, `"Íí"` to `"Aa"`,
-/// two bytes fewer). Equal characters are lowered together by `duplicate_choices` and the
-/// character pass. A last resort: each character with the next [`PAIR_REACH`] that differ
-/// from it, a call when the pair cannot go lower.
+/// two bytes fewer). Where no small shift keeps the failure, the shifts that bring the lower
+/// character to [`ALIGNED`]'s starts (`"Àà"` to `"Aa"`, where every shift by one to a few
+/// dozen leaves the letters). Equal characters are lowered together by `duplicate_choices`
+/// and the character pass. A last resort: each character with the next [`PAIR_REACH`] that
+/// differ from it, a call when the pair cannot go lower and up to three more.
 pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
     lower_byte_pairs(s);
     let mut k = 0;
@@ -247,6 +253,31 @@ pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
                     moved = true;
                     break;
                 }
+                // The shifts that keep the relation may lie far from the first small ones
+                // (a case pair keeps its case only where both land on letters): the shifts
+                // that bring the lower character to the start of the ASCII capitals, small
+                // letters or digits, where such relations have their simplest instance.
+                let aligned = ALIGNED.map(|to| low.checked_sub(u32::from(to)).filter(|&d| d > 0));
+                for d in aligned.into_iter().flatten() {
+                    let mut t = chars.clone();
+                    if ![p, q]
+                        .iter()
+                        .all(|&x| char::from_u32(t[x] as u32 - d).map(|c| t[x] = c).is_some())
+                    {
+                        continue;
+                    }
+                    let new: String = t.iter().collect();
+                    let room = if base[at].forced { 0 } else { base[at].index };
+                    if (old - new.len()) as u64 <= room
+                        && s.consider(&splice(&base, at, at + 1, old, new.as_bytes()))
+                    {
+                        moved = true;
+                        break;
+                    }
+                }
+                if moved {
+                    break;
+                }
             }
             if !moved {
                 p += 1;
@@ -275,15 +306,20 @@ fn lower_byte_pairs(s: &mut Shrinker<'_>) {
             for j in partners {
                 let base = s.choices().to_vec();
                 let low = base[i].index.min(base[j].index);
-                let lowered = find_integer_between(low, |d| {
+                let shifted = |s: &mut Shrinker<'_>, d: u64| {
                     d <= low && {
                         let mut v = base.clone();
                         v[i].index -= d;
                         v[j].index -= d;
                         s.consider(&v)
                     }
-                });
-                if lowered > 0 {
+                };
+                if find_integer_between(low, |d| shifted(s, d)) > 0 {
+                    break;
+                }
+                // As in `lower_text_pairs`: the shifts to the starts of the ASCII ranges.
+                let aligned = ALIGNED.map(|to| low.checked_sub(u64::from(to)).filter(|&d| d > 0));
+                if aligned.into_iter().flatten().any(|d| shifted(s, d)) {
                     break;
                 }
             }
