@@ -118,10 +118,10 @@ pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
     'round: while !s.stopped() {
         let collections = s.collections();
         let magnitudes = s.magnitudes();
-        let bare: Vec<(usize, Vec<(usize, usize)>)> = (magnitudes.iter())
+        let bare: Vec<Bare> = (magnitudes.iter())
             .filter(|&&(_, _, m)| m >= 2 && m <= s.choices().len() as u64)
-            .map(|&(i, _, m)| (i, bare_runs(s, i, m as usize)))
-            .filter(|(_, runs)| !runs.is_empty())
+            .map(|&(i, _, m)| (i, m as usize, bare_runs(s, i, m as usize)))
+            .filter(|(_, _, runs)| !runs.is_empty())
             .collect();
         for c in &collections {
             for (at, &k) in c.items.iter().enumerate() {
@@ -190,7 +190,7 @@ fn recount_at(
     s: &mut Shrinker<'_>,
     collections: &[Collection],
     magnitudes: &[(usize, u64, u64)],
-    bare: &[(usize, Vec<(usize, usize)>)],
+    bare: &[Bare],
     own: &Collection,
     at: usize,
     k: usize,
@@ -239,11 +239,11 @@ fn recount_at(
             return false;
         }
         for &(i, step) in &counts {
-            let Some((_, runs)) = bare.iter().find(|(j, _)| *j == i) else {
+            let Some((_, _, runs)) = bare.iter().find(|&&(j, m, _)| j == i && m == len) else {
                 continue;
             };
             for &(start, run) in runs {
-                for o in 0..=(run - len).min(MAX_STARTS - 1) {
+                for o in 0..=run.saturating_sub(len).min(MAX_STARTS - 1) {
                     if s.stopped() {
                         return false;
                     }
@@ -347,6 +347,10 @@ fn row_of(
     }
     (hi > lo).then(|| (parts[lo].0, parts[hi].1))
 }
+
+/// A count's position, its magnitude and the runs of at least that many bare choices after
+/// it ([`bare_runs`]).
+type Bare = (usize, usize, Vec<(usize, usize)>);
 
 /// How many starts of a bare group inside a longer run of its label `recount_at` tries.
 const MAX_STARTS: usize = 3;
