@@ -233,8 +233,8 @@ pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
             for q in partners {
                 let base = s.choices().to_vec();
                 let low = (chars[p] as u32).min(chars[q] as u32);
-                let lowered = find_integer_between(u64::from(low), |d| {
-                    let d = d as u32;
+                // Both characters `d` code points lower, where both stay characters.
+                let shifted = |s: &mut Shrinker<'_>, d: u32| {
                     let mut t = chars.clone();
                     let ok = d <= low
                         && [p, q]
@@ -248,33 +248,14 @@ pub(in crate::shrink) fn lower_text_pairs(s: &mut Shrinker<'_>) {
                         let fits = (old - new.len()) as u64 <= room;
                         fits && s.consider(&splice(&base, at, at + 1, old, new.as_bytes()))
                     }
-                });
-                if lowered > 0 {
-                    moved = true;
-                    break;
-                }
+                };
                 // The shifts that keep the relation may lie far from the first small ones
-                // (a case pair keeps its case only where both land on letters): the shifts
-                // that bring the lower character to the start of the ASCII capitals, small
-                // letters or digits, where such relations have their simplest instance.
+                // (a case pair keeps its case only where both land on letters): then the
+                // shifts that bring the lower character to the start of the ASCII capitals,
+                // small letters or digits, where such relations have their simplest instance.
                 let aligned = ALIGNED.map(|to| low.checked_sub(u32::from(to)).filter(|&d| d > 0));
-                for d in aligned.into_iter().flatten() {
-                    let mut t = chars.clone();
-                    if ![p, q]
-                        .iter()
-                        .all(|&x| char::from_u32(t[x] as u32 - d).map(|c| t[x] = c).is_some())
-                    {
-                        continue;
-                    }
-                    let new: String = t.iter().collect();
-                    let room = if base[at].forced { 0 } else { base[at].index };
-                    if (old - new.len()) as u64 <= room
-                        && s.consider(&splice(&base, at, at + 1, old, new.as_bytes()))
-                    {
-                        moved = true;
-                        break;
-                    }
-                }
+                moved = find_integer_between(u64::from(low), |d| shifted(s, d as u32)) > 0
+                    || aligned.into_iter().flatten().any(|d| shifted(s, d));
                 if moved {
                     break;
                 }

@@ -19,8 +19,7 @@ const MAX_NAMES: usize = 8;
 /// to share a type) are swapped too: calls that fail, never a wrong result.
 pub(in crate::shrink) fn rename_values(s: &mut Shrinker<'_>) {
     'round: while !s.stopped() {
-        for group in name_groups(s) {
-            let values = distinct(s.choices(), &group);
+        for (group, values) in name_groups(s) {
             for (x, &a) in values.iter().enumerate() {
                 for &b in &values[..x] {
                     if s.stopped() {
@@ -61,8 +60,9 @@ pub(in crate::shrink) fn rename_values(s: &mut Shrinker<'_>) {
 
 /// The positions of the free choices of each kind (label and range) that holds three to
 /// [`MAX_NAMES`] distinct values, one of them at least twice (with two, a swap is one value
-/// lowered and another raised, which `redistribute` and `swap_choices` try).
-fn name_groups(s: &Shrinker<'_>) -> Vec<Vec<usize>> {
+/// lowered and another raised, which `redistribute` and `swap_choices` try), with those
+/// values ascending.
+fn name_groups(s: &Shrinker<'_>) -> Vec<(Vec<usize>, Vec<u64>)> {
     let mut groups: Vec<((Label, u64), Vec<usize>)> = Vec::new();
     for (i, c) in s.choices().iter().enumerate() {
         let Some(&label) = s.best.labels.get(i) else {
@@ -78,11 +78,11 @@ fn name_groups(s: &Shrinker<'_>) -> Vec<Vec<usize>> {
     }
     groups
         .into_iter()
-        .map(|(_, g)| g)
-        .filter(|g| {
-            let n = distinct(s.choices(), g).len();
-            (3..=MAX_NAMES).contains(&n) && n < g.len()
+        .map(|(_, g)| {
+            let values = distinct(s.choices(), &g);
+            (g, values)
         })
+        .filter(|(g, values)| (3..=MAX_NAMES).contains(&values.len()) && values.len() < g.len())
         .collect()
 }
 
