@@ -250,11 +250,13 @@ impl<T: Int> Gen for Ints<T> {
             // doubling series (capped: the minimum is the user's number).
             out.reserve(min.min(1 << 12));
             let fast = if self.ascending {
-                let each = |i: u64| out.push(T::from_key(lo + i as u128));
-                tape.fast_repeat(min, max, p, span as u64, Hint::Int, each)
+                fast_fill(tape, out, (min, max, p), span as u64, |i| {
+                    T::from_key(lo + i as u128)
+                })
             } else {
-                let each = |i: u64| out.push(self.value_at(i as u128));
-                tape.fast_repeat(min, max, p, span as u64, Hint::Int, each)
+                fast_fill(tape, out, (min, max, p), span as u64, |i| {
+                    self.value_at(i as u128)
+                })
             };
             if let Some(r) = fast {
                 return r;
@@ -262,6 +264,41 @@ impl<T: Int> Gen for Ints<T> {
         }
         size.fill(self, tape, out)
     }
+}
+
+/// [`Tape::fast_repeat`] for a vector of integers (`size`: its minimum, maximum and "one
+/// more?" probability), `value` making each element from its index. The elements go into
+/// `out`'s spare capacity through a slice, so the loop keeps the slot count in a register
+/// (a `push` reloads and stores the vector's length and checks its capacity per element);
+/// any past that capacity go into a vector of their own, appended after.
+#[inline(always)]
+fn fast_fill<T>(
+    tape: &mut Tape<'_>,
+    out: &mut Vec<T>,
+    size: (usize, usize, f64),
+    max: u64,
+    value: impl Fn(u64) -> T,
+) -> Option<Result<(), Reject>> {
+    let start = out.len();
+    let spare = out.spare_capacity_mut();
+    let mut written = 0;
+    let mut rest = Vec::new();
+    let each = |i: u64| {
+        let v = value(i);
+        match spare.get_mut(written) {
+            Some(slot) => {
+                slot.write(v);
+                written += 1;
+            }
+            None => rest.push(v),
+        }
+    };
+    let fast = tape.fast_repeat(size.0, size.1, size.2, max, Hint::Int, each);
+    // SAFETY: the first `written` slots of the spare capacity were written just above, in
+    // order, and nothing else touched `out` since.
+    unsafe { out.set_len(start + written) };
+    out.append(&mut rest);
+    fast
 }
 
 #[cfg(test)]

@@ -169,16 +169,71 @@ impl RandomSource {
         v
     }
 
-    /// [`RandomSource::int_after`] where the last draw is known to be over the same range:
-    /// `prev` is its index (a loop over one range after its first draw).
+    /// `n` draws of [`RandomSource::int_after`] in turn over one range whose last draw was
+    /// `prev`, each index handed to `each`; returns the last index (`prev` when `n` is 0).
+    /// The same draws in the same order, with
+    /// the pool kept in registers: the indices the pool's bits can serve are drawn without a
+    /// refill check each, and a full-width range (`max == u64::MAX`, every `u64` and `i64`)
+    /// without the rejection test.
     #[inline(always)]
-    pub(crate) fn int_after_same(&mut self, max: u64, prev: &mut u64) -> u64 {
-        let r = self.rng.below_or_eq(max);
-        let kind = self.bits(5);
-        let v = Self::bias(r, kind, max);
-        let v = if kind == REPEAT { *prev } else { v };
-        *prev = v;
-        v
+    pub(crate) fn int_run_same(
+        &mut self,
+        n: usize,
+        max: u64,
+        prev: u64,
+        each: impl FnMut(u64),
+    ) -> u64 {
+        if max == u64::MAX {
+            self.int_run_with(n, max, prev, |rng| rng.next_u64(), each)
+        } else {
+            self.int_run_with(n, max, prev, |rng| rng.below_or_eq(max), each)
+        }
+    }
+
+    #[inline(always)]
+    fn int_run_with(
+        &mut self,
+        n: usize,
+        max: u64,
+        mut prev: u64,
+        uniform: impl Fn(&mut Rng) -> u64,
+        mut each: impl FnMut(u64),
+    ) -> u64 {
+        let mut rng = self.rng.clone();
+        let (mut pool, mut bits) = (self.pool, self.pool_bits);
+        let mut left = n;
+        let mut step = |r: u64, kind: u64, prev: &mut u64| {
+            let v = Self::bias(r, kind, max);
+            let v = if kind == REPEAT { *prev } else { v };
+            *prev = v;
+            each(v);
+        };
+        while left > 0 {
+            // The draws the pool serves as it stands: 5 bits each.
+            let here = ((bits / 5) as usize).min(left);
+            for _ in 0..here {
+                let r = uniform(&mut rng);
+                let kind = pool & 31;
+                pool >>= 5;
+                step(r, kind, &mut prev);
+            }
+            bits -= 5 * here as u32;
+            left -= here;
+            if left == 0 {
+                break;
+            }
+            // The next draw finds the pool short: its uniform value first, then a fresh word.
+            let r = uniform(&mut rng);
+            let word = rng.next_u64();
+            step(r, word & 31, &mut prev);
+            pool = word >> 5;
+            bits = 59;
+            left -= 1;
+        }
+        self.rng = rng;
+        self.pool = pool;
+        self.pool_bits = bits;
+        prev
     }
 
     /// The last integer-like draw over `max`'s slot (range and index), for a loop over one
@@ -289,6 +344,33 @@ impl Source for RandomSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The batched run draws exactly what `int_after` draws one at a time, and leaves the
+    /// pool and the generator where they would be: every pool level, full and narrow ranges.
+    #[test]
+    fn an_int_run_is_its_draws_one_at_a_time() {
+        for max in [u64::MAX, 1000, (1 << 40) + 7] {
+            for skip in 0..14u32 {
+                for n in [0, 1, 2, 11, 12, 13, 50] {
+                    let mut a = RandomSource::new(u64::from(skip) * 31 + n as u64);
+                    // Bring the pool to each level a draw can find it at.
+                    for _ in 0..skip {
+                        a.bits(5);
+                    }
+                    let mut b = a.clone();
+                    let mut last = (max, 17);
+                    let one_by_one: Vec<u64> =
+                        (0..n).map(|_| a.int_after(max, &mut last)).collect();
+                    let mut run = Vec::new();
+                    let prev = b.int_run_same(n, max, 17, |v| run.push(v));
+                    assert_eq!(run, one_by_one, "max {max}, skip {skip}, n {n}");
+                    assert_eq!(prev, last.1);
+                    assert_eq!((a.pool, a.pool_bits), (b.pool, b.pool_bits));
+                    assert_eq!(a.rng.next_u64(), b.rng.next_u64());
+                }
+            }
+        }
+    }
 
     #[test]
     fn coin_threshold_is_the_ceiling() {

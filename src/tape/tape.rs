@@ -997,13 +997,11 @@ impl<'s> Tape<'s> {
             indices = print_step(indices, index);
             each(index);
             count += 1;
-            let mut prev = index;
-            while count < forced {
-                let index = src.int_after_same(max, &mut prev);
+            let prev = src.int_run_same(forced - count, max, index, |index| {
                 indices = print_step(indices, index);
                 each(index);
-                count += 1;
-            }
+            });
+            count = forced;
             last = (max, prev);
         } else if !biased {
             while count < forced {
