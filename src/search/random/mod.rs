@@ -3,7 +3,12 @@
 //! path of random testing: the tape is not recorded (values are a function of the per-test seed, so a failure is
 //! re-run with recording by seed).
 //!
-//! The first test cases of a run are small: the first [`ramp_length`] of them draw from a
+//! A run's first test case is the simplest one: every choice its simplest (Hypothesis runs
+//! this test case first too). A bug the simplest value shows is found at once and needs no
+//! shrink; otherwise the shrink knows the simplest value passes and never runs it again
+//! (its attempts that land on it are answered from the passed test cases).
+//!
+//! The test cases after it are small: the first [`ramp_length`] of them draw from a
 //! [`SizedSource`] whose size grows from 0 (collections at their smallest, recursive values
 //! leaves, integers next to the simplest) to 1, as QuickCheck's size parameter grows and as
 //! Hypothesis starts with small test cases. A failure that a small value shows is then found
@@ -66,6 +71,8 @@ pub struct RandomSearch {
     last: u64,
     /// Test cases that start the run small ([`ramp_length`]).
     ramp: u64,
+    /// Whether the simplest test case is still to run (the first proposal of a run).
+    simplest: bool,
     source: RandomSource,
     sized: SizedSource,
     /// The next duplicate to run (and how many copies it holds), and the source of the one
@@ -85,6 +92,8 @@ pub struct RandomSearch {
 /// Where the last proposed test case came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Drawn {
+    /// The simplest test case.
+    Simplest,
     Random,
     Small,
     /// A duplicate holding this many copies.
@@ -100,6 +109,7 @@ impl Default for RandomSearch {
             next: 0,
             last: 0,
             ramp: 0,
+            simplest: false,
             source: RandomSource::new(0),
             sized: SizedSource::new(0, 0.0),
             pending: None,
@@ -121,6 +131,7 @@ impl Search for RandomSearch {
         self.seed = start.seed;
         self.next = 0;
         self.ramp = ramp_length(start.tests);
+        self.simplest = true;
         self.pending = None;
         self.tail = None;
         self.rng = Rng::new(Rng::derive(start.seed, u64::MAX));
@@ -129,6 +140,13 @@ impl Search for RandomSearch {
 
     #[inline]
     fn propose(&mut self) -> Option<Proposal<'_>> {
+        if self.simplest {
+            // Not a test number of its own: the test cases after it keep their seeds.
+            self.simplest = false;
+            self.last_was = Drawn::Simplest;
+            self.copy = ReplaySource::new(Vec::new(), Fallback::Simplest);
+            return Some(Proposal::new(&mut self.copy).recorded());
+        }
         if let Some((indices, copies)) = self.pending.take() {
             self.last_was = Drawn::Duplicate(copies);
             self.copy = ReplaySource::new(indices, Fallback::Simplest);
@@ -162,7 +180,7 @@ impl Search for RandomSearch {
                 0
             }
             Drawn::Duplicate(n) => n,
-            Drawn::Random | Drawn::Truncated => return Verdict::Continue,
+            Drawn::Simplest | Drawn::Random | Drawn::Truncated => return Verdict::Continue,
         };
         if copies < DUPLICATES
             && outcome.status != Status::Overrun
@@ -174,8 +192,8 @@ impl Search for RandomSearch {
     }
 
     fn replay(&self) -> Option<Replay> {
-        // The small test cases, their duplicates and truncations are recorded: nothing to
-        // replay.
+        // The simplest test case, the small ones, their duplicates and truncations are
+        // recorded: nothing to replay.
         (self.last_was == Drawn::Random).then_some(Replay::Seed(self.last))
     }
 }
