@@ -18,8 +18,8 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[test]
 fn the_first_test_case_is_the_simplest() {
-    // Fails on every value: the first test case (size 0) is the empty list, so nothing is
-    // left to shrink.
+    // Fails on every value: the first test case is the simplest, the empty list, so
+    // nothing is left to shrink.
     let r = Property::new("random_start::first")
         .no_corpus()
         .seed(3)
@@ -44,8 +44,8 @@ fn sizes_grow_over_the_ramp() {
     let lens = lens.into_inner().unwrap();
     assert_eq!(lens.len(), 256);
     let mean = |s: &[usize]| s.iter().sum::<usize>() as f64 / s.len() as f64;
-    // 25 small test cases, each with up to two duplicates and a truncation, come first (up
-    // to 100), then plain random ones (a mean of about 5).
+    // The simplest test case, then 25 small ones, each with up to two duplicates and a
+    // truncation (up to 101 in all), then plain random ones (a mean of about 5).
     let (start, rest) = (mean(&lens[..20]), mean(&lens[100..]));
     assert!(start < rest, "start {start}, rest {rest}");
     assert!((3.5..6.5).contains(&rest), "rest {rest}");

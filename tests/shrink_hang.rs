@@ -11,7 +11,7 @@ use tapefuzz::prelude::*;
 /// test case, so a hang there would end generation, not the shrink). Runs only when spawned
 /// by the test below.
 #[test]
-fn hangs_on_the_simplest_value() {
+fn hangs_on_999_while_shrinking() {
     if std::env::var_os("SHRINK_HANG_TEST").is_none() {
         return;
     }
@@ -35,7 +35,7 @@ fn a_hang_while_shrinking_ends_the_run_and_is_kept() {
     let run = || {
         let started = Instant::now();
         let out = Command::new(std::env::current_exe().unwrap())
-            .args(["hangs_on_the_simplest_value", "--exact", "--nocapture"])
+            .args(["hangs_on_999_while_shrinking", "--exact", "--nocapture"])
             .env("SHRINK_HANG_TEST", "1")
             .env("TAPEFUZZ_CORPORA", &dir)
             .env("TAPEFUZZ_TIMEOUT_MS", "200")

@@ -346,24 +346,23 @@ mod tests {
     use super::*;
 
     /// The batched run draws exactly what `int_after` draws one at a time, and leaves the
-    /// pool and the generator where they would be: every pool level, full and narrow ranges.
+    /// pool and the generator where they would be: every pool level from 0 to 64 bits, full
+    /// and narrow ranges.
     #[test]
     fn an_int_run_is_its_draws_one_at_a_time() {
         for max in [u64::MAX, 1000, (1 << 40) + 7] {
-            for skip in 0..14u32 {
+            for level in 0..=64u32 {
                 for n in [0, 1, 2, 11, 12, 13, 50] {
-                    let mut a = RandomSource::new(u64::from(skip) * 31 + n as u64);
-                    // Bring the pool to each level a draw can find it at.
-                    for _ in 0..skip {
-                        a.bits(5);
-                    }
+                    let mut a = RandomSource::new(u64::from(level) * 31 + n as u64);
+                    let word = a.rng.next_u64();
+                    a.set_pool(word.checked_shr(64 - level).unwrap_or(0), level);
                     let mut b = a.clone();
                     let mut last = (max, 17);
                     let one_by_one: Vec<u64> =
                         (0..n).map(|_| a.int_after(max, &mut last)).collect();
                     let mut run = Vec::new();
                     let prev = b.int_run_same(n, max, 17, |v| run.push(v));
-                    assert_eq!(run, one_by_one, "max {max}, skip {skip}, n {n}");
+                    assert_eq!(run, one_by_one, "max {max}, level {level}, n {n}");
                     assert_eq!(prev, last.1);
                     assert_eq!((a.pool, a.pool_bits), (b.pool, b.pool_bits));
                     assert_eq!(a.rng.next_u64(), b.rng.next_u64());

@@ -141,7 +141,8 @@ impl Search for RandomSearch {
     #[inline]
     fn propose(&mut self) -> Option<Proposal<'_>> {
         if self.simplest {
-            // Not a test number of its own: the test cases after it keep their seeds.
+            // A test case of the run's budget, but no seed index: the test cases after it
+            // keep their seeds (the run's last one is left out).
             self.simplest = false;
             self.last_was = Drawn::Simplest;
             self.copy = ReplaySource::new(Vec::new(), Fallback::Simplest);
