@@ -353,6 +353,8 @@ impl<T: Float> Gen for Floats<T> {
                 let magnitude =
                     (x.fract() == 0.0 && x.abs() <= MAX_PRECISE).then(|| x.abs() as u64);
                 tape.value_step(if alternating { 2 } else { 1 }, None, magnitude);
+                // The fractions come after the integers.
+                tape.value_order_ends(self.up + self.down);
             }
             self.suggest(v.to_f64(), tape);
             self.shift(v.to_f64(), tape);
@@ -392,20 +394,22 @@ mod tests {
             g.generate(&mut tape).unwrap();
             tape.finish().value_steps
         };
-        // Both sides of zero: integers alternate (1, -1, 2, …); the magnitude is the value's.
-        let step = |step, magnitude| {
+        // Both sides of zero: integers alternate (1, -1, 2, …); the magnitude is the value's;
+        // the order of integers ends at the last one before the fractions.
+        let step = |step, magnitude, end| {
             vec![crate::tape::ValueStep {
                 at: 0,
                 step,
                 far_side: None,
                 magnitude: Some(magnitude),
+                end: Some(end),
             }]
         };
-        assert_eq!(steps(&floats(..), -3.0), step(2, 3));
-        // One side only: they count up.
-        assert_eq!(steps(&floats(0.0..=100.0), 7.0), step(1, 7));
-        // Past the shorter side, the longer side counts up.
-        assert_eq!(steps(&floats(-2.0..=100.0), 50.0), step(1, 50));
+        assert_eq!(steps(&floats(..), -3.0), step(2, 3, 2 * SMALL_SIDE));
+        // One side only: they count up, to 100.0 at index 100.
+        assert_eq!(steps(&floats(0.0..=100.0), 7.0), step(1, 7, 100));
+        // Past the shorter side, the longer side counts up (-2.0 and -1.0 among them).
+        assert_eq!(steps(&floats(-2.0..=100.0), 50.0), step(1, 50, 102));
         // A fraction, and the simplest value: nothing said.
         assert!(steps(&floats(..), 10.5).is_empty());
         assert!(steps(&floats(..), 0.0).is_empty());

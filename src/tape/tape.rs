@@ -109,6 +109,12 @@ pub struct ValueStep {
     /// index by `step` per unit of magnitude, so it reaches only magnitudes on the same part
     /// of the order (not, past the end of an alternating order, the values inside it).
     pub magnitude: Option<u64>,
+    /// The last index of the part of the order this step describes, where that part ends
+    /// before the choice's last index (a float's integers around its simplest value, after
+    /// which come fractions: see [`Tape::value_order_ends`]); `None`: the whole range. The
+    /// shrinker that moves an amount into this choice tries first to bring it to this index
+    /// (a sum that must stay large is most often kept by the largest value in order).
+    pub end: Option<u64>,
 }
 
 impl Recording {
@@ -349,8 +355,8 @@ impl<'s> Tape<'s> {
     /// assert_eq!(
     ///     tape.finish().value_steps,
     ///     [
-    ///         ValueStep { at: 0, step: 2, far_side: Some(199), magnitude: Some(4) },
-    ///         ValueStep { at: 1, step: 1, far_side: None, magnitude: Some(7) },
+    ///         ValueStep { at: 0, step: 2, far_side: Some(199), magnitude: Some(4), end: None },
+    ///         ValueStep { at: 1, step: 1, far_side: None, magnitude: Some(7), end: None },
     ///     ]
     /// );
     /// ```
@@ -362,7 +368,38 @@ impl<'s> Tape<'s> {
                 step,
                 far_side,
                 magnitude,
+                end: None,
             });
+        }
+    }
+
+    /// Says that the value order named by [`Tape::value_step`] for the choice drawn last ends
+    /// at index `end`, before the choice's last index ([`ValueStep::end`]: a float's
+    /// integers, after which its fractions come). Ignored when no value step was said for
+    /// that choice (or suggestions are off), and when `end` is not below the choice's
+    /// largest index.
+    ///
+    /// ```
+    /// use tapefuzz::generators::{Gen, floats};
+    /// use tapefuzz::tape::{Fallback, ReplaySource, Tape};
+    ///
+    /// // In 0.0..=100.0 the integers come first, 0.0 to 100.0 at indices 0 to 100.
+    /// let g = floats::<f64>(0.0..=100.0);
+    /// let mut replay = ReplaySource::new(vec![g.index_of(7.0).unwrap()], Fallback::Simplest);
+    /// let mut tape = Tape::recording(&mut replay).with_suggestions();
+    /// assert_eq!(g.generate(&mut tape), Ok(7.0));
+    /// assert_eq!(tape.finish().value_steps[0].end, Some(100));
+    /// ```
+    #[inline]
+    pub fn value_order_ends(&mut self, end: u64) {
+        let at = self.choices.len().wrapping_sub(1);
+        let below_max = self.choices.last().is_some_and(|c| end < c.max);
+        if let Some(v) = self
+            .value_steps
+            .last_mut()
+            .filter(|v| v.at == at && below_max)
+        {
+            v.end = Some(end);
         }
     }
 
