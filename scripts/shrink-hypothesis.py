@@ -552,6 +552,12 @@ suite(
     lambda t: t[0] == t[1] and len(t[0]) >= 3,
     ("aaa", "aaa"),
 )
+suite(
+    "string_lengths",
+    st.tuples(st.text(alphabet="abc", max_size=10), st.text(alphabet="abc", max_size=10)),
+    lambda t: len(t[0]) + len(t[1]) > 12,
+    ("aaa", "aaaaaaaaaa"),
+)
 # In Hypothesis's order '0' comes first and ' ' after '/', so "00 " (tapefuzz's code-point
 # ordered class: "!! ").
 suite(

@@ -61,6 +61,7 @@ const MINIMAL_NOW: &[&str] = &[
     "noted_total",
     "repeat_char",
     "equal_strings",
+    "string_lengths",
     "trailing_space",
     "has_upper",
     "astral",
@@ -940,6 +941,20 @@ fn equal_strings() -> Outcome {
         (ab(), ab()),
         |(a, b)| a == b && a.chars().count() >= 3,
         Minimum::Exactly("(\"aaa\", \"aaa\")"),
+    )
+}
+
+fn string_lengths() -> Outcome {
+    // Two strings whose lengths must add up: the first as short as the second's longest
+    // allows. Shortening the first alone loses the failure and lengthening the second alone
+    // makes a longer tape: length moves from one to the other.
+    let abc = || strings(CharClass::from_chars("abc"), 0..=10);
+    run(
+        "string_lengths",
+        "strings",
+        (abc(), abc()),
+        |(a, b)| a.len() + b.len() > 12,
+        Minimum::Exactly("(\"aaa\", \"aaaaaaaaaa\")"),
     )
 }
 
@@ -3665,6 +3680,7 @@ suite!(
     noted_total,
     repeat_char,
     equal_strings,
+    string_lengths,
     trailing_space,
     has_upper,
     astral,
@@ -3858,6 +3874,14 @@ fn stated_minima_are_minimal() {
         Some((10, 1000))
     );
     assert_eq!(first_pair(0, 200, &|a, b| a - b == 7), Some((7, 0)));
+    // `string_lengths`: a tape holds two lengths and a byte per character, so the shortest
+    // failing tapes have 13 characters; among those the first length is the smallest (the
+    // second at most 10), then every byte 0.
+    let lengths = (0..=10).flat_map(|a| (0..=10).map(move |b| (a, b)));
+    let first = lengths
+        .filter(|&(a, b)| a + b > 12)
+        .min_by_key(|&(a, b)| (a + b, a));
+    assert_eq!(first, Some((3, 10)));
     assert_eq!(
         first_pair(1, 1000, &|a, b| a >= 20 && a == 2 * b),
         Some((20, 10))

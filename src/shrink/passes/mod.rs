@@ -248,6 +248,11 @@ pub(super) const PASSES: &[Pass] = &[
         tier: Tier::LastResort,
         run: rename::rename_values,
     },
+    Pass {
+        name: "move_run_length",
+        tier: Tier::LastResort,
+        run: runs::move_run_length,
+    },
 ];
 
 /// The deletions that decide a cut of a collection (see [`Shrinker::cut_deletions`]).

@@ -3,7 +3,7 @@
 //! spans of their own), so these passes edit both together.
 
 use super::super::Shrinker;
-use super::super::search::{find_integer, find_integer_between};
+use super::super::search::{find_integer, find_integer_between, find_integer_hinted};
 use crate::tape::{Choice, Kind, Span};
 
 /// `base` with `n` bytes deleted from the run whose length choice is at `at`, starting at
@@ -229,6 +229,87 @@ impl Shrinker<'_> {
             }
         }
         false
+    }
+}
+
+/// How many later runs with its label [`move_run_length`] tries to move a run's length into.
+const LENGTH_PARTNERS: usize = 2;
+
+/// `base` with the run whose length choice is at `a` (its bytes up to `a_end`) `d` bytes
+/// shorter at its end, and the later run at `b` (bytes up to `b_end`) `d` bytes longer, the
+/// new bytes at its end at their simplest (made like `template`, a byte of a run).
+fn moved_length(
+    base: &[Choice],
+    (a, a_end): (usize, usize),
+    (b, b_end): (usize, usize),
+    d: usize,
+    template: Choice,
+) -> Vec<Choice> {
+    let mut v = Vec::with_capacity(base.len());
+    v.extend_from_slice(&base[..a_end - d]);
+    v[a].index -= d as u64;
+    v.extend_from_slice(&base[a_end..b_end]);
+    let at_b = b - d;
+    v[at_b].index += d as u64;
+    v.extend(std::iter::repeat_n(
+        Choice {
+            index: 0,
+            ..template
+        },
+        d,
+    ));
+    v.extend_from_slice(&base[b_end..]);
+    v
+}
+
+/// Moves length from a payload run to a later run with the same label (two strings or byte
+/// vectors whose total length must stay large): the earlier run's last bytes go, and as
+/// many bytes at their simplest are added at the end of the later one, so that the earlier
+/// run, which comes first in the order of tapes, gets shorter (`("aaaa", "aaaaaaaaa")` with
+/// a total of 13 to keep: `("aaa", "aaaaaaaaaa")`). No single edit does it: the earlier run
+/// alone shorter loses the failure, the later alone longer is a longer tape. The amount
+/// most often goes until the later run is at its longest, which is tried first. A last
+/// resort: a call per pair of runs where nothing moves.
+pub(in crate::shrink) fn move_run_length(s: &mut Shrinker<'_>) {
+    let mut k = 0;
+    while k < s.spans().len() && !s.stopped() {
+        let run = s.spans()[k];
+        k += 1;
+        let a = run.start;
+        if run.label.kind() != Kind::Payload
+            || run.end <= a + 1
+            || !s.free(a)
+            || s.choices()[a].index == 0
+        {
+            continue;
+        }
+        let partners: Vec<Span> = (s.spans()[k..].iter())
+            .filter(|t| t.label == run.label && t.start >= run.end && s.free(t.start))
+            .take(LENGTH_PARTNERS)
+            .copied()
+            .collect();
+        for other in partners {
+            let base = s.choices().to_vec();
+            let (b, b_end) = (other.start, other.end);
+            let (la, lb) = (base[a].index, base[b].index);
+            let room = base[b].max - lb;
+            // At most the earlier run's own extra length, and its bytes.
+            let most = la.min(room).min((run.end - a - 1) as u64);
+            if most == 0 {
+                continue;
+            }
+            let template = base[run.end - 1];
+            let try_d = |d: u64| {
+                d <= most && {
+                    let v = moved_length(&base, (a, run.end), (b, b_end), d as usize, template);
+                    s.consider(&v)
+                }
+            };
+            if find_integer_hinted(most, room.min(most), try_d) > 0 {
+                // The spans moved: the run now at `k - 1` is read again on the next round.
+                break;
+            }
+        }
     }
 }
 
