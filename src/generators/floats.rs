@@ -353,7 +353,7 @@ impl<T: Float> Gen for Floats<T> {
                 let magnitude =
                     (x.fract() == 0.0 && x.abs() <= MAX_PRECISE).then(|| x.abs() as u64);
                 tape.value_step(if alternating { 2 } else { 1 }, None, magnitude);
-                // The fractions come after the integers.
+                // The other values (fractions, then wider integers) come after these.
                 tape.value_order_ends(self.up + self.down);
             }
             self.suggest(v.to_f64(), tape);

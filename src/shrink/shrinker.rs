@@ -86,7 +86,8 @@ enum Cap {
 /// smaller in shortlex order, so a shrink never makes the tape larger.
 ///
 /// The passes, blind to value types (see `passes/`): delete runs of sibling spans
-/// (adaptively), blocks of choices, and two bytes of a string together; replace spans by
+/// (adaptively), blocks of choices, and two bytes of a string together; move length from
+/// one string or byte vector to a later one with its label; replace spans by
 /// their simplest choices (in the first sweep also every element of a collection at once,
 /// its length kept) and by descendants with the same label, realigning the rest of the
 /// tape when the shape changes; try the simpler indices the generators suggested

@@ -110,10 +110,12 @@ pub struct ValueStep {
     /// of the order (not, past the end of an alternating order, the values inside it).
     pub magnitude: Option<u64>,
     /// The last index of the part of the order this step describes, where that part ends
-    /// before the choice's last index (a float's integers around its simplest value, after
-    /// which come fractions: see [`Tape::value_order_ends`]); `None`: the whole range. The
-    /// shrinker that moves an amount into this choice tries first to bring it to this index
-    /// (a sum that must stay large is most often kept by the largest value in order).
+    /// before the choice's last index (a float's integers around its simplest value, up to
+    /// 2^16 on each side, after which come its other values, fractions first: see
+    /// [`Tape::value_order_ends`]); `None`: the whole range. The shrinker that moves an
+    /// amount into this choice tries first to bring it to this index (a sum that must stay
+    /// large is most often kept by the last value in order, in a range such as `0.0..=100.0`
+    /// its largest integer).
     pub end: Option<u64>,
 }
 
@@ -375,7 +377,7 @@ impl<'s> Tape<'s> {
 
     /// Says that the value order named by [`Tape::value_step`] for the choice drawn last ends
     /// at index `end`, before the choice's last index ([`ValueStep::end`]: a float's
-    /// integers, after which its fractions come). Ignored when no value step was said for
+    /// integers around its simplest value, after which its other values come). Ignored when no value step was said for
     /// that choice (or suggestions are off), and when `end` is not below the choice's
     /// largest index.
     ///

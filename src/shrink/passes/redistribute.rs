@@ -68,7 +68,8 @@ impl Shrinker<'_> {
         // Lowered together, the pair often goes as far as one of them can (to 0); moved
         // from one to the other, rarely all the way.
         let most = if raise { u64::MAX } else { room.min(b) / step };
-        // Where `j`'s order ends (see the search below), read before the search borrows.
+        // Where `j`'s value order ends (see the search below), read before the search
+        // borrows.
         let top = (self.value_order(j).and_then(|v| v.end))
             .filter(|&end| end > b)
             .unwrap_or(bmax);
@@ -98,11 +99,18 @@ impl Shrinker<'_> {
         // Lowered together, the smaller may end near 0 or the pair barely move (one tied
         // to a third choice): searched from both ends.
         // Moved, the amount most often goes until `j` reaches its largest index (a sum that
-        // must stay large, or exactly reached), or the last of its order where its generator
-        // says that ends sooner (a float's largest integer, before its fractions): that `k`
-        // is tried early.
+        // must stay large, or exactly reached), or the last index of its value order where
+        // its generator says that ends sooner (a float's integers, before its other values):
+        // that `k` is tried early. Past the range's last index a move is clamped to it, so
+        // that one is rounded up; the end of an order is not a clamp, so rounded down (on an
+        // order of step 2 one step past it is another kind of value).
+        let to_top = if top == bmax {
+            (bmax - b).div_ceil(step)
+        } else {
+            (top - b) / step
+        };
         let moved = if raise {
-            find_integer_hinted(most, (top - b).div_ceil(step).min(room / step), try_k)
+            find_integer_hinted(most, to_top.min(room / step), try_k)
         } else {
             find_integer_between(most, try_k)
         };

@@ -1,6 +1,7 @@
 //! Payload runs (byte vectors): a length choice, then one choice per byte. Deleting bytes
 //! means lowering the length with them, which no span deletion does (the bytes are not
-//! spans of their own), so these passes edit both together.
+//! spans of their own), so these passes edit both together (and move length from one run to
+//! another).
 
 use super::super::Shrinker;
 use super::super::search::{find_integer, find_integer_between, find_integer_hinted};
@@ -267,9 +268,12 @@ fn moved_length(
 /// many bytes at their simplest are added at the end of the later one, so that the earlier
 /// run, which comes first in the order of tapes, gets shorter (`("aaaa", "aaaaaaaaa")` with
 /// a total of 13 to keep: `("aaa", "aaaaaaaaaa")`). No single edit does it: the earlier run
-/// alone shorter loses the failure, the later alone longer is a longer tape. The amount
-/// most often goes until the later run is at its longest, which is tried first. A last
-/// resort: a call per pair of runs where nothing moves.
+/// alone shorter loses the failure, the later alone longer is a longer tape. The amount is
+/// searched from 1 up (1 to 4, then all the earlier run's extra length, then doubling); a
+/// text run's length counts bytes, so the later run's room is in bytes too, and bytes past
+/// the characters it may hold are cut by its generator (that candidate then only shortens
+/// the earlier run, which the deletion passes tried). A last resort: a call per pair of
+/// runs where nothing moves.
 pub(in crate::shrink) fn move_run_length(s: &mut Shrinker<'_>) {
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
@@ -306,7 +310,8 @@ pub(in crate::shrink) fn move_run_length(s: &mut Shrinker<'_>) {
                 }
             };
             if find_integer_hinted(most, room.min(most), try_d) > 0 {
-                // The spans moved: the run now at `k - 1` is read again on the next round.
+                // The spans moved: on with the next span; the shrinker comes back to this
+                // run (and its other partner) in its next round.
                 break;
             }
         }
