@@ -836,6 +836,12 @@ suite(
     [[0], [0], [0]],
 )
 suite(
+    "list_lengths",
+    st.lists(st.lists(st.integers(0, 10), max_size=5), max_size=5),
+    lambda x: sum(map(len, x)) > 6,
+    [[0, 0], [0, 0, 0, 0, 0]],
+)
+suite(
     "sum_of_three",
     st.lists(I64, max_size=50),
     lambda v: len(v) >= 3 and sum(v) >= 10,

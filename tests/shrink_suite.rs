@@ -87,6 +87,7 @@ const MINIMAL_NOW: &[&str] = &[
     "longish_lists",
     "width_rows",
     "three_nonempty",
+    "list_lengths",
     "sum_of_three",
     "text_containment",
     "last_above_min_size",
@@ -1416,6 +1417,23 @@ fn width_rows() -> Outcome {
         g,
         |rows| rows.iter().any(|r| r[..] == ['a', 'b']),
         Minimum::Exactly("[['a', 'b']]"),
+    )
+}
+
+fn list_lengths_gen() -> impl Gen<Value = Vec<Vec<u32>>> {
+    vecs(vecs(ints::<u32>(0..=10), 0..=5), 0..=5)
+}
+
+fn list_lengths() -> Outcome {
+    // Lists of up to 5 lists of up to 5 numbers, with more than 6 numbers in all: the first
+    // inner list as short as the second's longest allows (an element moves from one list to
+    // the next; proved in `stated_minima_are_minimal`).
+    run(
+        "list_lengths",
+        "collections",
+        list_lengths_gen(),
+        |v| v.iter().map(Vec::len).sum::<usize>() > 6,
+        Minimum::Exactly("[[0, 0], [0, 0, 0, 0, 0]]"),
     )
 }
 
@@ -3711,6 +3729,7 @@ suite!(
     longish_lists,
     width_rows,
     three_nonempty,
+    list_lengths,
     sum_of_three,
     text_containment,
     last_above_min_size,
@@ -3882,6 +3901,34 @@ fn stated_minima_are_minimal() {
         .filter(|&(a, b)| a + b > 12)
         .min_by_key(|&(a, b)| (a + b, a));
     assert_eq!(first, Some((3, 10)));
+    // `list_lengths`: a tape's length depends only on the inner lists' lengths, and at one
+    // shape the tape of zeros comes first; so the first failing tape is the first, in the
+    // shortlex order of tapes, of the zero-filled values of every shape with more than 6
+    // numbers (each value's tape found by reflecting it).
+    let g = list_lengths_gen();
+    let tape_of = |v: &Vec<Vec<u32>>| {
+        let reflected = tapefuzz::generators::Reflection::of(&g, v).expect("invertible");
+        let mut src = reflected.source();
+        let mut tape = Tape::recording(&mut src);
+        assert_eq!(g.generate(&mut tape).as_ref(), Ok(v));
+        let choices: Vec<u64> = tape.finish().choices.iter().map(|c| c.index).collect();
+        (choices.len(), choices)
+    };
+    let mut shapes: Vec<Vec<usize>> = vec![Vec::new()];
+    for _ in 0..5 {
+        let longer: Vec<Vec<usize>> = (shapes.iter())
+            .filter(|s| s.len() < 5)
+            .flat_map(|s| (0..=5).map(move |l| [s.clone(), vec![l]].concat()))
+            .collect();
+        shapes.extend(longer);
+        shapes.sort();
+        shapes.dedup();
+    }
+    let first = (shapes.iter())
+        .filter(|s| s.iter().sum::<usize>() > 6)
+        .map(|s| s.iter().map(|&l| vec![0u32; l]).collect::<Vec<_>>())
+        .min_by_key(tape_of);
+    assert_eq!(format!("{:?}", first.unwrap()), "[[0, 0], [0, 0, 0, 0, 0]]");
     assert_eq!(
         first_pair(1, 1000, &|a, b| a >= 20 && a == 2 * b),
         Some((20, 10))

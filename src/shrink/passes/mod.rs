@@ -253,6 +253,11 @@ pub(super) const PASSES: &[Pass] = &[
         tier: Tier::LastResort,
         run: runs::move_run_length,
     },
+    Pass {
+        name: "move_element",
+        tier: Tier::LastResort,
+        run: reorder::move_element,
+    },
 ];
 
 /// The deletions that decide a cut of a collection (see [`Shrinker::cut_deletions`]).

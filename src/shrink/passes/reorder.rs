@@ -378,3 +378,80 @@ pub(super) fn permute(c: &[Choice], spans: &[Span], order: &[usize]) -> Vec<Choi
     v.extend_from_slice(&c[at..]);
     v
 }
+
+/// How many later collections [`move_element`] tries to move a collection's last element
+/// into.
+const ELEMENT_PARTNERS: usize = 1;
+
+/// Moves the last element of a collection to the end of a later collection whose elements
+/// have its label (two lists whose total length must stay large: `[[0, 0, 0], [0, 0, 0, 0]]`
+/// with seven elements to keep becomes `[[0, 0], [0, 0, 0, 0, 0]]`). The tape keeps its
+/// length and the earlier collection, which comes first, ends sooner: no deletion or
+/// single edit does it (the earlier list alone shorter loses the failure, the later alone
+/// longer is a longer tape). Only into a collection that ends with its "no more" coin (one
+/// at its longest takes no more), and only a whole element that opens with its "one more?"
+/// coin. A last resort: a call per pair of collections, for the first
+/// [`ELEMENT_PARTNERS`] later ones.
+pub(in crate::shrink) fn move_element(s: &mut Shrinker<'_>) {
+    // Each collection: its elements (spans) and where its "no more" coin is, if it has one.
+    let mut lists: Vec<(Vec<Span>, Option<usize>)> = Vec::new();
+    for group in s.same_label_groups() {
+        let mut by_parent: BTreeMap<Option<usize>, Vec<usize>> = BTreeMap::new();
+        for k in group {
+            by_parent.entry(s.spans()[k].parent).or_default().push(k);
+        }
+        let mut in_group: Vec<(Vec<Span>, Option<usize>)> = Vec::new();
+        for (parent, list) in by_parent {
+            // Collections that are elements of one collection (a list of lists), not the
+            // fields of a product: between those a move rarely pays, and its call is paid
+            // in every last round (bound5's five lists).
+            let in_element = parent.is_some_and(|p| s.spans()[p].label.kind() == Kind::Element);
+            if !in_element {
+                continue;
+            }
+            let mut spans: Vec<Span> = list.iter().map(|&k| s.spans()[k]).collect();
+            if !spans.iter().all(|t| s.starts_with_coin(t)) {
+                continue;
+            }
+            let end = match spans[..] {
+                [.., last] if last.len() == 1 && s.choices()[last.start].index == 0 => {
+                    spans.pop();
+                    Some(last.start)
+                }
+                _ => None,
+            };
+            in_group.push((spans, end));
+        }
+        in_group.sort_by_key(|(spans, end)| spans.first().map_or(end.unwrap_or(0), |t| t.start));
+        lists.extend(in_group);
+        lists.push((Vec::new(), None)); // a group's end: no move across groups
+    }
+    for (a, (elements, _)) in lists.iter().enumerate() {
+        let Some(&last) = elements.last() else {
+            continue;
+        };
+        let partners = lists[a + 1..]
+            .iter()
+            .take_while(|(spans, end)| !spans.is_empty() || end.is_some())
+            .filter_map(|(spans, end)| {
+                let first = spans.first().map_or(end.unwrap_or(0), |t| t.start);
+                end.filter(|_| first >= last.end)
+            })
+            .take(ELEMENT_PARTNERS);
+        for x in partners.collect::<Vec<_>>() {
+            if s.stopped() {
+                return;
+            }
+            let base = s.choices();
+            let mut v = Vec::with_capacity(base.len());
+            v.extend_from_slice(&base[..last.start]);
+            v.extend_from_slice(&base[last.end..x]);
+            v.extend_from_slice(&base[last.start..last.end]);
+            v.extend_from_slice(&base[x..]);
+            if s.consider(&v) {
+                // The spans moved: the shrinker comes back in its next round.
+                return;
+            }
+        }
+    }
+}
