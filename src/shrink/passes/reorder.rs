@@ -1,5 +1,5 @@
 //! Sorting and swapping spans with the same label, and choices of the same kind, towards
-//! shortlex order.
+//! shortlex order; moving an element from one list to the next.
 
 use super::super::Shrinker;
 use super::super::shrinker::Tried;
@@ -383,74 +383,100 @@ pub(super) fn permute(c: &[Choice], spans: &[Span], order: &[usize]) -> Vec<Choi
 /// into.
 const ELEMENT_PARTNERS: usize = 1;
 
-/// Moves the last element of a collection to the end of a later collection whose elements
-/// have its label (two lists whose total length must stay large: `[[0, 0, 0], [0, 0, 0, 0]]`
-/// with seven elements to keep becomes `[[0, 0], [0, 0, 0, 0, 0]]`). The tape keeps its
-/// length and the earlier collection, which comes first, ends sooner: no deletion or
-/// single edit does it (the earlier list alone shorter loses the failure, the later alone
-/// longer is a longer tape). Only into a collection that ends with its "no more" coin (one
-/// at its longest takes no more), and only a whole element that opens with its "one more?"
-/// coin. A last resort: a call per pair of collections, for the first
-/// [`ELEMENT_PARTNERS`] later ones.
+/// A collection inside a collection's element, for [`move_element`].
+struct Inner {
+    /// Its elements, without the "no more" coin.
+    elements: Vec<Span>,
+    /// Where its "no more" coin is, when it has one that was drawn (not forced: a collection
+    /// at its longest takes no more).
+    end: Option<usize>,
+    /// Whether it ends with a "no more" coin, drawn or forced.
+    closed: bool,
+    /// The span of the element holding it, and that element's parent (the outer collection).
+    holder: usize,
+    outer: Option<usize>,
+}
+
+/// Moves the last element of a collection to the end of the next collection of its label
+/// inside the same outer collection (a list of lists whose total length must stay large:
+/// `[[0, 0, 0], [0, 0, 0, 0]]` with seven elements to keep becomes `[[0, 0], [0, 0, 0, 0,
+/// 0]]`). The tape keeps its length and the earlier collection, which comes first, ends
+/// sooner: no deletion or single edit does it (the earlier list alone shorter loses the
+/// failure, the later alone longer is a longer tape). Only into a collection whose "no
+/// more" coin was drawn (one at its longest takes no more), only an element whose "one
+/// more?" coin was drawn (one below the collection's minimum cannot go), and only between
+/// collections that are elements' contents of one collection: between a product's fields
+/// (bound5's five lists) the move never paid and its call came in every last round. A last
+/// resort: a call per pair of collections, for the next [`ELEMENT_PARTNERS`] ones.
 pub(in crate::shrink) fn move_element(s: &mut Shrinker<'_>) {
-    // Each collection: its elements (spans) and where its "no more" coin is, if it has one.
-    let mut lists: Vec<(Vec<Span>, Option<usize>)> = Vec::new();
+    let mut inners: Vec<Vec<Inner>> = Vec::new();
     for group in s.same_label_groups() {
         let mut by_parent: BTreeMap<Option<usize>, Vec<usize>> = BTreeMap::new();
         for k in group {
             by_parent.entry(s.spans()[k].parent).or_default().push(k);
         }
-        let mut in_group: Vec<(Vec<Span>, Option<usize>)> = Vec::new();
+        let mut in_group = Vec::new();
         for (parent, list) in by_parent {
-            // Collections that are elements of one collection (a list of lists), not the
-            // fields of a product: between those a move rarely pays, and its call is paid
-            // in every last round (bound5's five lists).
-            let in_element = parent.is_some_and(|p| s.spans()[p].label.kind() == Kind::Element);
-            if !in_element {
+            let Some(holder) = parent.filter(|&p| s.spans()[p].label.kind() == Kind::Element)
+            else {
                 continue;
-            }
-            let mut spans: Vec<Span> = list.iter().map(|&k| s.spans()[k]).collect();
-            if !spans.iter().all(|t| s.starts_with_coin(t)) {
-                continue;
-            }
-            let end = match spans[..] {
-                [.., last] if last.len() == 1 && s.choices()[last.start].index == 0 => {
-                    spans.pop();
-                    Some(last.start)
-                }
-                _ => None,
             };
-            in_group.push((spans, end));
-        }
-        in_group.sort_by_key(|(spans, end)| spans.first().map_or(end.unwrap_or(0), |t| t.start));
-        lists.extend(in_group);
-        lists.push((Vec::new(), None)); // a group's end: no move across groups
-    }
-    for (a, (elements, _)) in lists.iter().enumerate() {
-        let Some(&last) = elements.last() else {
-            continue;
-        };
-        let partners = lists[a + 1..]
-            .iter()
-            .take_while(|(spans, end)| !spans.is_empty() || end.is_some())
-            .filter_map(|(spans, end)| {
-                let first = spans.first().map_or(end.unwrap_or(0), |t| t.start);
-                end.filter(|_| first >= last.end)
-            })
-            .take(ELEMENT_PARTNERS);
-        for x in partners.collect::<Vec<_>>() {
-            if s.stopped() {
-                return;
+            let mut elements: Vec<Span> = list.iter().map(|&k| s.spans()[k]).collect();
+            if !elements.iter().all(|t| s.starts_with_coin(t)) {
+                continue;
             }
-            let base = s.choices();
-            let mut v = Vec::with_capacity(base.len());
-            v.extend_from_slice(&base[..last.start]);
-            v.extend_from_slice(&base[last.end..x]);
-            v.extend_from_slice(&base[last.start..last.end]);
-            v.extend_from_slice(&base[x..]);
-            if s.consider(&v) {
-                // The spans moved: the shrinker comes back in its next round.
-                return;
+            let (mut end, mut closed) = (None, false);
+            if let [.., last] = elements[..]
+                && last.len() == 1
+                && s.choices()[last.start].index == 0
+            {
+                elements.pop();
+                end = Some(last.start).filter(|&x| !s.choices()[x].forced);
+                closed = true;
+            }
+            let outer = s.spans()[holder].parent;
+            in_group.push(Inner {
+                elements,
+                end,
+                closed,
+                holder,
+                outer,
+            });
+        }
+        // (By parent: the holders in tape order.)
+        inners.push(in_group);
+    }
+    for group in &inners {
+        for (a, inner) in group.iter().enumerate() {
+            let Some(&last) = inner.elements.last() else {
+                continue;
+            };
+            // (Its end coin takes the moved element's place: it must be there.)
+            if !inner.closed || s.choices()[last.start].forced {
+                continue;
+            }
+            let partners: Vec<usize> = (group[a + 1..].iter())
+                .filter(|b| b.outer == inner.outer && b.holder != inner.holder)
+                .filter_map(|b| b.end)
+                .take(ELEMENT_PARTNERS)
+                .collect();
+            for x in partners {
+                if s.stopped() {
+                    return;
+                }
+                let base = s.choices();
+                let mut v = Vec::with_capacity(base.len());
+                v.extend_from_slice(&base[..last.start]);
+                v.extend_from_slice(&base[last.end..x]);
+                v.extend_from_slice(&base[last.start..last.end]);
+                v.extend_from_slice(&base[x..]);
+                // The earlier collection's end, now at the moved element's place, is drawn
+                // (it was forced where that collection was at its longest).
+                v[last.start].forced = false;
+                if s.consider(&v) {
+                    // The spans moved: the shrinker comes back in its next round.
+                    return;
+                }
             }
         }
     }
