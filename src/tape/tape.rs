@@ -377,9 +377,9 @@ impl<'s> Tape<'s> {
 
     /// Says that the value order named by [`Tape::value_step`] for the choice drawn last ends
     /// at index `end`, before the choice's last index ([`ValueStep::end`]: a float's
-    /// integers around its simplest value, after which its other values come). Ignored when no value step was said for
-    /// that choice (or suggestions are off), and when `end` is not below the choice's
-    /// largest index.
+    /// integers around its simplest value, after which its other values come). Ignored when
+    /// no value step was said for that choice (or suggestions are off), and when `end` is
+    /// not below the choice's largest index.
     ///
     /// ```
     /// use tapefuzz::generators::{Gen, floats};
