@@ -392,8 +392,7 @@ struct Inner {
     end: Option<usize>,
     /// Whether it ends with a "no more" coin, drawn or forced.
     closed: bool,
-    /// The span of the element holding it, and that element's parent (the outer collection).
-    holder: usize,
+    /// The parent of the element holding it (the outer collection's span).
     outer: Option<usize>,
 }
 
@@ -439,7 +438,6 @@ pub(in crate::shrink) fn move_element(s: &mut Shrinker<'_>) {
                 elements,
                 end,
                 closed,
-                holder,
                 outer,
             });
         }
@@ -456,7 +454,7 @@ pub(in crate::shrink) fn move_element(s: &mut Shrinker<'_>) {
                 continue;
             }
             let partners: Vec<usize> = (group[a + 1..].iter())
-                .filter(|b| b.outer == inner.outer && b.holder != inner.holder)
+                .filter(|b| b.outer == inner.outer)
                 .filter_map(|b| b.end)
                 .take(ELEMENT_PARTNERS)
                 .collect();
