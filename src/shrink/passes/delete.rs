@@ -296,7 +296,8 @@ pub(in crate::shrink) fn delete_choices(s: &mut Shrinker<'_>) {
 /// by the number deleted: elements that point at positions in their own list (an index into
 /// it) keep pointing at the same elements once the ones before are gone. Only where some
 /// lowered choice could be such a position (below the number of siblings): a list of large
-/// values costs no call.
+/// values costs no call. A joint pass (a deletion with its fix-up: it shortens the tape, so it
+/// runs before the last-resort passes).
 pub(in crate::shrink) fn delete_and_renumber(s: &mut Shrinker<'_>) {
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {

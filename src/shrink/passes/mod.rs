@@ -154,6 +154,16 @@ pub(super) const PASSES: &[Pass] = &[
         run: maximize::lower_and_maximize,
     },
     Pass {
+        name: "delete_and_renumber",
+        tier: Tier::Joint,
+        run: delete::delete_and_renumber,
+    },
+    Pass {
+        name: "delete_and_recount",
+        tier: Tier::Joint,
+        run: recount::delete_and_recount,
+    },
+    Pass {
         name: "promote_descendants",
         tier: Tier::LastResort,
         run: promote::promote_descendants,
@@ -204,19 +214,9 @@ pub(super) const PASSES: &[Pass] = &[
         run: delete::delete_choices,
     },
     Pass {
-        name: "delete_and_renumber",
-        tier: Tier::LastResort,
-        run: delete::delete_and_renumber,
-    },
-    Pass {
         name: "swap_fields",
         tier: Tier::LastResort,
         run: reorder::swap_fields,
-    },
-    Pass {
-        name: "delete_and_recount",
-        tier: Tier::LastResort,
-        run: recount::delete_and_recount,
     },
     Pass {
         name: "delete_and_maximize",

@@ -111,9 +111,12 @@ impl Shrinker<'_> {
 /// many bare choices of one label (a hand-written counted loop of integers,
 /// [`recount_bare`]), each of them deleted with the count one step lower. Where one element
 /// fewer loses the failure because a count no longer matches, no pass that edits one place
-/// at a time gets past it (the count alone lowered loses it too). A last resort: a call per
-/// item and per matching count or list; the collections and the bare runs are found once per
-/// round, and again after each improvement.
+/// at a time gets past it (the count alone lowered loses it too). A joint pass, run after
+/// the passes that move values: a call per item and per matching count or list (none where
+/// no count matches a collection or a run); the collections and the bare runs are found once
+/// per round, and again after each improvement. A deletion shortens the tape, so it pays
+/// off before the last-resort passes that only reorder or move values (as Hypothesis tries
+/// the passes that shortened first).
 pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
     'round: while !s.stopped() {
         let collections = s.collections();
