@@ -63,6 +63,7 @@ Rust's `Debug` for tuple variants (`Put(0, 0)`, `Pop`) and like dataclasses for 
 
 import argparse
 import math
+import re
 import os
 import string
 import subprocess
@@ -1026,6 +1027,240 @@ suite(
     st.builds(Pallet, st.lists(U8, max_size=100), U8),
     pallet_accepted_overloaded,
     Pallet([1, 255], 0),
+)
+
+
+# ---- a serializer and a buggy parser (after SmartCheck's parser, as Exhaust's ECOOP
+# benchmarks port it; tests/shrink_suite.rs's `parser_roundtrip`). Tuples for the types:
+# ("int", n), ("bool", b), ("not", e), (op, a, b); a statement (kind, var, e) or
+# ("return", e); a function (name, args, body); a module (imports, exports); a program
+# (modules, funcs).
+
+P_OPS = ["add", "sub", "mul", "div", "and", "or"]
+
+
+P_VAR = st.integers(0, 25)
+# The derive's recursive enum (a size budget of 24 branch nodes, depth 3, weighted
+# variants) as a user writes it for Hypothesis: `st.recursive` over the leaves, 24 leaves at
+# most, one `one_of` of the branches.
+P_EXP = st.recursive(
+    st.one_of(
+        st.integers(-10, 10).map(lambda n: ("int", n)),
+        st.booleans().map(lambda b: ("bool", b)),
+    ),
+    lambda sub: st.one_of(
+        sub.map(lambda e: ("not", e)),
+        *[st.tuples(sub, sub).map(lambda ab, op=op: (op, ab[0], ab[1])) for op in P_OPS],
+    ),
+    max_leaves=24,
+)
+P_STMT = st.one_of(
+    st.tuples(P_VAR, P_EXP).map(lambda ve: ("assign", ve[0], ve[1])),
+    st.tuples(P_VAR, P_EXP).map(lambda ve: ("alloc", ve[0], ve[1])),
+    P_EXP.map(lambda e: ("return", e)),
+)
+P_FUNC = st.tuples(P_VAR, st.lists(P_EXP, max_size=3), st.lists(P_STMT, max_size=3))
+P_MOD = st.tuples(st.lists(P_VAR, max_size=3), st.lists(P_VAR, max_size=3))
+P_LANG = st.tuples(st.lists(P_MOD, max_size=2), st.lists(P_FUNC, max_size=2))
+
+
+def p_ser_exp(e):
+    if e[0] == "int":
+        return f"Int {e[1]}"
+    if e[0] == "bool":
+        return f"Bool {'true' if e[1] else 'false'}"
+    if e[0] == "not":
+        return f"Not ({p_ser_exp(e[1])})"
+    return f"{e[0].capitalize()} ({p_ser_exp(e[1])}) ({p_ser_exp(e[2])})"
+
+
+def p_ser(lang):
+    mods, funcs = lang
+    var = lambda v: chr(97 + v)
+    ms = ";".join(
+        f"Mod ({':'.join(map(var, i))}) ({':'.join(map(var, x))})" for i, x in mods
+    )
+
+    def stmt(s):
+        if s[0] == "return":
+            return f"Return ({p_ser_exp(s[1])})"
+        return f"{s[0].capitalize()} {var(s[1])} ({p_ser_exp(s[2])})"
+
+    fs = ";".join(
+        f"Func {var(n)} ({','.join(map(p_ser_exp, a))}) ({','.join(map(stmt, b))})"
+        for n, a, b in funcs
+    )
+    return f"Lang ({ms}) ({fs})"
+
+
+class PParser:
+    def __init__(self, text):
+        self.t = text
+
+    def eat(self, word):
+        self.t = self.t.lstrip(" ")
+        if self.t.startswith(word):
+            self.t = self.t[len(word):]
+            return True
+        return False
+
+    def group(self):
+        self.t = self.t.lstrip(" ")
+        if not self.t.startswith("("):
+            return None
+        depth = 0
+        for i, c in enumerate(self.t):
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    inside, self.t = self.t[1:i], self.t[i + 1:]
+                    return inside
+        return None
+
+    def word(self):
+        self.t = self.t.lstrip(" ")
+        if self.t and "a" <= self.t[0] <= "z":
+            c, self.t = self.t[0], self.t[1:]
+            return ord(c) - 97
+        return None
+
+    def exp(self):
+        if self.eat("Int"):
+            self.t = self.t.lstrip(" ")
+            m = re.match(r"-?[0-9]+", self.t)
+            if not m:
+                return None
+            self.t = self.t[m.end():]
+            return ("int", int(m.group()))
+        if self.eat("Bool"):
+            if self.eat("true"):
+                return ("bool", True)
+            if self.eat("false"):
+                return ("bool", False)
+            return None
+        if self.eat("Not"):
+            g = self.group()
+            e = None if g is None else PParser(g).exp()
+            return None if e is None else ("not", e)
+        for op in P_OPS:
+            if self.eat(op.capitalize()):
+                a, b = self.group(), self.group()
+                if a is None or b is None:
+                    return None
+                a, b = PParser(a).exp(), PParser(b).exp()
+                if a is None or b is None:
+                    return None
+                # The bugs: `And`'s operands swapped, `Or` parsed as a swapped `And`.
+                return ("and", b, a) if op in ("and", "or") else (op, a, b)
+        return None
+
+
+def p_split(text, sep):
+    if not text:
+        return []
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def p_parse(text):
+    p = PParser(text)
+    if not p.eat("Lang"):
+        return None
+    mods, funcs = p.group(), p.group()
+    if mods is None or funcs is None:
+        return None
+
+    def vars_(t):
+        return [w for w in (PParser(v).word() for v in p_split(t, ":")) if w is not None]
+
+    def module(t):
+        q = PParser(t)
+        if not q.eat("Mod"):
+            return None
+        i, x = q.group(), q.group()
+        return None if i is None or x is None else (vars_(i), vars_(x))
+
+    def stmt(t):
+        q = PParser(t)
+        for kind in ("assign", "alloc"):
+            if q.eat(kind.capitalize()):
+                v = q.word()
+                g = q.group() if v is not None else None
+                e = None if g is None else PParser(g).exp()
+                return None if e is None else (kind, v, e)
+        if q.eat("Return"):
+            g = q.group()
+            e = None if g is None else PParser(g).exp()
+            return None if e is None else ("return", e)
+        return None
+
+    def func(t):
+        q = PParser(t)
+        if not q.eat("Func"):
+            return None
+        n = q.word()
+        if n is None:
+            return None
+        a, b = q.group(), q.group()
+        if a is None or b is None:
+            return None
+        args = [e for e in (PParser(x).exp() for x in p_split(a, ",")) if e is not None]
+        body = [s for s in map(stmt, p_split(b, ",")) if s is not None]
+        return (n, args, body)
+
+    ms = [m for m in map(module, p_split(mods, ";")) if m is not None]
+    fs = [f for f in map(func, p_split(funcs, ";")) if f is not None]
+    return (ms, fs)
+
+
+def p_norm(lang):
+    """Lists as tuples, so a parsed program compares equal to a drawn one."""
+    if isinstance(lang, (list, tuple)):
+        return tuple(p_norm(x) for x in lang)
+    return lang
+
+
+def p_size(lang):
+    def exp(e):
+        return 1 if e[0] in ("int", "bool") else 1 + sum(exp(x) for x in e[1:])
+
+    mods, funcs = lang
+    return sum(len(i) + len(x) for i, x in mods) + sum(
+        sum(map(exp, a)) + sum(1 + exp(s[-1]) for s in b) for _, a, b in funcs
+    )
+
+
+def p_minimal(lang):
+    mods, funcs = lang
+    return (
+        p_size(lang) == 3
+        and not mods
+        and len(funcs) == 1
+        and funcs[0][0] == 0
+        and not funcs[0][2]
+        and len(funcs[0][1]) == 1
+        and funcs[0][1][0][0] == "and"
+        and funcs[0][1][0][1] == ("int", 0)
+        and funcs[0][1][0][2] in (("int", 1), ("int", -1))
+    )
+
+
+suite(
+    "parser_roundtrip",
+    P_LANG,
+    lambda l: p_norm(p_parse(p_ser(l))) != p_norm(l),
+    such=("a program of size 3: one function, one argument, no module", p_minimal),
 )
 
 

@@ -283,6 +283,11 @@ impl Shrinker<'_> {
             && !self.char_bytes.get(i).copied().unwrap_or(false)
     }
 
+    /// Whether position `i` picks a union's variant.
+    fn union_choice(&self, i: usize) -> bool {
+        (self.best.labels.get(i)).is_some_and(|l| l.kind() == Kind::Union)
+    }
+
     /// Whether position `i` holds a collection's "one more?" coin.
     fn more_coin(&self, i: usize) -> bool {
         (self.best.labels.get(i)).is_some_and(|l| l.kind() == Kind::More)

@@ -20,8 +20,9 @@ const WINDOW: usize = 4;
 
 impl Shrinker<'_> {
     /// The next [`WINDOW`] unforced choices after `i` with at least three options, no byte of
-    /// a text among them: characters are not amounts (a text's length moved into its own
-    /// characters only makes a shorter text of larger characters).
+    /// a text and no union's variant among them: characters are not amounts (a text's length
+    /// moved into its own characters only makes a shorter text of larger characters), and
+    /// neither is a variant's index (another index is another variant, not more of one).
     fn partners(&self, i: usize) -> Vec<usize> {
         (i + 1..self.choices().len())
             .filter(|&j| {
@@ -29,6 +30,7 @@ impl Shrinker<'_> {
                     && self.choices()[j].max >= 2
                     && !self.run_length(j)
                     && !self.text_byte(j)
+                    && !self.union_choice(j)
             })
             .take(WINDOW)
             .collect()
@@ -140,7 +142,13 @@ pub(in crate::shrink) fn redistribute_other_steps(s: &mut Shrinker<'_>) {
 fn redistribute_by(s: &mut Shrinker<'_>, other: bool) {
     let mut i = 0;
     while i < s.choices().len() && !s.stopped() {
-        if s.free(i) && s.choices()[i].max >= 2 && s.choices()[i].index > 0 && !s.text_byte(i) {
+        // (A union's variant is no amount either: see `partners`.)
+        if s.free(i)
+            && s.choices()[i].max >= 2
+            && s.choices()[i].index > 0
+            && !s.text_byte(i)
+            && !s.union_choice(i)
+        {
             // A byte run's length moves an amount only into its own bytes, a step at a
             // time: a byte fewer and another raised ([1, 1, 2, 1, 1] to [1, 2, 2, 1]). Into
             // what follows the run, it would read the run's last bytes as that.
