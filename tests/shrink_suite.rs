@@ -2047,6 +2047,9 @@ fn p_serialize(l: &PLang) -> String {
     format!("Lang ({}) ({})", mods.join(";"), funcs.join(";"))
 }
 
+/// Builds a binary expression.
+type PBinary = fn(Box<PExp>, Box<PExp>) -> PExp;
+
 /// The parser under test: `And`'s operands come back swapped, and `Or` parses as `And` with
 /// its operands swapped.
 struct PParser<'a>(&'a str);
@@ -2115,7 +2118,7 @@ impl<'a> PParser<'a> {
         if self.eat("Not") {
             return Some(PExp::Not(sub(self.group()?)?));
         }
-        let ops: [(&str, fn(Box<PExp>, Box<PExp>) -> PExp); 6] = [
+        let ops: [(&str, PBinary); 6] = [
             ("Add", PExp::Add),
             ("Sub", PExp::Sub),
             ("Mul", PExp::Mul),

@@ -87,8 +87,9 @@ enum Cap {
 ///
 /// The passes, blind to value types (see `passes/`): delete runs of sibling spans
 /// (adaptively), blocks of choices, and two bytes of a string together; move length from
-/// one string or byte vector to a later one with its label, and an element from one list
-/// to the next in a list of lists; replace spans by
+/// one string or byte vector to a later one with its label, an element from one list
+/// to the next in a list of lists, and a part of an element (a field inside it) into an
+/// earlier list as an element of its own; replace spans by
 /// their simplest choices (in the first sweep also every element of a collection at once,
 /// its length kept) and by descendants with the same label, realigning the rest of the
 /// tape when the shape changes; try the simpler indices the generators suggested

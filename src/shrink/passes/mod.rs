@@ -11,6 +11,7 @@ mod copy;
 mod delete;
 mod digits;
 mod duplicates;
+mod lift;
 mod maximize;
 mod minimize;
 mod promote;
@@ -257,6 +258,11 @@ pub(super) const PASSES: &[Pass] = &[
         name: "move_element",
         tier: Tier::LastResort,
         run: reorder::move_element,
+    },
+    Pass {
+        name: "lift_into_list",
+        tier: Tier::LastResort,
+        run: lift::lift_into_list,
     },
 ];
 
