@@ -1264,6 +1264,42 @@ suite(
 )
 
 
+suite(
+    "flatmap_rectangles",
+    # Hypothesis's test_flatmap_rectangles.
+    st.integers(0, 10).flatmap(
+        lambda w: st.lists(st.lists(st.sampled_from("ab"), min_size=w, max_size=w))
+    ),
+    lambda rows: ["a", "b"] in rows,
+    [["a", "b"]],
+)
+
+suite(
+    "lists_forced_near_top",
+    # Hypothesis's test_lists_forced_near_top, n = 100 (i64 as `any::<i64>()`).
+    st.lists(st.integers(-(2**63), 2**63 - 1), min_size=100, max_size=102),
+    lambda v: len(v) == 102,
+    such=("102 zeros", lambda v: v == [0] * 102),
+)
+
+
+def sets_of_sets_minimal(ss):
+    return (
+        len(ss) == 8
+        and frozenset() in ss
+        and all(len(s) <= 1 or any(t != s and t <= s for t in ss) for s in ss)
+    )
+
+
+suite(
+    "sets_of_sets",
+    # Hypothesis's test_minimize_sets_of_sets.
+    st.sets(st.frozensets(st.integers(1, 100)), min_size=8),
+    lambda _: True,
+    such=("8 sets, the empty one among them, each larger one over another", sets_of_sets_minimal),
+)
+
+
 # ---- the zoo: after hegel-rust's shrink-quality cases (tests/shrink_suite.rs, the same
 # section). Minima as Hypothesis orders its choices; where that is not tapefuzz's, a comment
 # says so.

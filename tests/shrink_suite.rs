@@ -1,4 +1,4 @@
-//! A broader shrinking suite of our own (issue 31): 60 challenges in eight shapes that the
+//! A broader shrinking suite of our own (issue 31): 147 challenges in eight shapes that the
 //! classic challenge (`tests/shrinking_challenge.rs`) does not cover — dependent draws, values
 //! that must change together, derived types, strings, floats, values built by `map`, small
 //! state machines, and collections (containment, bounds per position, nested lists) — each
@@ -36,6 +36,10 @@ const MAX_TESTS: u64 = 2_000_000;
 
 /// The challenges that are minimal on every seed today (see the module docs).
 const MINIMAL_NOW: &[&str] = &[
+    "parser_roundtrip",
+    "flatmap_rectangles",
+    "lists_forced_near_top",
+    "sets_of_sets",
     "factors3",
     "factors5",
     "factors6",
@@ -2268,6 +2272,50 @@ fn parser_roundtrip() -> Outcome {
     )
 }
 
+fn flatmap_rectangles() -> Outcome {
+    // After Hypothesis's test_flatmap_rectangles: a width, then rows of that many letters;
+    // some row is `ab`.
+    run(
+        "flatmap_rectangles",
+        "dependent",
+        ints::<usize>(0..=10).flat_map(|w| vecs(vecs(sampled_from(vec!['a', 'b']), w..=w), ..)),
+        |rows| rows.iter().any(|r| r == &['a', 'b']),
+        Minimum::Exactly("[['a', 'b']]"),
+    )
+}
+
+fn lists_forced_near_top() -> Outcome {
+    // After Hypothesis's test_lists_forced_near_top (n = 100): the list at its longest.
+    run(
+        "lists_forced_near_top",
+        "collections",
+        vecs(ints::<i64>(..), 100..=102),
+        |v| v.len() == 102,
+        Minimum::Such("102 zeros", |v| v.len() == 102 && v.iter().all(|&x| x == 0)),
+    )
+}
+
+fn sets_of_sets() -> Outcome {
+    // After Hypothesis's test_minimize_sets_of_sets: eight distinct sets of 1..=100, the
+    // empty set among them, each set of two or more holding another as a subset.
+    run(
+        "sets_of_sets",
+        "collections",
+        btree_sets(btree_sets(ints::<u8>(1..=100), ..), 8..),
+        |_| true,
+        Minimum::Such(
+            "8 sets, the empty one among them, each larger one over another",
+            |ss| {
+                ss.len() == 8
+                    && ss.contains(&BTreeSet::new())
+                    && ss
+                        .iter()
+                        .all(|s| s.len() <= 1 || ss.iter().any(|t| t != s && t.is_subset(s)))
+            },
+        ),
+    )
+}
+
 // ---- the zoo: after hegel-rust's shrink-quality cases (tests/test_shrink_quality/zoo) ----
 //
 // hegel-rust keeps a "zoo" of shrink-quality cases: the `distilled_*` ones isolate one
@@ -4096,6 +4144,9 @@ suite!(
     put_get_key,
     pallet_load,
     parser_roundtrip,
+    flatmap_rectangles,
+    lists_forced_near_top,
+    sets_of_sets,
     zoo_arena_chain,
     zoo_counted_loop,
     zoo_counted_tokens,
