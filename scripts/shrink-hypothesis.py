@@ -63,8 +63,8 @@ Rust's `Debug` for tuple variants (`Put(0, 0)`, `Pop`) and like dataclasses for 
 
 import argparse
 import math
-import re
 import os
+import re
 import string
 import subprocess
 import sys
@@ -1263,16 +1263,6 @@ suite(
     such=("a program of size 3: one function, one argument, no module", p_minimal),
 )
 
-
-suite(
-    "flatmap_rectangles",
-    # Hypothesis's test_flatmap_rectangles.
-    st.integers(0, 10).flatmap(
-        lambda w: st.lists(st.lists(st.sampled_from("ab"), min_size=w, max_size=w))
-    ),
-    lambda rows: ["a", "b"] in rows,
-    [["a", "b"]],
-)
 
 suite(
     "lists_forced_near_top",

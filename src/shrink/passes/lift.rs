@@ -10,8 +10,9 @@ use crate::tape::{Choice, Kind, Span};
 const LIFT_PARTNERS: usize = 2;
 
 impl Shrinker<'_> {
-    /// The outermost fields inside element `e` (spans of [`Kind::Field`] within it with no
-    /// field between them and `e`): the whole values the element is made of, a statement's
+    /// The outermost fields inside element `e`, the best tape's span `k` (spans of
+    /// [`Kind::Field`] within it with no field, and no element of a collection nested in it,
+    /// between them and `e`): the whole values the element is made of, a statement's
     /// expression inside its variant.
     fn element_parts(&self, k: usize, e: Span) -> Vec<Span> {
         let spans = self.spans();
@@ -22,13 +23,14 @@ impl Shrinker<'_> {
                 if t.label.kind() != Kind::Field || t.is_empty() || t.end > e.end {
                     return false;
                 }
-                // No field between it and the element.
+                // No field, and no element of a nested collection, between it and the
+                // element.
                 let mut p = t.parent;
                 while let Some(q) = p {
                     if q == k {
                         return true;
                     }
-                    if spans[q].label.kind() == Kind::Field {
+                    if matches!(spans[q].label.kind(), Kind::Field | Kind::Element) {
                         return false;
                     }
                     p = spans[q].parent;
@@ -43,20 +45,26 @@ impl Shrinker<'_> {
 /// Moves a part of a collection's element (an outermost field inside it: a statement's
 /// expression) into an earlier collection as an element of its own, deleting the element it
 /// came from: a program whose failing expression sits in a `return` statement fails as well
-/// with that expression as a function's argument, a shorter tape (the element's own coin
-/// and variant go) that no deletion or lowering reaches, since the earlier collection must
-/// grow while the later one shrinks. The part's choices are read as the other collection's
-/// element; where its type differs the run reads something else, and the candidate fails to
-/// improve. Only into a collection whose "no more" coin was drawn, only an element whose
-/// "one more?" coin was drawn. A last resort: a call per part and each of the
-/// [`LIFT_PARTNERS`] nearest collection ends before its element.
+/// with that expression as a function's argument, a shorter tape (one coin moves with the
+/// part; the element's variant choice and its other fields go) that no deletion or lowering
+/// reaches, since the earlier collection must grow while the later one shrinks. The part's
+/// choices are read as the other collection's element; where its type differs the run reads
+/// something else, and the candidate mostly fails to improve. Only into a collection whose
+/// "no more" coin was drawn, only an element whose "one more?" coin was drawn. A last
+/// resort: a call per part and each of the [`LIFT_PARTNERS`] nearest collection ends before
+/// its element.
 pub(in crate::shrink) fn lift_into_list(s: &mut Shrinker<'_>) {
     let mut k = 0;
     while k < s.spans().len() && !s.stopped() {
         let e = s.spans()[k];
         let c = s.choices();
         let drawn_coin = |i: usize| c.get(i).is_some_and(|ch| !ch.forced) && s.more_coin(i);
-        if e.label != ELEMENT || e.len() < 3 || !drawn_coin(e.start) || c[e.start].index != 1 {
+        if e.label != ELEMENT
+            || e.len() < 3
+            || e.end > c.len()
+            || !drawn_coin(e.start)
+            || c[e.start].index != 1
+        {
             k += 1;
             continue;
         }
@@ -78,6 +86,8 @@ pub(in crate::shrink) fn lift_into_list(s: &mut Shrinker<'_>) {
                 if s.stopped() {
                     return;
                 }
+                // (Spans open in tape order: a one-choice span before `e` ends before it.)
+                debug_assert!(end < e.start);
                 let base = s.choices();
                 let mut v = Vec::with_capacity(base.len());
                 v.extend_from_slice(&base[..end]);
@@ -86,7 +96,7 @@ pub(in crate::shrink) fn lift_into_list(s: &mut Shrinker<'_>) {
                 v.extend_from_slice(&base[end..e.start]);
                 v.extend_from_slice(&base[e.end..]);
                 if s.consider(&v) {
-                    // The spans moved: on from the start of this round's spans again.
+                    // The spans moved: the shrinker comes back in its next round.
                     return;
                 }
             }

@@ -289,7 +289,8 @@ impl Shrinker<'_> {
             && !self.char_bytes.get(i).copied().unwrap_or(false)
     }
 
-    /// Whether position `i` picks a union's variant.
+    /// Whether position `i` picks a union's variant (`one_of`, `weighted`, a derived enum,
+    /// `sampled_from`): another index there is another variant or sample, not more of one.
     fn union_choice(&self, i: usize) -> bool {
         (self.best.labels.get(i)).is_some_and(|l| l.kind() == Kind::Union)
     }

@@ -114,9 +114,9 @@ impl Shrinker<'_> {
 /// at a time gets past it (the count alone lowered loses it too). A joint pass, run after
 /// the passes that move values: a call per item and per matching count or list (none where
 /// no count matches a collection or a run); the collections and the bare runs are found once
-/// per round, and again after each improvement. A deletion shortens the tape, so it pays
-/// off before the last-resort passes that only reorder or move values (as Hypothesis tries
-/// the passes that shortened first).
+/// per round, and again after each improvement. A deletion with its fix-up shortens the
+/// tape, so it runs before the last-resort passes (as Hypothesis tries the passes that
+/// shortened first).
 pub(in crate::shrink) fn delete_and_recount(s: &mut Shrinker<'_>) {
     'round: while !s.stopped() {
         let collections = s.collections();

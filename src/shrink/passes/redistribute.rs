@@ -122,7 +122,7 @@ impl Shrinker<'_> {
 
 /// For each choice and the few choices with three or more options after it (also in other
 /// spans; payload run lengths left to the run's pass, see `Shrinker::run_length`; bytes of
-/// text left out): moves an amount from
+/// text and a union's variant choices left out, see `Shrinker::partners`): moves an amount from
 /// the earlier to the later one (Hypothesis's "redistribute": a sum that must stay large),
 /// then lowers both together (a difference that must stay the same), by the steps of the
 /// module docs. The earlier choice decides shortlex order, so each move is a shrink.
