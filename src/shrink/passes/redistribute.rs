@@ -295,3 +295,39 @@ pub(in crate::shrink) fn lower_common_offset(s: &mut Shrinker<'_>, before: &[cra
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::generators::{Gen, sampled_from};
+    use crate::shrink::{Budget, Shrinker};
+    use crate::tape::{Fallback, ReplaySource, Status, Tape};
+
+    #[test]
+    fn no_amount_moves_between_union_choices() {
+        // Two picks whose sum must reach 6: another index of a pick is another sample, so
+        // `redistribute` leaves them to the passes that lower one choice at a time, which
+        // reach the minimum alone.
+        let g = (
+            sampled_from(vec![1u8, 2, 3, 4, 5]),
+            sampled_from(vec![1u8, 2, 3, 4, 5]),
+        );
+        let mut test = |tape: &mut Tape<'_>| match g.generate(tape) {
+            Ok((a, b)) if a + b >= 6 => Status::Interesting,
+            Ok(_) => Status::Valid,
+            Err(r) => r.status(),
+        };
+        let mut src = ReplaySource::new(vec![4, 4], Fallback::Simplest);
+        let mut tape = Tape::recording(&mut src);
+        assert_eq!(g.generate(&mut tape).unwrap(), (5, 5));
+        let shrunk = Shrinker::new(&mut test, tape.finish(), Budget::default()).run();
+        let mut src = ReplaySource::of(&shrunk.best.choices);
+        assert_eq!(g.generate(&mut Tape::recording(&mut src)).unwrap(), (1, 5));
+        let calls = |name: &str| {
+            (shrunk.passes.iter())
+                .find(|p| p.name == name)
+                .map_or(0, |p| p.calls)
+        };
+        assert_eq!(calls("redistribute"), 0, "{:?}", shrunk.passes);
+        assert_eq!(calls("redistribute_other_steps"), 0, "{:?}", shrunk.passes);
+    }
+}
