@@ -70,9 +70,7 @@ pub(in crate::shrink) fn lift_into_list(s: &mut Shrinker<'_>) {
         }
         // The drawn "no more" coins before the element, the nearest first.
         let ends: Vec<usize> = (s.spans()[..k].iter().rev())
-            .filter(|t| {
-                t.label == ELEMENT && t.len() == 1 && drawn_coin(t.start) && c[t.start].index == 0
-            })
+            .filter(|t| s.closing(**t) && !c[t.start].forced)
             .map(|t| t.start)
             .take(LIFT_PARTNERS)
             .collect();

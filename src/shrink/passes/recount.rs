@@ -26,7 +26,7 @@ impl Shrinker<'_> {
     }
 
     /// Whether `t` is a collection's closing "no more" coin.
-    fn closing(&self, t: Span) -> bool {
+    pub(super) fn closing(&self, t: Span) -> bool {
         t.label == builtin::ELEMENT
             && t.len() == 1
             && self.more_coin(t.start)

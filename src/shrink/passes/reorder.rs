@@ -426,8 +426,7 @@ pub(in crate::shrink) fn move_element(s: &mut Shrinker<'_>) {
             }
             let (mut end, mut closed) = (None, false);
             if let [.., last] = elements[..]
-                && last.len() == 1
-                && s.choices()[last.start].index == 0
+                && s.closing(last)
             {
                 elements.pop();
                 end = Some(last.start).filter(|&x| !s.choices()[x].forced);
